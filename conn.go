@@ -1,0 +1,401 @@
+package acpdialect
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+
+	"github.com/acpdialect/acpdialect/correlate"
+	"github.com/tidwall/gjson"
+)
+
+// Options configures a Conn. The zero value is usable.
+type Options struct {
+	// Agent names the dialect explicitly (an ID such as "cursor", or an
+	// agent name). It overrides identification by the initialize
+	// response. An Agent no dialect matches gives standard ACP behaviour.
+	Agent string
+	// Pending bounds the late halves (vendor metadata) waiting for their
+	// tool call. Defaults: correlate.DefaultPerSession / DefaultTotal.
+	Pending correlate.Limits
+	// Tools bounds the tool call states kept for merging. Defaults:
+	// DefaultToolsPerSession / DefaultTools.
+	Tools correlate.Limits
+	// MaxSessions bounds the sessions tracked at once; the oldest is ended
+	// when a new one would exceed it. Default DefaultMaxSessions.
+	MaxSessions int
+	// MaxRequests bounds the client requests tracked until the agent's
+	// response (to see turns end). Default DefaultMaxRequests.
+	MaxRequests int
+}
+
+// Default bounds of a Conn's own stores.
+const (
+	DefaultToolsPerSession = 4096
+	DefaultTools           = 16384
+	DefaultMaxSessions     = 256
+	DefaultMaxRequests     = 4096
+)
+
+// Result is what one frame produced.
+type Result struct {
+	// Reply is a complete JSON-RPC response frame, ending in '\n', for the
+	// client to send to the agent; nil when the client owes no reply (or
+	// the reply is the client's own business, as for standard methods).
+	Reply []byte
+	// Events are the normalized changes the frame caused, in order.
+	Events []Event
+}
+
+// Stats counts what a Conn saw. Pending and Tools are the correlation
+// stores' own counters.
+type Stats struct {
+	Frames               uint64          `json:"frames"`
+	Malformed            uint64          `json:"malformed"`
+	Replies              uint64          `json:"replies"`
+	Declined             uint64          `json:"declined"`              // vendor requests answered -32601
+	IgnoredNotifications uint64          `json:"ignored_notifications"` // unknown vendor notifications
+	LateMerged           uint64          `json:"late_merged"`           // late halves merged into a tool call
+	LateDropped          uint64          `json:"late_dropped"`          // late halves with no tool call id or session
+	SessionsEvicted      uint64          `json:"sessions_evicted"`
+	Pending              correlate.Stats `json:"pending"`
+	Tools                correlate.Stats `json:"tools"`
+}
+
+// ErrNotObject is returned for a frame that is not a JSON object.
+var ErrNotObject = errors.New("acpdialect: frame is not a JSON-RPC object")
+
+// Conn normalizes one agent connection. Feed it every frame in both
+// directions, in wire order: Inbound for agent -> client, Outbound for
+// client -> agent. It identifies the agent, tracks sessions and turns,
+// correlates vendor metadata with tool calls, and returns the replies the
+// client owes and the normalized events.
+//
+// A Conn is not safe for concurrent use; serialize calls (wiretap does).
+// Frames are only read during the call: the caller may reuse the buffer.
+type Conn struct {
+	reg      *Registry
+	d        *Dialect
+	fixed    bool // the dialect was named explicitly
+	sessions map[string]*session
+	seq      uint64
+	requests map[string]request
+	reqOrder []string
+	tools    *correlate.Store[toolState]
+	pending  *correlate.Store[Payload]
+	opts     Options
+	stats    Stats
+}
+
+type session struct {
+	turns    int    // session/prompt requests awaiting their response
+	lastTurn uint64 // seq of the latest turn start
+	created  uint64
+}
+
+// request is a client request awaiting the agent's response.
+type request struct {
+	method  string
+	session string
+}
+
+type toolState struct {
+	payload  Payload
+	surfaced bool
+}
+
+// NewConn returns a normalizer for one agent connection.
+func (r *Registry) NewConn(opts Options) *Conn {
+	if opts.Tools.PerSession <= 0 {
+		opts.Tools.PerSession = DefaultToolsPerSession
+	}
+	if opts.Tools.Total <= 0 {
+		opts.Tools.Total = DefaultTools
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxRequests <= 0 {
+		opts.MaxRequests = DefaultMaxRequests
+	}
+	c := &Conn{
+		reg:      r,
+		sessions: map[string]*session{},
+		requests: map[string]request{},
+		tools:    correlate.New[toolState](opts.Tools),
+		pending:  correlate.New[Payload](opts.Pending),
+		opts:     opts,
+	}
+	if opts.Agent != "" {
+		c.d = r.Resolve(opts.Agent)
+		c.fixed = true
+	}
+	return c
+}
+
+// Dialect returns the dialect the connection was identified as, or nil.
+func (c *Conn) Dialect() *Dialect { return c.d }
+
+// Agent returns the identified dialect's ID, or "" for an unknown agent.
+func (c *Conn) Agent() string {
+	if c.d == nil {
+		return ""
+	}
+	return c.d.ID
+}
+
+// Allows reports whether the connection's dialect accepts a vendor method.
+func (c *Conn) Allows(method string) bool { return c.d.Allows(method) }
+
+// Stats returns the counters.
+func (c *Conn) Stats() Stats {
+	st := c.stats
+	st.Pending = c.pending.Stats()
+	st.Tools = c.tools.Stats()
+	return st
+}
+
+// Sessions returns the ids of the sessions being tracked.
+func (c *Conn) Sessions() []string {
+	out := make([]string, 0, len(c.sessions))
+	for id := range c.sessions {
+		out = append(out, id)
+	}
+	return out
+}
+
+// Close ends every session: the connection is gone.
+func (c *Conn) Close() {
+	for id := range c.sessions {
+		c.endSession(id)
+	}
+}
+
+// frameView is the top level of one frame, read without decoding it.
+type frameView struct {
+	s      string // the frame, aliasing the caller's bytes
+	method gjson.Result
+	id     gjson.Result
+	hasID  bool
+}
+
+func view(frame []byte) (frameView, error) {
+	frame = bytes.TrimSpace(frame)
+	if len(frame) == 0 || frame[0] != '{' {
+		return frameView{}, ErrNotObject
+	}
+	v := frameView{s: unsafeString(frame)}
+	v.method = gjson.Get(v.s, "method")
+	return v, nil
+}
+
+// readID looks up the id, which the hot path never needs.
+func (v *frameView) readID() {
+	v.id = gjson.Get(v.s, "id")
+	v.hasID = v.id.Exists() && v.id.Type != gjson.Null
+}
+
+// Inbound handles one frame from the agent to the client.
+func (c *Conn) Inbound(frame []byte) (Result, error) {
+	c.stats.Frames++
+	v, err := view(frame)
+	if err != nil {
+		c.stats.Malformed++
+		return Result{}, err
+	}
+	if v.method.Type != gjson.String {
+		v.readID()
+		if v.method.Exists() || !v.hasID {
+			c.stats.Malformed++
+			return Result{}, nil
+		}
+		return Result{Events: c.response(v)}, nil
+	}
+	method := v.method.Str
+	if method == "session/update" {
+		return Result{Events: c.sessionUpdate(gjson.Get(v.s, "params"))}, nil
+	}
+	v.readID()
+	if isClientMethod(method) {
+		c.touchSession(gjson.Get(v.s, "params.sessionId").Str)
+		return Result{}, nil
+	}
+	return c.vendor(v, method), nil
+}
+
+// Outbound handles one frame from the client to the agent. It never replies.
+func (c *Conn) Outbound(frame []byte) ([]Event, error) {
+	c.stats.Frames++
+	v, err := view(frame)
+	if err != nil {
+		c.stats.Malformed++
+		return nil, err
+	}
+	if v.method.Type != gjson.String {
+		return nil, nil // a response to an agent request
+	}
+	v.readID()
+	sid := gjson.Get(v.s, "params.sessionId").Str
+	switch v.method.Str {
+	case "session/prompt":
+		if s := c.touchSession(sid); s != nil {
+			c.seq++
+			s.turns++
+			s.lastTurn = c.seq
+		}
+	case "session/close":
+		c.endSession(sid)
+	case "session/load":
+		if c.d != nil && c.d.SingleSession {
+			c.endAllBut("")
+		}
+		c.touchSession(sid)
+	case "session/new":
+		if c.d != nil && c.d.SingleSession {
+			c.endAllBut("")
+		}
+	}
+	if v.hasID {
+		c.track(v.id.Raw, request{method: v.method.Str, session: sid})
+	}
+	return nil, nil
+}
+
+// track remembers a client request until its response, within a bound.
+func (c *Conn) track(id string, r request) {
+	if _, ok := c.requests[id]; ok {
+		return
+	}
+	for len(c.requests) >= c.opts.MaxRequests && len(c.reqOrder) > 0 {
+		delete(c.requests, c.reqOrder[0])
+		c.reqOrder = c.reqOrder[1:]
+	}
+	id = strings.Clone(id)
+	r.method = strings.Clone(r.method)
+	r.session = strings.Clone(r.session)
+	c.requests[id] = r
+	c.reqOrder = append(c.reqOrder, id)
+	if len(c.reqOrder) > 2*c.opts.MaxRequests {
+		c.compactRequests()
+	}
+}
+
+// compactRequests drops answered ids from the eviction order, so that it
+// stays within twice the bound however many requests come and go.
+func (c *Conn) compactRequests() {
+	kept := c.reqOrder[:0]
+	for _, id := range c.reqOrder {
+		if _, ok := c.requests[id]; ok {
+			kept = append(kept, id)
+		}
+	}
+	c.reqOrder = kept
+}
+
+// response handles the agent's response to a client request.
+func (c *Conn) response(v frameView) []Event {
+	r, ok := c.requests[v.id.Raw]
+	if !ok {
+		return nil
+	}
+	delete(c.requests, v.id.Raw)
+	if len(c.requests) == 0 {
+		c.reqOrder = c.reqOrder[:0]
+	}
+	switch r.method {
+	case "initialize":
+		c.identify(gjson.Get(v.s, "result"))
+	case "session/new":
+		sid := gjson.Get(v.s, "result.sessionId").Str
+		c.touchSession(sid)
+	case "session/prompt":
+		c.turnEnd(r.session)
+	}
+	return nil
+}
+
+// identify picks the dialect from an initialize result, unless one was
+// named explicitly. ACP v1 says agentInfo; the v2 draft says info.
+func (c *Conn) identify(result gjson.Result) {
+	if c.fixed {
+		return
+	}
+	info := result.Get("agentInfo")
+	if !info.Exists() {
+		info = result.Get("info")
+	}
+	c.d = c.reg.Identify(info.Get("name").String(), info.Get("title").String())
+}
+
+func (c *Conn) turnEnd(sid string) {
+	s := c.sessions[sid]
+	if s == nil {
+		return
+	}
+	if s.turns > 0 {
+		s.turns--
+	}
+	if c.d != nil && c.d.SweepAtTurnEnd {
+		c.pending.SweepSession(sid)
+	}
+}
+
+// touchSession returns the session, starting to track it on first sight.
+func (c *Conn) touchSession(sid string) *session {
+	if sid == "" {
+		return nil
+	}
+	if s := c.sessions[sid]; s != nil {
+		return s
+	}
+	if len(c.sessions) >= c.opts.MaxSessions {
+		c.endSession(c.oldestSession())
+		c.stats.SessionsEvicted++
+	}
+	c.seq++
+	s := &session{created: c.seq}
+	c.sessions[strings.Clone(sid)] = s
+	return s
+}
+
+func (c *Conn) oldestSession() string {
+	var id string
+	var min uint64
+	for sid, s := range c.sessions {
+		if id == "" || s.created < min {
+			id, min = sid, s.created
+		}
+	}
+	return id
+}
+
+// endSession drops everything held for a session.
+func (c *Conn) endSession(sid string) {
+	if _, ok := c.sessions[sid]; !ok {
+		return
+	}
+	c.pending.SweepSession(sid)
+	c.tools.SweepSession(sid)
+	delete(c.sessions, sid)
+}
+
+func (c *Conn) endAllBut(keep string) {
+	for sid := range c.sessions {
+		if sid != keep {
+			c.endSession(sid)
+		}
+	}
+}
+
+// isClientMethod reports whether ACP defines method as one the client
+// serves. Those are the client's own business: no reply from here.
+func isClientMethod(method string) bool {
+	switch method {
+	case "session/request_permission", "fs/read_text_file", "fs/write_text_file",
+		"terminal/create", "terminal/output", "terminal/release",
+		"terminal/wait_for_exit", "terminal/kill",
+		"elicitation/create", "elicitation/complete", "$/cancel_request":
+		return true
+	}
+	return false
+}

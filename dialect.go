@@ -1,0 +1,108 @@
+package acpdialect
+
+import (
+	"encoding/json"
+
+	"github.com/tidwall/gjson"
+)
+
+// Dialect is one vendor's table of pure functions: how to recognize the
+// agent, which vendor methods it may send and how to answer them, how to
+// recognize its tool calls, and how to fold late metadata into them.
+//
+// Every hook is pure: it reads a read-only view of the frame (a gjson.Result
+// over the raw bytes) and returns data. Hooks never perform I/O, never block
+// and never keep state; all state lives in the Conn. A nil hook means
+// standard ACP behaviour for that step.
+type Dialect struct {
+	// ID is the short, stable name used by --agent and in every event
+	// ("cursor", "claude").
+	ID string
+	// Match reports whether an initialize response's agentInfo name and
+	// title identify this agent.
+	Match func(name, title string) bool
+	// Methods is the allowlist of vendor methods the agent may send to the
+	// client. Any other non-standard request is answered -32601 and any
+	// other non-standard notification is ignored and counted.
+	Methods []Method
+	// ToolCall recognizes a tool_call or tool_call_update frame (update is
+	// the params.update object) and returns the tool call's next payload.
+	// prev is the merged state so far (a private copy the hook may modify),
+	// with the update's standard fields (status, title, kind) already
+	// applied. Returning prev unchanged leaves the payload as it is.
+	ToolCall func(update gjson.Result, prev Payload) Payload
+	// MergeLate folds a late half (metadata that a vendor method delivered
+	// for a tool call, see Action.Late) into a tool call's payload. ok is
+	// false when the payload is not (yet) one the half applies to; the half
+	// then keeps waiting. MergeLate is also used to merge two late halves
+	// for the same tool call.
+	MergeLate func(cur, late Payload) (next Payload, ok bool)
+	// SweepAtTurnEnd drops unmatched late halves when a turn ends, for
+	// vendors that reuse tool call ids across turns. They are always
+	// dropped when their session ends.
+	SweepAtTurnEnd bool
+	// SingleSession says the agent keeps one session per connection: a new
+	// session/new or session/load ends the sessions before it.
+	SingleSession bool
+}
+
+// MethodKind says how a vendor method may arrive.
+type MethodKind uint8
+
+// Method kinds. A method may be allowed as both.
+const (
+	Request               MethodKind = 1 << iota // has an id, gets exactly one reply
+	Notification                                 // has no id, gets no reply
+	RequestOrNotification = Request | Notification
+)
+
+// Method is one allowlisted vendor method (agent -> client).
+type Method struct {
+	Name string
+	Kind MethodKind
+	// Handle reads the params (possibly missing, of any JSON type, or
+	// malformed) and says what to do. It must degrade to "what was
+	// present" and never fail a request because of bad data.
+	Handle func(params gjson.Result) Action
+}
+
+// Action is what a Method asks the Conn to do with one vendor frame.
+type Action struct {
+	// Result is the reply to a request; nil means an empty object {}.
+	Result json.RawMessage
+	// Error, if set, is sent instead of Result.
+	Error *RPCError
+	// Late, if set, is metadata for a tool call that the Conn correlates by
+	// ToolCallID, in whichever order the tool call and this frame arrive.
+	Late *Late
+}
+
+// Late is one half of a correlation: metadata for the tool call ToolCallID,
+// merged into its payload with Dialect.MergeLate.
+type Late struct {
+	ToolCallID string
+	Payload    Payload
+}
+
+func (d *Dialect) method(name string, isRequest bool) *Method {
+	if d == nil {
+		return nil
+	}
+	want := Notification
+	if isRequest {
+		want = Request
+	}
+	for i := range d.Methods {
+		m := &d.Methods[i]
+		if m.Name == name && m.Kind&want != 0 {
+			return m
+		}
+	}
+	return nil
+}
+
+// Allows reports whether the dialect accepts the vendor method name, as a
+// request or a notification. A nil dialect allows nothing.
+func (d *Dialect) Allows(name string) bool {
+	return d.method(name, true) != nil || d.method(name, false) != nil
+}

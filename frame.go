@@ -1,0 +1,101 @@
+package acpdialect
+
+import (
+	"math"
+	"strings"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
+)
+
+// unsafeString views b as a string without copying. The string must not
+// outlive the call that received b: anything kept is strings.Clone'd.
+func unsafeString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+var emptyObject = []byte("{}")
+
+// replyFrame builds {"jsonrpc":"2.0","id":<id>,"result":<result>}\n with the
+// id bytes exactly as received.
+func replyFrame(id string, result []byte) []byte {
+	b := make([]byte, 0, 40+len(id)+len(result))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, "}\n"...)
+}
+
+// errorFrame builds a JSON-RPC error response.
+func errorFrame(id string, e RPCError) []byte {
+	b := make([]byte, 0, 80+len(id)+len(e.Message))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"error":{"code":`...)
+	b = appendInt(b, int64(e.Code))
+	b = append(b, `,"message":`...)
+	b = appendJSONString(b, e.Message)
+	return append(b, "}}\n"...)
+}
+
+func appendInt(b []byte, v int64) []byte {
+	if v < 0 {
+		b = append(b, '-')
+		v = -v
+	}
+	var tmp [20]byte
+	i := len(tmp)
+	for {
+		i--
+		tmp[i] = byte('0' + v%10)
+		v /= 10
+		if v == 0 {
+			break
+		}
+	}
+	return append(b, tmp[i:]...)
+}
+
+// appendJSONString appends s as a JSON string. Messages are ours and plain,
+// but escape the characters JSON requires anyway.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '"' || ch == '\\':
+			b = append(b, '\\', ch)
+		case ch < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[ch>>4], hex[ch&0xf])
+		default:
+			b = append(b, ch)
+		}
+	}
+	return append(b, '"')
+}
+
+// Str returns r as a string when it is a JSON string, else "". Wrong types
+// are treated as absent, never coerced. The string is a copy: frames are
+// only borrowed, and hooks' results are kept.
+func Str(r gjson.Result) string {
+	if r.Type != gjson.String {
+		return ""
+	}
+	return strings.Clone(r.Str)
+}
+
+// Int64 returns r as an integer when it is a JSON number holding a whole
+// value that fits an int64; ok is false for anything else (a string, a
+// fraction, NaN, out of range).
+func Int64(r gjson.Result) (int64, bool) {
+	if r.Type != gjson.Number {
+		return 0, false
+	}
+	f := r.Num
+	if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+		return 0, false
+	}
+	return int64(f), true
+}

@@ -1,0 +1,81 @@
+package acpdialect
+
+import "strings"
+
+// Registry is the set of dialects a client supports. Build it explicitly;
+// there is no global registry.
+type Registry struct {
+	dialects []*Dialect
+}
+
+// NewRegistry returns a registry of the given dialects, tried in order when
+// identifying an agent. A nil dialect is skipped; of two dialects with the
+// same ID the first is kept.
+func NewRegistry(dialects ...*Dialect) *Registry {
+	r := &Registry{}
+	for _, d := range dialects {
+		if d == nil || r.Lookup(d.ID) != nil {
+			continue
+		}
+		r.dialects = append(r.dialects, d)
+	}
+	return r
+}
+
+// Dialects returns the registered dialects in order.
+func (r *Registry) Dialects() []*Dialect {
+	return append([]*Dialect(nil), r.dialects...)
+}
+
+// Lookup returns the dialect with this ID (case-insensitive), or nil.
+func (r *Registry) Lookup(id string) *Dialect {
+	if r == nil {
+		return nil
+	}
+	for _, d := range r.dialects {
+		if strings.EqualFold(d.ID, id) {
+			return d
+		}
+	}
+	return nil
+}
+
+// Identify returns the first dialect whose Match accepts the agent's
+// initialize agentInfo name and title, or nil for an unknown agent.
+func (r *Registry) Identify(name, title string) *Dialect {
+	if r == nil || (name == "" && title == "") {
+		return nil
+	}
+	for _, d := range r.dialects {
+		if d.Match != nil && d.Match(name, title) {
+			return d
+		}
+	}
+	return nil
+}
+
+// Resolve finds a dialect by an explicit name: an ID first, else an agent
+// name as Identify would see it. It returns nil when nothing matches.
+func (r *Registry) Resolve(name string) *Dialect {
+	if d := r.Lookup(name); d != nil {
+		return d
+	}
+	return r.Identify(name, "")
+}
+
+// Allowlist returns the union of every dialect's vendor method names, in
+// registration order without repeats. A connection still only accepts the
+// methods of the dialect it was identified as.
+func (r *Registry) Allowlist() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range r.dialects {
+		for _, m := range d.Methods {
+			if !seen[m.Name] {
+				seen[m.Name] = true
+				out = append(out, m.Name)
+			}
+		}
+	}
+	return out
+}
