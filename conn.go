@@ -198,6 +198,9 @@ func (v *frameView) readID() {
 // Inbound handles one frame from the agent to the client.
 func (c *Conn) Inbound(frame []byte) (Result, error) {
 	c.stats.Frames++
+	if kind, ok := fastUpdateKind(frame); ok && !c.wantsUpdate(unsafeString(kind)) {
+		return Result{}, nil
+	}
 	v, err := view(frame)
 	if err != nil {
 		c.stats.Malformed++

@@ -12,7 +12,7 @@ import (
 func (c *Conn) sessionUpdate(params gjson.Result) []Event {
 	update := params.Get("update")
 	kind := update.Get("sessionUpdate")
-	if kind.Str != "tool_call" && kind.Str != "tool_call_update" {
+	if kind.Type != gjson.String || !c.wantsUpdate(kind.Str) {
 		return nil
 	}
 	sid := params.Get("sessionId").Str
