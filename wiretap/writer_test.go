@@ -1,0 +1,159 @@
+package wiretap_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/acpdialect/acpdialect/wiretap"
+)
+
+// TestWriterFrames: whatever the SDK's write pattern, each whole frame
+// reaches the agent in exactly one Write, and Write reports len(p).
+func TestWriterFrames(t *testing.T) {
+	a := `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/"}}` + "\n"
+	b := `{"jsonrpc":"2.0","id":2,"result":{}}` + "\n"
+	tests := []struct {
+		name   string
+		writes []string
+		want   []string
+	}{
+		{"one frame per write", []string{a, b}, []string{a, b}},
+		{"two frames in one write", []string{a + b}, []string{a, b}},
+		{"split frame", []string{a[:5], a[5:20], a[20:]}, []string{a}},
+		{"split across frames", []string{a[:10], a[10:] + b[:3], b[3:]}, []string{a, b}},
+		{"byte by byte", strings.Split(a, ""), []string{a}},
+		{"blank line", []string{"\n", a}, []string{"\n", a}},
+		{"trailing partial is held", []string{a + b[:4]}, []string{a}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tap, _ := newTap("cursor", wiretap.Options{})
+			sink := &oneWriteSink{}
+			w := tap.Writer(sink)
+			for _, p := range tt.writes {
+				n, err := w.Write([]byte(p))
+				if err != nil || n != len(p) {
+					t.Fatalf("Write(%q) = %d, %v", p, n, err)
+				}
+			}
+			if got := sink.all(); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Fatalf("writes %q\nwant   %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestWriterUnalias: a listed vendor method sent as its alias goes out
+// without the '_'; nothing else changes.
+func TestWriterUnalias(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"listed request",
+			`{"jsonrpc":"2.0","id":3,"method":"_cursor/list_available_models","params":{}}`,
+			`{"jsonrpc":"2.0","id":3,"method":"cursor/list_available_models","params":{}}`},
+		{"listed notification",
+			`{"jsonrpc":"2.0","method":"_cursor/list_available_models"}`,
+			`{"jsonrpc":"2.0","method":"cursor/list_available_models"}`},
+		{"other extension", `{"jsonrpc":"2.0","id":3,"method":"_zed/thing","params":{}}`, ""},
+		{"not an alias", `{"jsonrpc":"2.0","id":3,"method":"cursor/list_available_models"}`, ""},
+		{"nested", `{"jsonrpc":"2.0","id":3,"result":{"method":"_cursor/list_available_models"}}`, ""},
+		{"escaped underscore", `{"id":3,"method":"\u005fcursor/list_available_models"}`, ""},
+		{"repeated method", `{"id":3,"method":"_cursor/list_available_models","method":"x"}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tap, _ := newTap("cursor", wiretap.Options{Outbound: []string{"cursor/list_available_models", "", "_bad"}})
+			sink := &oneWriteSink{}
+			_, err := tap.Writer(sink).Write([]byte(tt.in + "\n"))
+			mustNoErr(t, err)
+			want := tt.want
+			if want == "" {
+				want = tt.in
+			}
+			if got := sink.all(); len(got) != 1 || got[0] != want+"\n" {
+				t.Fatalf("got  %q\nwant %q", got, want+"\n")
+			}
+			if st := tap.Stats(); (st.Unaliased == 1) != (tt.want != "") || st.Outbound != 1 {
+				t.Fatalf("stats %+v", st)
+			}
+		})
+	}
+}
+
+// TestWriterOversize: a frame over MaxFrame is written through unchanged,
+// even when it arrives in pieces.
+func TestWriterOversize(t *testing.T) {
+	big := `{"id":3,"method":"_cursor/list_available_models","params":"` + strings.Repeat("z", 200) + `"}` + "\n"
+	small := `{"id":4,"method":"_cursor/list_available_models"}` + "\n"
+	tap, _ := newTap("cursor", wiretap.Options{MaxFrame: 64, Outbound: []string{"cursor/list_available_models"}})
+	sink := &oneWriteSink{}
+	w := tap.Writer(sink)
+	for _, p := range []string{big[:100], big[100:150], big[150:], small} {
+		_, err := w.Write([]byte(p))
+		mustNoErr(t, err)
+	}
+	got := strings.Join(sink.all(), "")
+	want := big + `{"id":4,"method":"cursor/list_available_models"}` + "\n"
+	if got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	if st := tap.Stats(); st.Oversize != 1 || st.Unaliased != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+// TestWriterError: the agent's stdin failing is reported, and sticks.
+func TestWriterError(t *testing.T) {
+	boom := errors.New("broken pipe")
+	tap, _ := newTap("cursor", wiretap.Options{})
+	sink := &oneWriteSink{fail: boom}
+	w := tap.Writer(sink)
+	if n, err := w.Write([]byte("{}\n{}\n")); !errors.Is(err, boom) || n != 0 {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	sink.fail = nil
+	if _, err := w.Write([]byte("{}\n")); !errors.Is(err, boom) {
+		t.Fatalf("second Write err = %v, want the first error", err)
+	}
+	if len(sink.all()) != 0 {
+		t.Fatalf("wrote after failing: %q", sink.all())
+	}
+}
+
+// TestWriterConcurrent: frames written from many goroutines arrive whole
+// and each in one Write.
+func TestWriterConcurrent(t *testing.T) {
+	tap, _ := newTap("cursor", wiretap.Options{Outbound: []string{"cursor/list_available_models"}})
+	sink := &oneWriteSink{}
+	w := tap.Writer(sink)
+	const goroutines, each = 8, 200
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := range each {
+				f := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"_cursor/list_available_models","params":{"g":%d}}`+"\n", g*each+i, g)
+				if _, err := w.Write([]byte(f)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	got := sink.all()
+	if len(got) != goroutines*each {
+		t.Fatalf("%d writes, want %d", len(got), goroutines*each)
+	}
+	seen := map[string]bool{}
+	for _, f := range got {
+		if !strings.HasPrefix(f, `{"jsonrpc":"2.0","id":`) || !strings.Contains(f, `"method":"cursor/list_available_models"`) ||
+			strings.Count(f, "\n") != 1 || seen[f] {
+			t.Fatalf("bad or repeated frame %q", f)
+		}
+		seen[f] = true
+	}
+}
