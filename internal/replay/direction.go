@@ -1,0 +1,95 @@
+package replay
+
+import "strings"
+
+// Direction is which way a frame travels.
+type Direction uint8
+
+// Directions.
+const (
+	ClientToAgent Direction = iota // fed to Conn.Outbound
+	AgentToClient                  // fed to Conn.Inbound
+)
+
+func (d Direction) String() string {
+	if d == AgentToClient {
+		return "agent->client"
+	}
+	return "client->agent"
+}
+
+// agentServes reports whether the agent serves method, that is whether a
+// request or notification for it goes client -> agent. Every other method
+// goes agent -> client.
+func agentServes(method string) bool {
+	switch method {
+	case "initialize", "authenticate", "logout",
+		"session/new", "session/load", "session/set_mode",
+		"session/set_config_option", "session/set_model", "session/prompt",
+		"session/cancel", "session/list", "session/delete", "session/resume",
+		"session/close", "session/fork", "$/cancel_request",
+		// Vendor methods that clients send to agents.
+		"cursor/list_available_models", "_session/steering", "_session/goal",
+		"authentication/status", "authentication/logout":
+		return true
+	}
+	// Unstable ACP method families served by the agent.
+	for _, p := range [...]string{"providers/", "nes/", "document/"} {
+		if strings.HasPrefix(method, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// requests tracks the requests of both sides that still await a response,
+// by id bytes, with the sequence number at which each was sent.
+type requests struct {
+	seq    uint64
+	client map[string]uint64 // sent by the client, answered by the agent
+	agent  map[string]uint64 // sent by the agent, answered by the client
+}
+
+func newRequests() *requests {
+	return &requests{client: map[string]uint64{}, agent: map[string]uint64{}}
+}
+
+func (r *requests) sent(d Direction, id string) {
+	r.seq++
+	if d == ClientToAgent {
+		r.client[id] = r.seq
+	} else {
+		r.agent[id] = r.seq
+	}
+}
+
+// forget drops a request of side d that was answered out of band.
+func (r *requests) forget(d Direction, id string) {
+	if d == ClientToAgent {
+		delete(r.client, id)
+	} else {
+		delete(r.agent, id)
+	}
+}
+
+// answer decides which way a response with this id travels and forgets the
+// request it answers:
+//
+//   - it answers the one side that has a request with this id outstanding;
+//   - if both sides do (each side numbers its own requests, so ids collide),
+//     it answers the more recent request: requests nest (the agent asks for
+//     a permission inside a prompt turn), so the inner one is answered first;
+//   - if neither does, it is taken as client -> agent, where the Conn
+//     ignores it (an answer to an agent request the Conn does not track).
+func (r *requests) answer(id string) Direction {
+	c, cok := r.client[id]
+	a, aok := r.agent[id]
+	switch {
+	case cok && (!aok || c > a):
+		delete(r.client, id)
+		return AgentToClient
+	case aok:
+		delete(r.agent, id)
+	}
+	return ClientToAgent
+}
