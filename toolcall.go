@@ -73,9 +73,11 @@ func (c *Conn) toolEvent(typ string, k correlate.Key, p Payload) Event {
 // mergeStandard applies the ACP fields every agent sends: status, title and
 // kind. Values of the wrong type or unknown statuses are ignored.
 func mergeStandard(p Payload, u gjson.Result) Payload {
-	switch s := u.Get("status").Str; s {
-	case StatusPending, StatusInProgress, StatusCompleted, StatusFailed, StatusCancelled:
-		p.Status = s
+	s := u.Get("status").Str
+	for _, known := range [...]string{StatusPending, StatusInProgress, StatusCompleted, StatusFailed, StatusCancelled} {
+		if s == known {
+			p.Status = known // not s: s aliases the caller's frame, which is only borrowed
+		}
 	}
 	if t := Str(u.Get("title")); t != "" {
 		p.Title = t
