@@ -2,12 +2,10 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
@@ -20,36 +18,61 @@ const maxText = 60
 // writeView writes the readable view: one line per tool call state and one
 // per reply, in columns, then a one-line summary.
 func writeView(w io.Writer, r *replay.Replay) error {
-	var b bytes.Buffer
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	rows := make([][]string, 0, len(r.Events))
 	for _, rec := range r.Events {
-		fmt.Fprintln(tw, viewLine(rec))
+		rows = append(rows, viewRow(rec))
 	}
-	tw.Flush() // writes to a buffer: cannot fail
 	bw := bufio.NewWriter(w)
-	// Padding before an empty last column would leave trailing spaces.
-	for line := range bytes.Lines(b.Bytes()) {
-		bw.Write(bytes.TrimRight(line, " \n"))
-		bw.WriteByte('\n')
-	}
+	writeAligned(bw, rows)
 	fmt.Fprintln(bw, summary(r))
 	return bw.Flush()
 }
 
-// viewLine is one event as tab-separated columns.
-func viewLine(rec replay.Record) string {
+// writeAligned pads every cell but a row's last to its column's width over
+// all rows (unlike text/tabwriter, whose columns restart after a shorter
+// row), two spaces apart.
+func writeAligned(w *bufio.Writer, rows [][]string) {
+	for i, row := range rows {
+		// Empty last cells would leave padding at the end of the line.
+		for len(row) > 1 && row[len(row)-1] == "" {
+			row = row[:len(row)-1]
+		}
+		rows[i] = row
+	}
+	var width []int
+	for _, row := range rows {
+		for i, cell := range row[:len(row)-1] {
+			if i == len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	for _, row := range rows {
+		for i, cell := range row[:len(row)-1] {
+			w.WriteString(cell)
+			w.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell)+2))
+		}
+		w.WriteString(strings.TrimRight(row[len(row)-1], " "))
+		w.WriteByte('\n')
+	}
+}
+
+// viewRow is one event as columns.
+func viewRow(rec replay.Record) []string {
 	ev := rec.Event
+	line := strconv.Itoa(rec.Line)
 	if ev.Type == acpdialect.EventReply {
 		// The method and answer go in the last, unaligned column, so that a
 		// long method name does not widen the tool call columns.
-		return fmt.Sprintf("%d\t%s\t-\tid=%s\t%s -> %s", rec.Line, ev.Type, ev.ID, ev.Method, replyText(ev))
+		return []string{line, ev.Type, "-", "id=" + string(ev.ID), ev.Method + " -> " + replyText(ev)}
 	}
 	if ev.Payload == nil {
-		return fmt.Sprintf("%d\t%s\t%s\t%s", rec.Line, ev.Type, orDash(ev.SessionID), orDash(ev.ToolCallID))
+		return []string{line, ev.Type, orDash(ev.SessionID), orDash(ev.ToolCallID)}
 	}
 	p := ev.Payload
-	return fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s", rec.Line, ev.Type, ev.SessionID, ev.ToolCallID,
-		p.Kind, orDash(p.Status), quote(p.Title), strings.Join(details(p), " "))
+	return []string{line, ev.Type, ev.SessionID, ev.ToolCallID, p.Kind, orDash(p.Status),
+		quote(p.Title), strings.Join(details(p), " ")}
 }
 
 func replyText(ev acpdialect.Event) string {
