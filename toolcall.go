@@ -1,7 +1,9 @@
 package acpdialect
 
 import (
+	"encoding/json"
 	"strings"
+	"unsafe"
 
 	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/tidwall/gjson"
@@ -110,6 +112,12 @@ func (c *Conn) takeLate(k correlate.Key, p Payload) Payload {
 // vendor handles a method that is neither session/update nor a standard
 // client method: the dialect's allowlist decides.
 func (c *Conn) vendor(v frameView, method string) Result {
+	if v.hasID && !json.Valid(unsafe.Slice(unsafe.StringData(v.id.Raw), len(v.id.Raw))) {
+		// gjson reads a broken token (tru, 1e, an unterminated string) as
+		// an id; echoing it would send the agent a line that is not JSON.
+		c.stats.Malformed++
+		return Result{}
+	}
 	m := c.d.method(method, v.hasID)
 	if m == nil {
 		if !v.hasID {
