@@ -350,6 +350,11 @@ func TestCursorTaskMalformed(t *testing.T) {
 		{"invalid JSON", `{"jsonrpc":"2.0","id":21,"method":"cursor/task","params":{"toolCallId":"tool-x",,,}}`, "21"},
 		{"unquoted value", `{"jsonrpc":"2.0","id":22,"method":"cursor/task","params":{"toolCallId":tool}}`, "22"},
 		{"truncated before the id", `{"jsonrpc":"2.0","method":"cursor/task","params":{"toolCallId":"to`, ""},
+		// An id gjson reads but that is not JSON cannot be echoed: a reply
+		// with it (or with a raw line break) would break the agent's stream.
+		{"unreadable id", `{"jsonrpc":"2.0","id":tru,"method":"cursor/task"}`, ""},
+		{"id with a raw line break", "{\"jsonrpc\":\"2.0\",\"id\":\"a\nb\",\"method\":\"cursor/task\"}", ""},
+		{"truncated id", `{"jsonrpc":"2.0","method":"cursor/task","id":"ab`, ""},
 		{"method of the wrong type", `{"jsonrpc":"2.0","id":23,"method":7}`, ""},
 		{"neither method nor id", `{"jsonrpc":"2.0"}`, ""},
 	}

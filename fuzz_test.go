@@ -1,0 +1,143 @@
+package acpdialect_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/correlate"
+	"github.com/tidwall/gjson"
+)
+
+// connSeeds are agent -> client lines from the captures (claude, codex) and
+// Cursor frames, short and of every shape the Conn sees.
+var connSeeds = []string{
+	// claude/v2__bash-foreground.jsonl
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"running"}}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"claudeCode":{"toolName":"Bash"}},"rawInput":{"command":"ls -la","description":"List files"},"sessionUpdate":"tool_call_update","toolCallId":"toolu_bash"}}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"_claude/model":"claude-sonnet-4-6"},"sessionUpdate":"usage_update","size":200000,"used":2}}}`,
+	// claude/origin-main-plain__permission-denied.jsonl
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"claudeCode":{"toolName":"Bash"}},"content":[],"kind":"execute","name":"Bash","rawInput":{},"sessionUpdate":"tool_call","status":"pending","title":"Terminal","toolCallId":"toolu_denied"}}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"claudeCode":{"toolName":"Bash"}},"content":[{"content":{"text":"denied","type":"text"},"type":"content"}],"rawOutput":"denied","sessionUpdate":"tool_call_update","status":"failed","toolCallId":"toolu_denied"}}}`,
+	// codex/approval-command-allow-once.jsonl (shortened)
+	`{"jsonrpc":"2.0","id":1001,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"item-snapshot","kind":"execute","status":"pending","rawInput":null},"options":[{"optionId":"allow_once","name":"Allow Once","kind":"allow_once"}]}}`,
+	// Cursor
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"tool-1","title":"Task: Subagent task","kind":"other","status":"in_progress","rawInput":{"_toolName":"task","description":"d","prompt":"p"}}}}`,
+	`{"jsonrpc":"2.0","id":93,"method":"cursor/task","params":{"toolCallId":"tool-1","description":"Sum 1 through 100","prompt":"Calculate the sum"}}`,
+	`{"jsonrpc":"2.0","id":"x","method":"cursor/task","params":{"agentId":"agent-1","model":"composer-2.5-fast","subagentType":{"custom":{"unspecified":{}}},"toolCallId":"tool-2"}}`,
+	`{"jsonrpc":"2.0","method":"cursor/task","params":{"toolCallId":"tool-1","model":"m"}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"tool-1","status":"completed","rawOutput":{"durationMs":4200,"isBackground":true}}}}`,
+	`{"jsonrpc":"2.0","id":1.50,"method":"cursor/ask_question","params":{}}`,
+	`{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"todos":[]}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`,
+	// responses to the prelude's prompt, and broken frames
+	`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`,
+	`{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"x"}}`,
+	`{"jsonrpc":"2.0","id":"a\"b","method":"x/y"}`,
+	`{"id":[1,{"a":null}],"method":"v/w"}`,
+	`{"jsonrpc":"2.0","id":20,"method":"cursor/task","params":{"toolCallId":"t","desc`,
+	`{"method":"cursor/task","id":tru}`,
+	`[1,2]`, ``, `{`,
+}
+
+// standard reports whether ACP defines method as one the agent sends to
+// the client: those are never answered by the Conn.
+func standard(method string) bool {
+	switch method {
+	case "session/update", "session/request_permission", "fs/read_text_file", "fs/write_text_file",
+		"terminal/create", "terminal/output", "terminal/release", "terminal/wait_for_exit", "terminal/kill",
+		"elicitation/create", "elicitation/complete", "$/cancel_request":
+		return true
+	}
+	return false
+}
+
+var fuzzOpts = acpdialect.Options{
+	Pending:     correlate.Limits{PerSession: 3, Total: 5},
+	Tools:       correlate.Limits{PerSession: 3, Total: 5},
+	MaxSessions: 2,
+	MaxRequests: 4,
+}
+
+// FuzzConnInbound feeds each line of the input to a Cursor connection with
+// a session and a turn open, between fixed Cursor frames, and checks the
+// reply rules and the bounds after every frame.
+func FuzzConnInbound(f *testing.F) {
+	for _, s := range connSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(connSeeds[7] + "\n" + connSeeds[6] + "\n" + connSeeds[14]))
+	f.Fuzz(func(t *testing.T, input []byte) {
+		h := cursorConn(t, fuzzOpts)
+		h.session(4, "s2")
+		for line := range bytes.SplitSeq(input, []byte("\n")) {
+			checkInbound(t, h.c, line)
+			checkInbound(t, h.c, []byte(toolCallFrame("s1", "tool-1", taskInput)))
+			checkInbound(t, h.c, []byte(taskFrame("7", fullParams)))
+		}
+		h.c.Close()
+		if st := h.c.Stats(); st.Pending.Live != 0 || st.Tools.Live != 0 {
+			t.Fatalf("after Close: %+v", st)
+		}
+	})
+}
+
+func checkInbound(t *testing.T, c *acpdialect.Conn, frame []byte) {
+	t.Helper()
+	orig := append([]byte(nil), frame...)
+	r, _ := c.Inbound(frame)
+	if !bytes.Equal(orig, frame) {
+		t.Fatalf("Inbound modified its input")
+	}
+	if r.Reply != nil && (!json.Valid(r.Reply) || r.Reply[len(r.Reply)-1] != '\n') {
+		t.Fatalf("reply %q to %q is not one JSON line", r.Reply, frame)
+	}
+	checkReplyRule(t, frame, r)
+	st := c.Stats()
+	if st.Pending.Live > fuzzOpts.Pending.Total || st.Tools.Live > fuzzOpts.Tools.Total ||
+		len(c.Sessions()) > fuzzOpts.MaxSessions {
+		t.Fatalf("bounds broken: %+v, sessions %v", st, c.Sessions())
+	}
+	for _, e := range r.Events {
+		if _, err := json.Marshal(e); err != nil {
+			t.Fatalf("event %+v does not encode: %v", e, err)
+		}
+	}
+}
+
+// checkReplyRule: a valid frame with a non-standard method gets exactly one
+// reply, with its id bytes, if it has a non-null id, and none otherwise.
+func checkReplyRule(t *testing.T, frame []byte, r acpdialect.Result) {
+	t.Helper()
+	frame = bytes.TrimSpace(frame)
+	if !json.Valid(frame) || len(frame) == 0 || frame[0] != '{' {
+		return
+	}
+	method, id := gjson.GetBytes(frame, "method"), gjson.GetBytes(frame, "id")
+	request := id.Exists() && id.Type != gjson.Null
+	if method.Type != gjson.String || standard(method.Str) || !request {
+		if r.Reply != nil {
+			t.Fatalf("reply %q to %q, which is owed none", r.Reply, frame)
+		}
+		return
+	}
+	if r.Reply == nil {
+		t.Fatalf("no reply to request %q", frame)
+	}
+	if got := gjson.GetBytes(r.Reply, "id").Raw; got != id.Raw {
+		t.Fatalf("reply id %s; want %s", got, id.Raw)
+	}
+	replies := 0
+	for _, e := range r.Events {
+		if e.Type == acpdialect.EventReply {
+			replies++
+			if string(e.ID) != id.Raw {
+				t.Fatalf("reply event id %s; want %s", e.ID, id.Raw)
+			}
+		}
+	}
+	if replies != 1 {
+		t.Fatalf("%d reply events for %q", replies, frame)
+	}
+}
