@@ -145,6 +145,9 @@ func newState(reg *acpdialect.Registry, agent string) (*state, error) {
 
 func known(reg *acpdialect.Registry) string {
 	var ids []string
+	if reg == nil {
+		return "none"
+	}
 	for _, d := range reg.Dialects() {
 		ids = append(ids, d.ID)
 	}

@@ -206,9 +206,11 @@ func TestUnknownAgent(t *testing.T) {
 	if !errors.Is(err, ErrUnknownAgent) || err.Error() != `unknown agent "nope"; known: cursor` {
 		t.Fatalf("err = %v", err)
 	}
-	_, err = Run(acpdialect.NewRegistry(), strings.NewReader(""), Options{Agent: "cursor"})
-	if err == nil || !strings.Contains(err.Error(), "known: none") {
-		t.Fatalf("empty registry: err = %v", err)
+	for _, reg := range []*acpdialect.Registry{acpdialect.NewRegistry(), nil} {
+		_, err = Run(reg, strings.NewReader(""), Options{Agent: "cursor"})
+		if err == nil || !strings.Contains(err.Error(), "known: none") {
+			t.Fatalf("registry %v: err = %v", reg, err)
+		}
 	}
 }
 
