@@ -171,7 +171,7 @@ func (c *Conn) late(l Late) []Event {
 		c.stats.LateDropped++
 		return nil
 	}
-	sid := c.sessionFor(l.ToolCallID)
+	sid := c.sessionFor(l)
 	if sid == "" {
 		c.stats.LateDropped++
 		return nil
@@ -198,10 +198,11 @@ func (c *Conn) late(l Late) []Event {
 	return nil
 }
 
-// sessionFor attributes a tool call id to a session: one that has a tool
-// call with that id (preferring a turn in flight), else the session whose
-// turn started last and is still in flight, else "".
-func (c *Conn) sessionFor(toolCallID string) string {
+// sessionFor attributes a late half to a session: one that has a tool call
+// with its id, preferring a tool call the half applies to, then a turn in
+// flight, then the newest; else the session whose turn started last and is
+// still in flight; else "".
+func (c *Conn) sessionFor(l Late) string {
 	var best, busiest string
 	var bestScore, busyTurn uint64
 	for sid, s := range c.sessions {
@@ -209,12 +210,16 @@ func (c *Conn) sessionFor(toolCallID string) string {
 		if inFlight && s.lastTurn > busyTurn {
 			busiest, busyTurn = sid, s.lastTurn
 		}
-		if c.tools.Get(correlate.Key{Session: sid, ID: toolCallID}) == nil {
+		st := c.tools.Get(correlate.Key{Session: sid, ID: l.ToolCallID})
+		if st == nil {
 			continue
 		}
 		score := s.created
 		if inFlight {
-			score = 1<<62 + s.lastTurn
+			score = 1<<61 + s.lastTurn
+		}
+		if _, ok := c.d.MergeLate(st.payload.Clone(), l.Payload); ok {
+			score += 1 << 62
 		}
 		if best == "" || score > bestScore {
 			best, bestScore = sid, score
