@@ -2,12 +2,12 @@ package replay
 
 import (
 	"github.com/acpdialect/acpdialect"
-	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/dialects"
 )
 
-// Builtins returns a registry of every built-in dialect: the one list the
-// CLI and the golden suites share. Add a new dialect here. (A vendor
+// Builtins returns a registry of every built-in dialect (package dialects
+// keeps the list), shared by the CLI and the golden suites. (A vendor
 // package's in-package tests must not import this package: it imports them.)
 func Builtins() *acpdialect.Registry {
-	return acpdialect.NewRegistry(cursor.Dialect())
+	return dialects.Registry()
 }

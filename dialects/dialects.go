@@ -1,0 +1,22 @@
+// Package dialects lists every dialect built into acpdialect, for clients
+// that want them all. The root package cannot hold this list: vendor
+// packages import the root, never the other way round.
+package dialects
+
+import (
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/cursor"
+)
+
+// All returns a fresh value of every built-in dialect, in the order they
+// are tried when identifying an agent. Add a new dialect here.
+func All() []*acpdialect.Dialect {
+	return []*acpdialect.Dialect{
+		cursor.Dialect(),
+	}
+}
+
+// Registry returns a registry of every built-in dialect.
+func Registry() *acpdialect.Registry {
+	return acpdialect.NewRegistry(All()...)
+}
