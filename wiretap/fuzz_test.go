@@ -1,0 +1,108 @@
+package wiretap_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/acpdialect/acpdialect/wiretap"
+	"github.com/tidwall/gjson"
+)
+
+// chunkReader returns data in reads of the sizes sizes cycles through.
+type chunkReader struct {
+	data  []byte
+	sizes []byte
+	i     int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	n := len(c.data)
+	if len(c.sizes) > 0 {
+		n = 1 + int(c.sizes[c.i%len(c.sizes)])%97
+		c.i++
+	}
+	n = min(n, len(p), len(c.data))
+	copy(p, c.data[:n])
+	c.data = c.data[n:]
+	return n, nil
+}
+
+// FuzzReader: whatever the bytes and however they are split, the Reader
+// never panics, ends with io.EOF, and delivers its input with only the
+// renamed frames changed, each by one '_' right after the opening quote of
+// its top-level method, and never in a frame over MaxFrame.
+func FuzzReader(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, []byte{3, 200, 17}, uint16(4096), uint16(0))
+	}
+	for _, l := range captureLines(f) {
+		f.Add(append(l, '\n'), []byte(nil), uint16(64), uint16(0))
+	}
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":7,"method":"cursor/task","params":` + taskParams + "}\n",
+		`{"jsonrpc":"2.0","method":"cursor/task","params":{"toolCallId":"x"}}`,
+		`{"id":"a","method":"cursor\/task"}` + "\r\n" + chunk + "\n",
+		`{"id":1,"method":"cursor/task","method":"cursor/task"}` + "\n" + `[{"method":"cursor/task"}]`,
+		`{"id":1.0e0,"params":{"method":"cursor/task"},"method":"cursor/task"}`,
+		"\n\n{\"method\":\"cursor/task\"\n",
+	} {
+		f.Add([]byte(s), []byte{1}, uint16(1), uint16(5))
+		f.Add([]byte(s), []byte(nil), uint16(4096), uint16(0))
+	}
+	f.Fuzz(func(t *testing.T, data, sizes []byte, bufSize, maxFrame uint16) {
+		max := 0 // the default
+		if maxFrame%3 != 0 {
+			max = 8 + int(maxFrame)%512
+		}
+		tap, _ := newTap("cursor", wiretap.Options{MaxFrame: max, MaxParked: 4})
+		got, err := drain(tap.Reader(&chunkReader{data: data, sizes: sizes}), 1+int(bufSize)%4096)
+		if err != io.EOF {
+			t.Fatalf("err = %v, want io.EOF", err)
+		}
+		if max == 0 {
+			max = wiretap.DefaultMaxFrame
+		}
+		renamed, err := diffRenames(data, got, max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := tap.Stats(); st.Renamed != uint64(renamed) {
+			t.Fatalf("%d frames renamed, Stats says %d", renamed, st.Renamed)
+		}
+	})
+}
+
+// diffRenames checks that out is in with some frames renamed, and counts
+// them.
+func diffRenames(in, out []byte, maxFrame int) (renamed int, err error) {
+	inLines, outLines := bytes.Split(in, []byte("\n")), bytes.Split(out, []byte("\n"))
+	if len(inLines) != len(outLines) {
+		return 0, fmt.Errorf("%d lines in, %d out", len(inLines), len(outLines))
+	}
+	for i, a := range inLines {
+		b := outLines[i]
+		if bytes.Equal(a, b) {
+			continue
+		}
+		m := gjson.GetBytes(a, "method")
+		at := m.Index + 1
+		if len(a) > maxFrame || m.Index == 0 || len(b) != len(a)+1 ||
+			!bytes.Equal(b[:at], a[:at]) || b[at] != '_' || !bytes.Equal(b[at+1:], a[at:]) {
+			return 0, fmt.Errorf("line %d changed beyond a rename:\n in  %q\n out %q", i+1, a, b)
+		}
+		renamed++
+	}
+	return renamed, nil
+}
