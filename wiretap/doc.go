@@ -19,12 +19,14 @@
 //
 //	reg := acpdialect.NewRegistry(cursor.Dialect())
 //	tap := wiretap.New(reg.NewConn(acpdialect.Options{}), wiretap.Options{
-//		OnEvent: func(ev acpdialect.Event) { events <- ev }, // must not block
+//		OnEvent: render, // called inside Read and Write: must not block
 //	})
+//	stdin, _ := cmd.StdinPipe()   // cmd is the agent's *exec.Cmd
+//	stdout, _ := cmd.StdoutPipe()
 //	client := &myClient{tap: tap}
 //	conn := acp.NewClientSideConnection(client,
-//		tap.Writer(cmd.Stdin), // what the SDK writes to the agent
-//		tap.Reader(cmd.Stdout)) // what the SDK reads from the agent
+//		tap.Writer(stdin),  // what the SDK writes to the agent
+//		tap.Reader(stdout)) // what the SDK reads from the agent
 //
 //	func (c *myClient) HandleExtensionMethod(ctx context.Context, method string, params json.RawMessage) (any, error) {
 //		result, events, handled, err := c.tap.HandleExtension(ctx, method, params)
@@ -34,6 +36,13 @@
 //		c.render(events) // e.g. the subagent card of a cursor/task
 //		return result, err
 //	}
+//
+// The events HandleExtension returns are the ones the frame produced in the
+// Conn, in order, ending with its "reply" event for a request; they are not
+// also sent to OnEvent. The tap keeps them (keyed by alias and params bytes)
+// until HandleExtension claims them, up to Options.MaxParked; a client that
+// never calls HandleExtension gets them through OnEvent when they are
+// dropped.
 //
 // A vendor method the client sends (Cursor's "cursor/list_available_models")
 // goes through the SDK as its alias and loses the "_" on the wire: list it

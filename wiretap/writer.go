@@ -97,9 +97,12 @@ func (w *writer) line(line []byte) error {
 
 // write writes b in one call, remembering a failure.
 func (w *writer) write(b []byte) error {
-	if _, err := w.dst.Write(b); err != nil {
-		w.err = err
-		return err
+	n, err := w.dst.Write(b)
+	if err == nil && n < len(b) {
+		err = io.ErrShortWrite // a broken io.Writer: a frame is lost
 	}
-	return nil
+	if err != nil {
+		w.err = err
+	}
+	return err
 }

@@ -3,6 +3,7 @@ package wiretap_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -155,5 +156,17 @@ func TestWriterConcurrent(t *testing.T) {
 			t.Fatalf("bad or repeated frame %q", f)
 		}
 		seen[f] = true
+	}
+}
+
+// shortWriter breaks the io.Writer contract: a short write without error.
+type shortWriter struct{}
+
+func (shortWriter) Write(p []byte) (int, error) { return len(p) / 2, nil }
+
+func TestWriterShortWrite(t *testing.T) {
+	tap, _ := newTap("cursor", wiretap.Options{})
+	if _, err := tap.Writer(shortWriter{}).Write([]byte("{}\n")); !errors.Is(err, io.ErrShortWrite) {
+		t.Fatalf("err = %v, want io.ErrShortWrite", err)
 	}
 }
