@@ -88,6 +88,7 @@ type Conn struct {
 }
 
 type session struct {
+	id       string // owned: keys and events use it instead of a copy
 	turns    int    // session/prompt requests awaiting their response
 	lastTurn uint64 // seq of the latest turn start
 	created  uint64
@@ -100,6 +101,8 @@ type request struct {
 }
 
 type toolState struct {
+	id       string // the tool call id, owned
+	acpKind  string // the latest ACP kind, for a generic payload
 	payload  Payload
 	surfaced bool
 }
@@ -198,8 +201,12 @@ func (v *frameView) readID() {
 // Inbound handles one frame from the agent to the client.
 func (c *Conn) Inbound(frame []byte) (Result, error) {
 	c.stats.Frames++
-	if kind, ok := fastUpdateKind(frame); ok && !c.wantsUpdate(unsafeString(kind)) {
-		return Result{}, nil
+	if f, ok := fastUpdateKind(frame); ok {
+		if !c.wantsUpdate(unsafeString(f.kind)) {
+			return Result{}, nil
+		}
+		u := ReadToolUpdate(gjson.Parse(unsafeString(f.update)))
+		return Result{Events: c.toolFrame(unsafeString(f.sid), u)}, nil
 	}
 	v, err := view(frame)
 	if err != nil {
@@ -216,7 +223,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 	}
 	method := v.method.Str
 	if method == "session/update" {
-		return Result{Events: c.sessionUpdate(gjson.Get(v.s, "params"))}, nil
+		return Result{Events: c.sessionUpdate(v.s)}, nil
 	}
 	v.readID()
 	if isClientMethod(method) {
@@ -356,8 +363,8 @@ func (c *Conn) touchSession(sid string) *session {
 		c.stats.SessionsEvicted++
 	}
 	c.seq++
-	s := &session{created: c.seq}
-	c.sessions[strings.Clone(sid)] = s
+	s := &session{id: strings.Clone(sid), created: c.seq}
+	c.sessions[s.id] = s
 	return s
 }
 

@@ -25,17 +25,20 @@ type Dialect struct {
 	// client. Any other non-standard request is answered -32601 and any
 	// other non-standard notification is ignored and counted.
 	Methods []Method
-	// ToolCall recognizes a tool_call or tool_call_update frame (update is
-	// the params.update object) and returns the tool call's next payload.
-	// prev is the merged state so far (a private copy the hook may modify),
-	// with the update's standard fields (status, title, kind) already
-	// applied. Returning prev unchanged leaves the payload as it is.
-	ToolCall func(update gjson.Result, prev Payload) Payload
+	// ToolCall recognizes a tool_call or tool_call_update and returns the
+	// tool call's next payload. prev is the merged state so far, with the
+	// update's standard fields (status, title) already applied. Payloads
+	// are copy-on-write: a hook may change prev's own fields but must copy
+	// a kind object (prev.SubagentTask, ...) before changing it, because
+	// events already handed out share it. Returning prev leaves the payload
+	// as it is.
+	ToolCall func(u ToolUpdate, prev Payload) Payload
 	// MergeLate folds a late half (metadata that a vendor method delivered
 	// for a tool call, see Action.Late) into a tool call's payload. ok is
 	// false when the payload is not (yet) one the half applies to; the half
 	// then keeps waiting. MergeLate is also used to merge two late halves
-	// for the same tool call.
+	// for the same tool call. Like ToolCall it must not modify the kind
+	// objects of cur or late: it copies what it changes.
 	MergeLate func(cur, late Payload) (next Payload, ok bool)
 	// SweepAtTurnEnd drops unmatched late halves when a turn ends, for
 	// vendors that reuse tool call ids across turns. They are always
@@ -82,6 +85,57 @@ type Action struct {
 type Late struct {
 	ToolCallID string
 	Payload    Payload
+}
+
+// ToolUpdate is a read-only view of one tool_call or tool_call_update,
+// with its top-level fields read in one pass over the frame. Every field
+// views the frame: a hook that keeps a string copies it (Str does).
+type ToolUpdate struct {
+	Raw       gjson.Result // the whole update object
+	Kind      string       // "tool_call" or "tool_call_update"
+	ID        gjson.Result // toolCallId
+	Status    gjson.Result
+	Title     gjson.Result
+	ACPKind   gjson.Result // the ACP tool kind: read, edit, execute, ...
+	RawInput  gjson.Result
+	RawOutput gjson.Result
+	Meta      gjson.Result // _meta
+}
+
+// ReadToolUpdate reads the view of an update object. Of a key that appears
+// twice the first value counts, as with gjson's Get.
+func ReadToolUpdate(update gjson.Result) ToolUpdate {
+	u := ToolUpdate{Raw: update}
+	eachMember(update, func(k string, v gjson.Result) {
+		var dst *gjson.Result
+		switch k {
+		case "sessionUpdate":
+			if u.Kind == "" && v.Type == gjson.String {
+				u.Kind = v.Str
+			}
+			return
+		case "toolCallId":
+			dst = &u.ID
+		case "status":
+			dst = &u.Status
+		case "title":
+			dst = &u.Title
+		case "kind":
+			dst = &u.ACPKind
+		case "rawInput":
+			dst = &u.RawInput
+		case "rawOutput":
+			dst = &u.RawOutput
+		case "_meta":
+			dst = &u.Meta
+		default:
+			return
+		}
+		if !dst.Exists() {
+			*dst = v
+		}
+	})
+	return u
 }
 
 func (d *Dialect) method(name string, isRequest bool) *Method {

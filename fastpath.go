@@ -17,22 +17,32 @@ const (
 	fastMid    = `","update":{"sessionUpdate":"`
 )
 
-// fastUpdateKind returns the update kind of a session/update frame in the
-// SDKs' layout; ok is false for every other frame.
-func fastUpdateKind(frame []byte) (kind []byte, ok bool) {
+// fastUpdate is what fastUpdateKind reads of an SDK-layout frame.
+type fastUpdate struct {
+	sid    []byte // the session id, unescaped
+	kind   []byte // the update kind
+	update []byte // the frame from the update object's opening brace on
+}
+
+// fastUpdateKind reads a session/update frame in the SDKs' layout; ok is
+// false for every other frame.
+func fastUpdateKind(frame []byte) (f fastUpdate, ok bool) {
 	if !bytes.HasPrefix(frame, []byte(fastPrefix)) {
-		return nil, false
+		return f, false
 	}
 	rest := frame[len(fastPrefix):]
-	sid, ok := plainString(rest)
-	if !ok || len(sid) == 0 {
-		return nil, false
+	f.sid, ok = plainString(rest)
+	if !ok || len(f.sid) == 0 {
+		return f, false
 	}
-	rest = rest[len(sid):]
+	rest = rest[len(f.sid):]
 	if !bytes.HasPrefix(rest, []byte(fastMid)) {
-		return nil, false
+		return f, false
 	}
-	return plainString(rest[len(fastMid):])
+	// The update object starts at the brace before "sessionUpdate".
+	f.update = rest[len(fastMid)-len(`{"sessionUpdate":"`):]
+	f.kind, ok = plainString(rest[len(fastMid):])
+	return f, ok
 }
 
 // plainString returns the bytes up to the closing quote of a JSON string

@@ -1,6 +1,7 @@
 package acpdialect
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -16,6 +17,7 @@ func TestFastUpdateKind(t *testing.T) {
 	}{
 		{"sdk layout", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`, "agent_message_chunk", true},
 		{"tool call", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t"}}}`, "tool_call", true},
+		{"params go on after update", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t"},"status":"failed"}}`, "tool_call", true},
 		{"sorted keys", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"content":{},"sessionUpdate":"agent_message_chunk"}}}`, "", false},
 		{"other method", `{"jsonrpc":"2.0","method":"session/updates","params":{"sessionId":"s1","update":{"sessionUpdate":"x"}}}`, "", false},
 		{"escaped session id", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a\",\"update\":{\"sessionUpdate\":\"x","update":{"sessionUpdate":"tool_call"}}}`, "", false},
@@ -27,9 +29,12 @@ func TestFastUpdateKind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kind, ok := fastUpdateKind([]byte(tt.frame))
-			if ok != tt.ok || string(kind) != tt.kind {
-				t.Fatalf("fastUpdateKind = %q, %v; want %q, %v", kind, ok, tt.kind, tt.ok)
+			f, ok := fastUpdateKind([]byte(tt.frame))
+			if ok != tt.ok || string(f.kind) != tt.kind {
+				t.Fatalf("fastUpdateKind = %q, %v; want %q, %v", f.kind, ok, tt.kind, tt.ok)
+			}
+			if ok && (string(f.sid) != "s1" || !bytes.HasPrefix(f.update, []byte(`{"sessionUpdate":"`))) {
+				t.Fatalf("session %q, update %q", f.sid, f.update)
 			}
 		})
 	}
@@ -41,9 +46,19 @@ func FuzzFastUpdateKind(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","sessionUpdate":"x"}},"params":{}}`))
 	f.Fuzz(func(t *testing.T, frame []byte) {
-		kind, ok := fastUpdateKind(frame)
+		f, ok := fastUpdateKind(frame)
 		if !ok || !json.Valid(frame) {
 			return
+		}
+		kind := f.kind
+		if s := gjson.GetBytes(frame, "params.sessionId"); s.Str != string(f.sid) {
+			t.Fatalf("fast path session %q, gjson %q", f.sid, s.Str)
+		}
+		want := ReadToolUpdate(gjson.GetBytes(frame, "params.update"))
+		got := ReadToolUpdate(gjson.Parse(unsafeString(f.update)))
+		if got.Kind != want.Kind || got.ID.Raw != want.ID.Raw || got.Status.Raw != want.Status.Raw ||
+			got.Title.Raw != want.Title.Raw || got.RawInput.Raw != want.RawInput.Raw || got.RawOutput.Raw != want.RawOutput.Raw {
+			t.Fatalf("update read from the fast path differs:\n got %+v\nwant %+v", got, want)
 		}
 		if m := gjson.GetBytes(frame, "method"); m.Str != "session/update" {
 			t.Fatalf("fast path accepted method %q", m.Str)

@@ -1,6 +1,7 @@
 package acpdialect
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"unsafe"
@@ -98,4 +99,77 @@ func Int64(r gjson.Result) (int64, bool) {
 		return 0, false
 	}
 	return int64(f), true
+}
+
+// eachMember calls fn for each member of the JSON object obj, in order, and
+// stops at the object's closing brace even when obj.Raw runs on past it (a
+// view from gjson.Parse of a frame's tail). gjson's ForEach would go on
+// reading the enclosing object's keys as if they were obj's.
+func eachMember(obj gjson.Result, fn func(key string, v gjson.Result)) {
+	if !obj.IsObject() {
+		return
+	}
+	raw := obj.Raw
+	obj.ForEach(func(k, v gjson.Result) bool {
+		fn(k.Str, v)
+		i := v.Index - obj.Index + len(v.Raw)
+		if v.Index == 0 || i <= 0 || i > len(raw) {
+			return true
+		}
+		for ; i < len(raw); i++ {
+			switch raw[i] {
+			case ' ', '\t', '\n', '\r':
+				continue
+			case '}':
+				return false
+			}
+			return true
+		}
+		return true
+	})
+}
+
+// Set copies r into *dst when r is a non-empty JSON string that differs:
+// a later empty or wrong-typed value never blanks a field, and an unchanged
+// one costs no copy.
+func Set(dst *string, r gjson.Result) {
+	if r.Type == gjson.String && r.Str != "" && r.Str != *dst {
+		*dst = strings.Clone(r.Str)
+	}
+}
+
+// Own replaces each string that views a borrowed frame with a copy, all
+// copies sharing one allocation. A parser reads its fields as views (View)
+// and calls Own once for the ones it keeps.
+func Own(fields ...*string) {
+	n := 0
+	for _, f := range fields {
+		n += len(*f)
+	}
+	if n == 0 {
+		return
+	}
+	buf := make([]byte, 0, n)
+	for _, f := range fields {
+		buf = append(buf, *f...)
+	}
+	all := unsafe.String(unsafe.SliceData(buf), n)
+	for _, f := range fields {
+		l := len(*f)
+		*f, all = all[:l], all[l:]
+	}
+}
+
+// View returns r as a string when it is a JSON string, else "", like Str,
+// but without copying: the result views the frame until Own'd.
+func View(r gjson.Result) string {
+	if r.Type != gjson.String {
+		return ""
+	}
+	return r.Str
+}
+
+// validJSON reports whether s (a view of a frame) is one valid JSON value.
+func validJSON(s string) bool {
+	return json.Valid(unsafe.Slice(unsafe.StringData(s), len(s)))
 }

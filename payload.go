@@ -84,7 +84,12 @@ func (a *SubagentTask) equal(b *SubagentTask) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	x, y := *a, *b
+	return a.Equal(*b)
+}
+
+// Equal reports whether two subagent objects hold the same values.
+func (a SubagentTask) Equal(b SubagentTask) bool {
+	x, y := a, b
 	if !intEqual(x.DurationMs, y.DurationMs) || !intEqual(x.TotalTokens, y.TotalTokens) ||
 		!intEqual(x.ToolUseCount, y.ToolUseCount) {
 		return false

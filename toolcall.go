@@ -1,56 +1,57 @@
 package acpdialect
 
 import (
-	"encoding/json"
 	"strings"
-	"unsafe"
 
 	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/tidwall/gjson"
 )
 
-// sessionUpdate handles a session/update notification. Only tool calls need
-// work; every other kind returns at once with nothing allocated.
-func (c *Conn) sessionUpdate(params gjson.Result) []Event {
-	update := params.Get("update")
-	kind := update.Get("sessionUpdate")
+// sessionUpdate handles a session/update notification in any layout. Only
+// tool calls need work: the kind is read first, in one descent.
+func (c *Conn) sessionUpdate(frame string) []Event {
+	kind := gjson.Get(frame, "params.update.sessionUpdate")
 	if kind.Type != gjson.String || !c.wantsUpdate(kind.Str) {
 		return nil
 	}
-	sid := params.Get("sessionId").Str
-	if c.touchSession(sid) == nil {
-		c.stats.Malformed++
-		return nil
-	}
-	return c.toolFrame(sid, update, kind.Str == "tool_call")
+	var sid string
+	var update gjson.Result
+	eachMember(gjson.Get(frame, "params"), func(k string, v gjson.Result) {
+		switch {
+		case k == "sessionId" && sid == "" && v.Type == gjson.String:
+			sid = v.Str
+		case k == "update" && !update.Exists():
+			update = v
+		}
+	})
+	return c.toolFrame(sid, ReadToolUpdate(update))
 }
 
-// toolFrame merges one tool_call (first=true) or tool_call_update into the
-// tool call's state and reports the change.
-func (c *Conn) toolFrame(sid string, u gjson.Result, first bool) []Event {
-	id := u.Get("toolCallId")
-	if id.Type != gjson.String || id.Str == "" {
+// toolFrame merges one tool_call or tool_call_update into the tool call's
+// state and reports the change.
+func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
+	s := c.touchSession(sid)
+	if s == nil || u.ID.Type != gjson.String || u.ID.Str == "" {
 		c.stats.Malformed++
 		return nil
 	}
-	k := correlate.Key{Session: sid, ID: id.Str}
+	first := u.Kind == "tool_call"
+	k := correlate.Key{Session: s.id, ID: u.ID.Str}
 	st := c.tools.Get(k)
 	if st == nil || first {
 		// A tool_call for a known id is a new tool call: vendors reuse ids.
-		k = correlate.Key{Session: strings.Clone(sid), ID: strings.Clone(id.Str)}
+		k.ID = strings.Clone(k.ID)
 		c.tools.Delete(k)
-		c.tools.Put(k, toolState{payload: Payload{Kind: KindGeneric, Generic: &Generic{}}})
-		st = c.tools.Get(k)
+		st = c.tools.Put(k, toolState{id: k.ID, payload: Payload{Kind: KindGeneric}})
 	}
+	k.ID = st.id
 	old := st.payload
-	next := mergeStandard(old.Clone(), u)
+	next := mergeStandard(old, u)
 	if c.d != nil && c.d.ToolCall != nil {
 		next = c.d.ToolCall(u, next)
 	}
-	if next.Kind != KindGeneric {
-		next.Generic = nil
-	}
 	next = c.takeLate(k, next)
+	next = st.withGeneric(next, u)
 	st.payload = next
 
 	typ := EventToolCallUpdate
@@ -63,29 +64,44 @@ func (c *Conn) toolFrame(sid string, u gjson.Result, first bool) []Event {
 	case !st.surfaced || next.Equal(old):
 		return nil
 	}
-	return []Event{c.toolEvent(typ, k, next)}
+	return c.toolEvent(typ, k, next)
 }
 
-func (c *Conn) toolEvent(typ string, k correlate.Key, p Payload) Event {
-	snap := p.Clone()
-	return Event{Type: typ, Agent: c.Agent(), SessionID: strings.Clone(k.Session),
-		ToolCallID: strings.Clone(k.ID), Payload: &snap}
+// toolEvent reports a payload. The event shares the payload's kind objects
+// with the state: they are never modified once made (copy-on-write).
+func (c *Conn) toolEvent(typ string, k correlate.Key, p Payload) []Event {
+	// One allocation holds the event slice and its payload.
+	o := &struct {
+		ev [1]Event
+		p  Payload
+	}{p: p}
+	o.ev[0] = Event{Type: typ, Agent: c.Agent(), SessionID: k.Session, ToolCallID: k.ID, Payload: &o.p}
+	return o.ev[:]
 }
 
-// mergeStandard applies the ACP fields every agent sends: status, title and
-// kind. Values of the wrong type or unknown statuses are ignored.
-func mergeStandard(p Payload, u gjson.Result) Payload {
-	s := u.Get("status").Str
+// mergeStandard applies what every agent's tool call says: status and
+// title. Wrong types and unknown statuses are ignored.
+func mergeStandard(p Payload, u ToolUpdate) Payload {
+	s := u.Status.Str
 	for _, known := range [...]string{StatusPending, StatusInProgress, StatusCompleted, StatusFailed, StatusCancelled} {
-		if s == known {
-			p.Status = known // not s: s aliases the caller's frame, which is only borrowed
+		if s == known && u.Status.Type == gjson.String {
+			p.Status = known // not s: s views the caller's frame, which is only borrowed
 		}
 	}
-	if t := Str(u.Get("title")); t != "" {
-		p.Title = t
+	Set(&p.Title, u.Title)
+	return p
+}
+
+// withGeneric gives an unclaimed payload its generic object with the ACP
+// kind seen so far, and drops it from a claimed one.
+func (st *toolState) withGeneric(p Payload, u ToolUpdate) Payload {
+	Set(&st.acpKind, u.ACPKind)
+	if p.Kind != KindGeneric {
+		p.Generic = nil
+		return p
 	}
-	if p.Generic != nil {
-		Fill(&p.Generic.ACPKind, Str(u.Get("kind")))
+	if p.Generic == nil || p.Generic.ACPKind != st.acpKind {
+		p.Generic = &Generic{ACPKind: st.acpKind}
 	}
 	return p
 }
@@ -112,7 +128,7 @@ func (c *Conn) takeLate(k correlate.Key, p Payload) Payload {
 // vendor handles a method that is neither session/update nor a standard
 // client method: the dialect's allowlist decides.
 func (c *Conn) vendor(v frameView, method string) Result {
-	if v.hasID && !json.Valid(unsafe.Slice(unsafe.StringData(v.id.Raw), len(v.id.Raw))) {
+	if v.hasID && !validJSON(v.id.Raw) {
 		// gjson reads a broken token (tru, 1e, an unterminated string) as
 		// an id; echoing it would send the agent a line that is not JSON.
 		c.stats.Malformed++
@@ -125,7 +141,7 @@ func (c *Conn) vendor(v frameView, method string) Result {
 			return Result{}
 		}
 		c.stats.Declined++
-		return c.reply(v, method, nil, &ErrMethodNotFound)
+		return c.reply(v, strings.Clone(method), nil, &ErrMethodNotFound)
 	}
 	var act Action
 	if m.Handle != nil {
@@ -138,15 +154,16 @@ func (c *Conn) vendor(v frameView, method string) Result {
 	if !v.hasID {
 		return Result{Events: events}
 	}
-	r := c.reply(v, method, act.Result, act.Error)
+	r := c.reply(v, m.Name, act.Result, act.Error)
 	r.Events = append(events, r.Events...)
 	return r
 }
 
-// reply builds the response frame and its reply event.
+// reply builds the response frame and its reply event. The event's ID and
+// Result are views of the frame (read-only), so one allocation holds both.
 func (c *Conn) reply(v frameView, method string, result []byte, e *RPCError) Result {
 	c.stats.Replies++
-	ev := Event{Type: EventReply, Agent: c.Agent(), Method: strings.Clone(method), ID: []byte(v.id.Raw)}
+	ev := Event{Type: EventReply, Agent: c.Agent(), Method: method}
 	var frame []byte
 	if e != nil {
 		err := *e
@@ -156,9 +173,12 @@ func (c *Conn) reply(v frameView, method string, result []byte, e *RPCError) Res
 		if result == nil {
 			result = emptyObject
 		}
-		ev.Result = append([]byte(nil), result...)
 		frame = replyFrame(v.id.Raw, result)
+		start := len(frame) - len("}\n") - len(result)
+		ev.Result = frame[start : start+len(result) : start+len(result)]
 	}
+	idStart := len(`{"jsonrpc":"2.0","id":`)
+	ev.ID = frame[idStart : idStart+len(v.id.Raw) : idStart+len(v.id.Raw)]
 	return Result{Reply: frame, Events: []Event{ev}}
 }
 
@@ -176,16 +196,17 @@ func (c *Conn) late(l Late) []Event {
 		c.stats.LateDropped++
 		return nil
 	}
-	k := correlate.Key{Session: sid, ID: strings.Clone(l.ToolCallID)}
+	k := correlate.Key{Session: sid, ID: l.ToolCallID}
 	if st := c.tools.Get(k); st != nil {
-		if merged, ok := c.d.MergeLate(st.payload.Clone(), l.Payload); ok {
+		k.ID = st.id
+		if merged, ok := c.d.MergeLate(st.payload, l.Payload); ok {
 			c.stats.LateMerged++
 			old := st.payload
 			st.payload = merged
 			if !st.surfaced || merged.Equal(old) {
 				return nil
 			}
-			return []Event{c.toolEvent(EventToolCallUpdate, k, merged)}
+			return c.toolEvent(EventToolCallUpdate, k, merged)
 		}
 	}
 	if prev := c.pending.Get(k); prev != nil {
@@ -194,6 +215,7 @@ func (c *Conn) late(l Late) []Event {
 			return nil
 		}
 	}
+	k.ID = strings.Clone(k.ID)
 	c.pending.Put(k, l.Payload)
 	return nil
 }
@@ -218,7 +240,7 @@ func (c *Conn) sessionFor(l Late) string {
 		if inFlight {
 			score = 1<<61 + s.lastTurn
 		}
-		if _, ok := c.d.MergeLate(st.payload.Clone(), l.Payload); ok {
+		if _, ok := c.d.MergeLate(st.payload, l.Payload); ok {
 			score += 1 << 62
 		}
 		if best == "" || score > bestScore {

@@ -122,13 +122,14 @@ func (s *Store[V]) Get(k Key) *V {
 	return nil
 }
 
-// Put stores v under k. An existing value under k is replaced in place (it
-// keeps its age). A new key may evict the oldest entry of its session, then
-// the oldest entry of the connection, so that both bounds hold.
-func (s *Store[V]) Put(k Key, v V) {
+// Put stores v under k and returns a pointer to the stored value (valid as
+// Get's is). An existing value under k is replaced in place (it keeps its
+// age). A new key may evict the oldest entry of its session, then the
+// oldest entry of the connection, so that both bounds hold.
+func (s *Store[V]) Put(k Key, v V) *V {
 	if e := s.byKey[k]; e != nil {
 		e.val = v
-		return
+		return &e.val
 	}
 	sl := s.sessions[k.Session]
 	if sl == nil {
@@ -149,6 +150,7 @@ func (s *Store[V]) Put(k Key, v V) {
 	s.link(e, sl)
 	s.byKey[k] = e
 	s.stats.Stored++
+	return &e.val
 }
 
 // Take removes and returns the value under k: the second half has arrived.

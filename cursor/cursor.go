@@ -84,59 +84,122 @@ type Task struct {
 	AgentID     string
 }
 
-// ParseTask reads cursor/task params field by field: a field of the wrong
-// type is treated as absent and never blocks the others. ok is false when
-// the params name no tool call, so nothing can be correlated.
+// ParseTask reads cursor/task params in one pass: a field of the wrong type
+// is treated as absent and never blocks the others; of a key that appears
+// twice the first value counts. ok is false when the params name no tool
+// call, so nothing can be correlated.
 func ParseTask(params gjson.Result) (Task, bool) {
+	var t Task
+	var seen uint8
+	params.ForEach(func(k, v gjson.Result) bool {
+		var dst *string
+		var bit uint8
+		switch k.Str {
+		case "toolCallId":
+			dst, bit = &t.ToolCallID, 1
+		case "description":
+			dst, bit = &t.Description, 2
+		case "prompt":
+			dst, bit = &t.Prompt, 4
+		case "model":
+			dst, bit = &t.Model, 8
+		case "agentId":
+			dst, bit = &t.AgentID, 16
+		default:
+			return true
+		}
+		if seen&bit == 0 {
+			seen |= bit
+			*dst = acpdialect.View(v)
+		}
+		return true
+	})
 	if !params.IsObject() {
 		return Task{}, false
 	}
-	t := Task{
-		ToolCallID:  acpdialect.Str(params.Get("toolCallId")),
-		Description: acpdialect.Str(params.Get("description")),
-		Prompt:      acpdialect.Str(params.Get("prompt")),
-		Model:       acpdialect.Str(params.Get("model")),
-		AgentID:     acpdialect.Str(params.Get("agentId")),
-	}
+	acpdialect.Own(&t.ToolCallID, &t.Description, &t.Prompt, &t.Model, &t.AgentID)
 	return t, t.ToolCallID != ""
 }
 
 // IsTask reports whether a tool call update is Cursor's subagent tool:
 // rawInput._toolName is "task", in any case.
-func IsTask(update gjson.Result) bool {
-	n := update.Get("rawInput._toolName")
+func IsTask(u acpdialect.ToolUpdate) bool {
+	return isTaskName(u.RawInput.Get("_toolName"))
+}
+
+func isTaskName(n gjson.Result) bool {
 	return n.Type == gjson.String && strings.EqualFold(n.Str, "task")
 }
 
 // ToolCall claims Cursor's subagent tool calls and merges what the tool
 // call itself says: rawInput's description and prompt, and the
 // completion's rawOutput run time and background flag. Other tool calls are
-// left as they are.
-func ToolCall(update gjson.Result, prev acpdialect.Payload) acpdialect.Payload {
-	if prev.Kind != acpdialect.KindSubagentTask {
-		if !IsTask(update) {
-			return prev
-		}
+// left as they are. It copies the subagent object before changing it.
+func ToolCall(u acpdialect.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
+	in := readInput(u.RawInput)
+	var st acpdialect.SubagentTask
+	switch {
+	case prev.Kind == acpdialect.KindSubagentTask && prev.SubagentTask != nil:
+		st = *prev.SubagentTask
+	case in.isTask:
 		prev.Kind = acpdialect.KindSubagentTask
-		prev.SubagentTask = &acpdialect.SubagentTask{}
+	default:
+		return prev
 	}
-	st := prev.SubagentTask
-	in := update.Get("rawInput")
-	acpdialect.Fill(&st.Description, acpdialect.Str(in.Get("description")))
-	acpdialect.Fill(&st.Prompt, acpdialect.Str(in.Get("prompt")))
-	out := update.Get("rawOutput")
-	if ms, ok := acpdialect.Int64(out.Get("durationMs")); ok && ms >= 0 {
-		st.DurationMs = acpdialect.Int(ms)
+	desc, prompt := in.description, in.prompt
+	if desc == st.Description {
+		desc = ""
 	}
-	if bg := out.Get("isBackground"); bg.Type == gjson.True {
-		st.IsAsync = true
+	if prompt == st.Prompt {
+		prompt = ""
+	}
+	acpdialect.Own(&desc, &prompt)
+	acpdialect.Fill(&st.Description, desc)
+	acpdialect.Fill(&st.Prompt, prompt)
+	if u.RawOutput.IsObject() {
+		if ms, ok := acpdialect.Int64(u.RawOutput.Get("durationMs")); ok && ms >= 0 {
+			st.DurationMs = acpdialect.Int(ms)
+		}
+		if u.RawOutput.Get("isBackground").Type == gjson.True {
+			st.IsAsync = true
+		}
+	}
+	if prev.SubagentTask == nil || !st.Equal(*prev.SubagentTask) {
+		prev.SubagentTask = &st
 	}
 	return prev
 }
 
-// MergeLate folds cursor/task metadata into a subagent payload in place: a
-// non-empty value replaces, an empty one never blanks. It applies only to
-// subagent payloads; for anything else the metadata keeps waiting.
+// input is what ToolCall reads of rawInput, in one pass (first values win,
+// as with gjson's Get); the strings view the frame.
+type input struct {
+	isTask              bool
+	description, prompt string
+}
+
+func readInput(raw gjson.Result) input {
+	var in input
+	var seen uint8
+	raw.ForEach(func(k, v gjson.Result) bool {
+		switch {
+		case k.Str == "_toolName" && seen&1 == 0:
+			seen |= 1
+			in.isTask = isTaskName(v)
+		case k.Str == "description" && seen&2 == 0:
+			seen |= 2
+			in.description = acpdialect.View(v)
+		case k.Str == "prompt" && seen&4 == 0:
+			seen |= 4
+			in.prompt = acpdialect.View(v)
+		}
+		return true
+	})
+	return in
+}
+
+// MergeLate folds cursor/task metadata into a subagent payload: a non-empty
+// value replaces, an empty one never blanks. It applies only to subagent
+// payloads; for anything else the metadata keeps waiting.
 func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 	if cur.Kind != acpdialect.KindSubagentTask || cur.SubagentTask == nil || late.SubagentTask == nil {
 		return cur, false
@@ -147,6 +210,8 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 	acpdialect.Fill(&st.Prompt, m.Prompt)
 	acpdialect.Fill(&st.Model, m.Model)
 	acpdialect.Fill(&st.AgentID, m.AgentID)
-	cur.SubagentTask = &st
+	if !st.Equal(*cur.SubagentTask) {
+		cur.SubagentTask = &st
+	}
 	return cur, true
 }

@@ -187,7 +187,7 @@ func TestIsTask(t *testing.T) {
 		{``, false},
 	}
 	for _, tc := range tests {
-		if got := cursor.IsTask(gjson.Parse(tc.update)); got != tc.want {
+		if got := cursor.IsTask(acpdialect.ReadToolUpdate(gjson.Parse(tc.update))); got != tc.want {
 			t.Errorf("IsTask(%s) = %v; want %v", tc.update, got, tc.want)
 		}
 	}
@@ -250,7 +250,7 @@ func TestToolCall(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			prev := tc.prev.Clone()
-			got := cursor.ToolCall(gjson.Parse(tc.update), prev)
+			got := cursor.ToolCall(acpdialect.ReadToolUpdate(gjson.Parse(tc.update)), prev)
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("payload (-want +got):\n%s", d)
 			}
@@ -294,7 +294,7 @@ func backgroundCases() []struct {
 }
 
 func TestToolCallDurationZeroIsWritten(t *testing.T) {
-	got := cursor.ToolCall(gjson.Parse(`{"rawInput":{"_toolName":"task"},"rawOutput":{"durationMs":0}}`), generic())
+	got := cursor.ToolCall(acpdialect.ReadToolUpdate(gjson.Parse(`{"rawInput":{"_toolName":"task"},"rawOutput":{"durationMs":0}}`)), generic())
 	b, err := json.Marshal(got.SubagentTask)
 	if err != nil {
 		t.Fatal(err)

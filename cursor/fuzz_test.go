@@ -1,6 +1,7 @@
 package cursor_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
@@ -40,8 +41,13 @@ func FuzzParseTask(f *testing.F) {
 			}
 			return
 		}
-		// Every field is exactly what gjson reads when it is a string, and
-		// empty otherwise: nothing is coerced.
+		// On valid JSON every field is exactly what gjson's Get reads when
+		// it is a string, and empty otherwise: nothing is coerced. (On
+		// broken JSON the one-pass reader and Get may stop at different
+		// places; it must only not panic.)
+		if !json.Valid([]byte(params)) {
+			return
+		}
 		for field, v := range map[string]string{
 			"toolCallId": got.ToolCallID, "description": got.Description, "prompt": got.Prompt,
 			"model": got.Model, "agentId": got.AgentID,
@@ -76,12 +82,16 @@ func FuzzToolCall(f *testing.F) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, update string, wasSubagent bool) {
-		u := gjson.Parse(update)
+		u := acpdialect.ReadToolUpdate(gjson.Parse(update))
 		prev := acpdialect.Payload{Kind: acpdialect.KindGeneric, Generic: &acpdialect.Generic{}}
 		if wasSubagent {
 			prev = acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{}}
 		}
-		got := cursor.ToolCall(u, prev.Clone())
+		before := prev.Clone()
+		got := cursor.ToolCall(u, prev)
+		if !prev.Equal(before) {
+			t.Fatalf("ToolCall modified the payload it was given (copy-on-write)")
+		}
 		switch got.Kind {
 		case acpdialect.KindGeneric:
 			if wasSubagent || cursor.IsTask(u) {
@@ -99,7 +109,7 @@ func FuzzToolCall(f *testing.F) {
 			t.Fatalf("kind %q", got.Kind)
 		}
 		st := got.SubagentTask
-		if st.IsAsync && u.Get("rawOutput.isBackground").Type != gjson.True {
+		if st.IsAsync && u.Raw.Get("rawOutput.isBackground").Type != gjson.True {
 			t.Fatalf("is_async without rawOutput.isBackground true")
 		}
 		if st.DurationMs != nil && *st.DurationMs < 0 {
