@@ -188,13 +188,13 @@ func view(frame []byte) (frameView, error) {
 		return frameView{}, ErrNotObject
 	}
 	v := frameView{s: unsafeString(frame)}
-	v.method = gjson.Get(v.s, "method")
+	v.method = result(member(v.s, "method"))
 	return v, nil
 }
 
 // readID looks up the id, which the hot path never needs.
 func (v *frameView) readID() {
-	v.id = gjson.Get(v.s, "id")
+	v.id = result(member(v.s, "id"))
 	v.hasID = v.id.Exists() && v.id.Type != gjson.Null
 }
 
@@ -227,7 +227,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 	}
 	v.readID()
 	if isClientMethod(method) {
-		c.touchSession(gjson.Get(v.s, "params.sessionId").Str)
+		c.touchSession(result(member(member(v.s, "params"), "sessionId")).Str)
 		return Result{}, nil
 	}
 	return c.vendor(v, method), nil

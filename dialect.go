@@ -69,7 +69,9 @@ type Method struct {
 	Handle func(params gjson.Result) Action
 }
 
-// Action is what a Method asks the Conn to do with one vendor frame.
+// Action is what a Method asks the Conn to do with one vendor frame. The
+// Conn keeps its values, so none may view the frame: read strings with Str,
+// or with View and then Own.
 type Action struct {
 	// Result is the reply to a request; nil means an empty object {}.
 	Result json.RawMessage
@@ -106,14 +108,17 @@ type ToolUpdate struct {
 // twice the first value counts, as with gjson's Get.
 func ReadToolUpdate(update gjson.Result) ToolUpdate {
 	u := ToolUpdate{Raw: update}
-	eachMember(update, func(k string, v gjson.Result) {
+	if !update.IsObject() {
+		return u
+	}
+	end := members(update.Raw, func(k, raw string) bool {
 		var dst *gjson.Result
 		switch k {
 		case "sessionUpdate":
-			if u.Kind == "" && v.Type == gjson.String {
-				u.Kind = v.Str
+			if u.Kind == "" && raw[0] == '"' {
+				u.Kind = result(raw).Str
 			}
-			return
+			return true
 		case "toolCallId":
 			dst = &u.ID
 		case "status":
@@ -129,12 +134,18 @@ func ReadToolUpdate(update gjson.Result) ToolUpdate {
 		case "_meta":
 			dst = &u.Meta
 		default:
-			return
+			return true
 		}
 		if !dst.Exists() {
-			*dst = v
+			*dst = result(raw)
 		}
+		return true
 	})
+	if end > 0 {
+		// A view of a frame's tail runs past the update: trim it, so that
+		// hooks see exactly the update object.
+		u.Raw = gjson.Result{Type: gjson.JSON, Raw: update.Raw[:end]}
+	}
 	return u
 }
 

@@ -101,34 +101,6 @@ func Int64(r gjson.Result) (int64, bool) {
 	return int64(f), true
 }
 
-// eachMember calls fn for each member of the JSON object obj, in order, and
-// stops at the object's closing brace even when obj.Raw runs on past it (a
-// view from gjson.Parse of a frame's tail). gjson's ForEach would go on
-// reading the enclosing object's keys as if they were obj's.
-func eachMember(obj gjson.Result, fn func(key string, v gjson.Result)) {
-	if !obj.IsObject() {
-		return
-	}
-	raw := obj.Raw
-	obj.ForEach(func(k, v gjson.Result) bool {
-		fn(k.Str, v)
-		i := v.Index - obj.Index + len(v.Raw)
-		if v.Index == 0 || i <= 0 || i > len(raw) {
-			return true
-		}
-		for ; i < len(raw); i++ {
-			switch raw[i] {
-			case ' ', '\t', '\n', '\r':
-				continue
-			case '}':
-				return false
-			}
-			return true
-		}
-		return true
-	})
-}
-
 // Set copies r into *dst when r is a non-empty JSON string that differs:
 // a later empty or wrong-typed value never blanks a field, and an unchanged
 // one costs no copy.
@@ -169,7 +141,12 @@ func View(r gjson.Result) string {
 	return r.Str
 }
 
-// validJSON reports whether s (a view of a frame) is one valid JSON value.
-func validJSON(s string) bool {
-	return json.Valid(unsafe.Slice(unsafe.StringData(s), len(s)))
+// validID reports whether s (a view of a frame) is one valid JSON value.
+// Plain integers (no leading zero), the ids SDKs send, skip the full check.
+func validID(s string) bool {
+	plain := len(s) > 0 && len(s) < 19 && (s[0] != '0' || len(s) == 1)
+	for i := 0; plain && i < len(s); i++ {
+		plain = s[i] >= '0' && s[i] <= '9'
+	}
+	return plain || json.Valid(unsafe.Slice(unsafe.StringData(s), len(s)))
 }

@@ -7,24 +7,25 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// sessionUpdate handles a session/update notification in any layout. Only
-// tool calls need work: the kind is read first, in one descent.
+// sessionUpdate handles a session/update notification in any layout (the
+// SDK layout takes the fast path). It walks params once for the session id
+// and the update, then the update once for its fields and kind.
 func (c *Conn) sessionUpdate(frame string) []Event {
-	kind := gjson.Get(frame, "params.update.sessionUpdate")
-	if kind.Type != gjson.String || !c.wantsUpdate(kind.Str) {
+	var sid, update string
+	members(memberTail(frame, "params"), func(k, raw string) bool {
+		switch {
+		case k == "sessionId" && sid == "" && raw[0] == '"':
+			sid = result(raw).Str
+		case k == "update" && update == "":
+			update = raw
+		}
+		return true
+	})
+	u := ReadToolUpdate(result(update))
+	if !c.wantsUpdate(u.Kind) {
 		return nil
 	}
-	var sid string
-	var update gjson.Result
-	eachMember(gjson.Get(frame, "params"), func(k string, v gjson.Result) {
-		switch {
-		case k == "sessionId" && sid == "" && v.Type == gjson.String:
-			sid = v.Str
-		case k == "update" && !update.Exists():
-			update = v
-		}
-	})
-	return c.toolFrame(sid, ReadToolUpdate(update))
+	return c.toolFrame(sid, u)
 }
 
 // toolFrame merges one tool_call or tool_call_update into the tool call's
@@ -40,9 +41,11 @@ func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
 	st := c.tools.Get(k)
 	if st == nil || first {
 		// A tool_call for a known id is a new tool call: vendors reuse ids.
-		k.ID = strings.Clone(k.ID)
+		// Its id and title share one allocation.
+		title := View(u.Title)
+		Own(&k.ID, &title)
 		c.tools.Delete(k)
-		st = c.tools.Put(k, toolState{id: k.ID, payload: Payload{Kind: KindGeneric}})
+		st = c.tools.Put(k, toolState{id: k.ID, payload: Payload{Kind: KindGeneric, Title: title}})
 	}
 	k.ID = st.id
 	old := st.payload
@@ -77,6 +80,17 @@ func (c *Conn) toolEvent(typ string, k correlate.Key, p Payload) []Event {
 	}{p: p}
 	o.ev[0] = Event{Type: typ, Agent: c.Agent(), SessionID: k.Session, ToolCallID: k.ID, Payload: &o.p}
 	return o.ev[:]
+}
+
+// lateEvent is toolEvent with room for the reply event that follows it (a
+// vendor request that enriches a card), so that appending it is free.
+func (c *Conn) lateEvent(k correlate.Key, p Payload) []Event {
+	o := &struct {
+		ev [2]Event
+		p  Payload
+	}{p: p}
+	o.ev[0] = Event{Type: EventToolCallUpdate, Agent: c.Agent(), SessionID: k.Session, ToolCallID: k.ID, Payload: &o.p}
+	return o.ev[:1]
 }
 
 // mergeStandard applies what every agent's tool call says: status and
@@ -128,7 +142,7 @@ func (c *Conn) takeLate(k correlate.Key, p Payload) Payload {
 // vendor handles a method that is neither session/update nor a standard
 // client method: the dialect's allowlist decides.
 func (c *Conn) vendor(v frameView, method string) Result {
-	if v.hasID && !validJSON(v.id.Raw) {
+	if v.hasID && !validID(v.id.Raw) {
 		// gjson reads a broken token (tru, 1e, an unterminated string) as
 		// an id; echoing it would send the agent a line that is not JSON.
 		c.stats.Malformed++
@@ -145,7 +159,7 @@ func (c *Conn) vendor(v frameView, method string) Result {
 	}
 	var act Action
 	if m.Handle != nil {
-		act = m.Handle(gjson.Get(v.s, "params"))
+		act = m.Handle(result(member(v.s, "params")))
 	}
 	var events []Event
 	if act.Late != nil {
@@ -155,7 +169,9 @@ func (c *Conn) vendor(v frameView, method string) Result {
 		return Result{Events: events}
 	}
 	r := c.reply(v, m.Name, act.Result, act.Error)
-	r.Events = append(events, r.Events...)
+	if len(events) > 0 {
+		r.Events = append(events, r.Events...)
+	}
 	return r
 }
 
@@ -206,7 +222,7 @@ func (c *Conn) late(l Late) []Event {
 			if !st.surfaced || merged.Equal(old) {
 				return nil
 			}
-			return c.toolEvent(EventToolCallUpdate, k, merged)
+			return c.lateEvent(k, merged)
 		}
 	}
 	if prev := c.pending.Get(k); prev != nil {
@@ -215,29 +231,42 @@ func (c *Conn) late(l Late) []Event {
 			return nil
 		}
 	}
-	k.ID = strings.Clone(k.ID)
-	c.pending.Put(k, l.Payload)
+	c.pending.Put(k, l.Payload) // l is owned (see Action): no copy
 	return nil
 }
 
 // sessionFor attributes a late half to a session: one that has a tool call
-// with its id, preferring a tool call the half applies to, then a turn in
-// flight, then the newest; else the session whose turn started last and is
-// still in flight; else "".
+// with its id (if several do, preferring a tool call the half applies to,
+// then a turn in flight, then the newest); else the session whose turn
+// started last and is still in flight; else "".
 func (c *Conn) sessionFor(l Late) string {
-	var best, busiest string
-	var bestScore, busyTurn uint64
+	var only, busiest string
+	var busyTurn uint64
+	n := 0
 	for sid, s := range c.sessions {
-		inFlight := s.turns > 0
-		if inFlight && s.lastTurn > busyTurn {
+		if s.turns > 0 && s.lastTurn > busyTurn {
 			busiest, busyTurn = sid, s.lastTurn
 		}
+		if c.tools.Get(correlate.Key{Session: sid, ID: l.ToolCallID}) != nil {
+			only = sid
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return busiest
+	case 1:
+		return only
+	}
+	var best string
+	var bestScore uint64
+	for sid, s := range c.sessions {
 		st := c.tools.Get(correlate.Key{Session: sid, ID: l.ToolCallID})
 		if st == nil {
 			continue
 		}
 		score := s.created
-		if inFlight {
+		if s.turns > 0 {
 			score = 1<<61 + s.lastTurn
 		}
 		if _, ok := c.d.MergeLate(st.payload, l.Payload); ok {
@@ -247,8 +276,5 @@ func (c *Conn) sessionFor(l Late) string {
 			best, bestScore = sid, score
 		}
 	}
-	if best != "" {
-		return best
-	}
-	return busiest
+	return best
 }

@@ -91,10 +91,10 @@ type Task struct {
 func ParseTask(params gjson.Result) (Task, bool) {
 	var t Task
 	var seen uint8
-	params.ForEach(func(k, v gjson.Result) bool {
+	acpdialect.Members(params, func(k string, v gjson.Result) bool {
 		var dst *string
 		var bit uint8
-		switch k.Str {
+		switch k {
 		case "toolCallId":
 			dst, bit = &t.ToolCallID, 1
 		case "description":
@@ -156,13 +156,11 @@ func ToolCall(u acpdialect.ToolUpdate, prev acpdialect.Payload) acpdialect.Paylo
 	acpdialect.Own(&desc, &prompt)
 	acpdialect.Fill(&st.Description, desc)
 	acpdialect.Fill(&st.Prompt, prompt)
-	if u.RawOutput.IsObject() {
-		if ms, ok := acpdialect.Int64(u.RawOutput.Get("durationMs")); ok && ms >= 0 {
-			st.DurationMs = acpdialect.Int(ms)
-		}
-		if u.RawOutput.Get("isBackground").Type == gjson.True {
-			st.IsAsync = true
-		}
+	if ms, bg := readOutput(u.RawOutput); ms >= 0 {
+		st.DurationMs = acpdialect.Int(ms)
+		st.IsAsync = st.IsAsync || bg
+	} else if bg {
+		st.IsAsync = true
 	}
 	if prev.SubagentTask == nil || !st.Equal(*prev.SubagentTask) {
 		prev.SubagentTask = &st
@@ -177,18 +175,40 @@ type input struct {
 	description, prompt string
 }
 
+// readOutput reads the completion's rawOutput in one pass (it may hold a
+// large output): the run time (-1 if absent or not a whole, non-negative
+// number) and whether the subagent ran in the background.
+func readOutput(raw gjson.Result) (durationMs int64, background bool) {
+	durationMs = -1
+	var seen uint8
+	acpdialect.Members(raw, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "durationMs" && seen&1 == 0:
+			seen |= 1
+			if ms, ok := acpdialect.Int64(v); ok && ms >= 0 {
+				durationMs = ms
+			}
+		case k == "isBackground" && seen&2 == 0:
+			seen |= 2
+			background = v.Type == gjson.True
+		}
+		return true
+	})
+	return durationMs, background
+}
+
 func readInput(raw gjson.Result) input {
 	var in input
 	var seen uint8
-	raw.ForEach(func(k, v gjson.Result) bool {
+	acpdialect.Members(raw, func(k string, v gjson.Result) bool {
 		switch {
-		case k.Str == "_toolName" && seen&1 == 0:
+		case k == "_toolName" && seen&1 == 0:
 			seen |= 1
 			in.isTask = isTaskName(v)
-		case k.Str == "description" && seen&2 == 0:
+		case k == "description" && seen&2 == 0:
 			seen |= 2
 			in.description = acpdialect.View(v)
-		case k.Str == "prompt" && seen&4 == 0:
+		case k == "prompt" && seen&4 == 0:
 			seen |= 4
 			in.prompt = acpdialect.View(v)
 		}

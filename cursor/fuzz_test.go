@@ -109,7 +109,7 @@ func FuzzToolCall(f *testing.F) {
 			t.Fatalf("kind %q", got.Kind)
 		}
 		st := got.SubagentTask
-		if st.IsAsync && u.Raw.Get("rawOutput.isBackground").Type != gjson.True {
+		if st.IsAsync && json.Valid([]byte(update)) && u.Raw.Get("rawOutput.isBackground").Type != gjson.True {
 			t.Fatalf("is_async without rawOutput.isBackground true")
 		}
 		if st.DurationMs != nil && *st.DurationMs < 0 {

@@ -1,0 +1,203 @@
+package acpdialect
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// A small structural scanner for the wire path. Most of a frame's bytes are
+// string contents (message text, tool output) that the Conn never reads;
+// skipping a string with a byte search for its closing quote is an order of
+// magnitude faster than walking it byte by byte, as gjson does. The scanner
+// is lenient like gjson: on broken JSON it stops early, never panics and
+// never loops. Values it hands out are converted to gjson.Result for the
+// hooks, which read small objects with Get.
+
+// skipString returns the index just past the closing quote of the string
+// whose contents start at s[i], or len(s) if it does not close.
+func skipString(s string, i int) int {
+	for i < len(s) {
+		j := strings.IndexByte(s[i:], '"')
+		if j < 0 {
+			return len(s)
+		}
+		i += j
+		// The quote is escaped if an odd number of backslashes precede it.
+		// Each backslash run is counted once, so this stays linear.
+		n := 0
+		for k := i - 1; k >= 0 && s[k] == '\\'; k-- {
+			n++
+		}
+		i++
+		if n%2 == 0 {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// skipValue returns the index just past the JSON value starting at s[i].
+func skipValue(s string, i int) int {
+	if i >= len(s) {
+		return len(s)
+	}
+	switch s[i] {
+	case '"':
+		return skipString(s, i+1)
+	case '{', '[':
+		depth := 0
+		for i < len(s) {
+			switch s[i] {
+			case '"':
+				i = skipString(s, i+1)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return len(s)
+	}
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+	}
+	return len(s)
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// members calls fn with the key and raw value of each member of the JSON
+// object at the start of obj, in order, until fn returns false. It stops at
+// the object's closing brace, so obj may run on past it (a frame's tail),
+// and returns the index just past that brace, or -1 if it stopped early
+// (fn said so, or the object is broken).
+func members(obj string, fn func(key, raw string) bool) int {
+	end, _ := walk(obj, "", fn)
+	return end
+}
+
+// member returns the raw value of the first member named key, or "".
+func member(obj, key string) string {
+	var out string
+	members(obj, func(k, raw string) bool {
+		if k == key {
+			out = raw
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// memberTail returns obj from the start of the first member named key's
+// value on, without scanning the value: a view for a reader that stops at
+// the value's end itself (members, ReadToolUpdate). "" if there is none.
+func memberTail(obj, key string) string {
+	_, tail := walk(obj, key, func(string, string) bool { return true })
+	return tail
+}
+
+// walk is members, except that it stops at the first member named stop (if
+// stop is not "") and returns obj from that member's value on.
+func walk(obj, stop string, fn func(key, raw string) bool) (end int, tail string) {
+	i := skipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return -1, ""
+	}
+	i = skipSpace(obj, i+1)
+	if i < len(obj) && obj[i] == '}' {
+		return i + 1, ""
+	}
+	for {
+		if i >= len(obj) || obj[i] != '"' {
+			return -1, ""
+		}
+		kend := skipString(obj, i+1)
+		if kend-i < 2 || obj[kend-1] != '"' {
+			return -1, ""
+		}
+		key := obj[i+1 : kend-1]
+		if strings.IndexByte(key, '\\') >= 0 {
+			key = gjson.Parse(obj[i:kend]).Str // escaped keys are rare
+		}
+		i = skipSpace(obj, kend)
+		if i >= len(obj) || obj[i] != ':' {
+			return -1, ""
+		}
+		i = skipSpace(obj, i+1)
+		if stop != "" && key == stop {
+			return -1, obj[i:]
+		}
+		vend := skipValue(obj, i)
+		if vend <= i || !fn(key, obj[i:vend]) {
+			return -1, ""
+		}
+		i = skipSpace(obj, vend)
+		if i >= len(obj) {
+			return -1, ""
+		}
+		switch obj[i] {
+		case '}':
+			return i + 1, ""
+		case ',':
+			i = skipSpace(obj, i+1)
+		default:
+			return -1, ""
+		}
+	}
+}
+
+// result views a raw JSON value as a gjson.Result without scanning it
+// again: objects and arrays stay lazy, plain strings are sliced. Scalars
+// must be exact JSON (gjson alone would read "t" as true); anything else is
+// absent.
+func result(raw string) gjson.Result {
+	if raw == "" {
+		return gjson.Result{}
+	}
+	switch c := raw[0]; {
+	case c == '{' || c == '[':
+		return gjson.Result{Type: gjson.JSON, Raw: raw}
+	case c == '"':
+		if len(raw) < 2 || raw[len(raw)-1] != '"' {
+			return gjson.Result{}
+		}
+		if strings.IndexByte(raw, '\\') < 0 {
+			return gjson.Result{Type: gjson.String, Raw: raw, Str: raw[1 : len(raw)-1]}
+		}
+	case raw == "true" || raw == "false" || raw == "null":
+	case c == '-' || (c >= '0' && c <= '9'):
+		if !validID(raw) {
+			return gjson.Result{}
+		}
+	default:
+		return gjson.Result{}
+	}
+	return gjson.Parse(raw)
+}
+
+// Members calls fn for each member of the JSON object obj, in order, until
+// fn returns false; of a key that appears twice both are visited (a parser
+// that wants gjson's first-wins reading keeps the first). It skips values
+// it is not asked about at byte-search speed, so it is the way for a hook to
+// read several fields of an object that may hold large strings.
+func Members(obj gjson.Result, fn func(key string, v gjson.Result) bool) {
+	if !obj.IsObject() {
+		return
+	}
+	members(obj.Raw, func(k, raw string) bool { return fn(k, result(raw)) })
+}

@@ -1,0 +1,159 @@
+package acpdialect
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+func TestSkipValue(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // the value skipValue finds at the start of in
+	}{
+		{`"abc",1`, `"abc"`},
+		{`"a\"b",1`, `"a\"b"`},
+		{`"a\\",1`, `"a\\"`},
+		{`"a\\\"b\\",1`, `"a\\\"b\\"`},
+		{`"unterminated`, `"unterminated`},
+		{`{"a":"}","b":[1,{"c":"]"}]},2`, `{"a":"}","b":[1,{"c":"]"}]}`},
+		{`[1,"x",[2]] ,`, `[1,"x",[2]]`},
+		{`123,`, `123`},
+		{`true}`, `true`},
+		{`null `, `null`},
+		{`{"open":`, `{"open":`},
+		{``, ``},
+	}
+	for _, tt := range tests {
+		if got := tt.in[:skipValue(tt.in, 0)]; got != tt.want {
+			t.Errorf("skipValue(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestMembers(t *testing.T) {
+	type kv struct{ k, v string }
+	tests := []struct {
+		name string
+		in   string
+		want []kv
+		end  int
+	}{
+		{"plain", `{"a":1,"b":"x"}`, []kv{{"a", "1"}, {"b", `"x"`}}, 15},
+		{"spaces", ` { "a" : [1, 2] , "b":{} } `, []kv{{"a", "[1, 2]"}, {"b", "{}"}}, 26},
+		{"empty", `{}`, nil, 2},
+		{"runs on past the object", `{"a":1},"b":2}`, []kv{{"a", "1"}}, 7},
+		{"escaped key", `{"tool\u0043allId":"t"}`, []kv{{"toolCallId", `"t"`}}, 23},
+		{"duplicate keys both visited", `{"a":1,"a":2}`, []kv{{"a", "1"}, {"a", "2"}}, 13},
+		{"broken after a member", `{"a":1,"b"`, []kv{{"a", "1"}}, -1},
+		{"not an object", `[1]`, nil, -1},
+		{"truncated value", `{"a":"x`, []kv{{"a", `"x`}}, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []kv
+			end := members(tt.in, func(k, raw string) bool {
+				got = append(got, kv{k, raw})
+				return true
+			})
+			if len(got) != len(tt.want) {
+				t.Fatalf("members = %q; want %q", got, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Fatalf("members = %q; want %q", got, tt.want)
+				}
+			}
+			if end != tt.end {
+				t.Fatalf("end = %d; want %d", end, tt.end)
+			}
+		})
+	}
+}
+
+func TestResult(t *testing.T) {
+	for _, raw := range []string{`"plain"`, `"esc\"aped\u0041"`, `{"a":1}`, `[1,2]`, `12.5`, `-3`, `true`, `false`, `null`} {
+		got, want := result(raw), gjson.Parse(raw)
+		if got.Type != want.Type || got.Str != want.Str || got.Num != want.Num || got.Raw != want.Raw {
+			t.Errorf("result(%s) = %+v; gjson.Parse = %+v", raw, got, want)
+		}
+	}
+}
+
+// The scanner must read a valid object exactly as gjson's ForEach does, and
+// must survive anything else.
+func FuzzMembers(f *testing.F) {
+	for _, s := range []string{
+		`{"sessionUpdate":"tool_call_update","toolCallId":"t","content":[{"type":"content","content":{"type":"text","text":"a \"quoted\" \\ line\n"}}],"rawOutput":{"durationMs":4200}}`,
+		`{"a":{"b":[1,2,{"c":"}"}]},"d":"\\\\\"","e":-1.5e3,"f":null}`,
+		`{"a":1`, `{`, `{"a":"\`, `[]`, `"x"`, ``, ` {"a" : 1 } `,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		type kv struct{ k, v string }
+		var got []kv
+		end := members(s, func(k, raw string) bool {
+			if raw == "" || !strings.Contains(s, raw) {
+				t.Fatalf("raw value %q is not a piece of the input", raw)
+			}
+			got = append(got, kv{k, raw})
+			return true
+		})
+		if end > len(s) {
+			t.Fatalf("end %d past the input (%d)", end, len(s))
+		}
+		if !json.Valid([]byte(s)) || !gjson.Parse(s).IsObject() {
+			return
+		}
+		if end < 0 {
+			t.Fatalf("a valid object was not read to its end")
+		}
+		var want []kv
+		gjson.Parse(s).ForEach(func(k, v gjson.Result) bool {
+			want = append(want, kv{k.Str, v.Raw})
+			return true
+		})
+		if len(got) != len(want) {
+			t.Fatalf("members %q; gjson %q", got, want)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("member %d: %q; gjson %q", i, got[i], want[i])
+			}
+			if r := result(got[i].v); r.Type != gjson.Parse(got[i].v).Type {
+				t.Fatalf("result(%s) type %v", got[i].v, r.Type)
+			}
+		}
+	})
+}
+
+func TestMemberTail(t *testing.T) {
+	tests := []struct{ in, key, want string }{
+		{`{"a":1,"params":{"x":"y"},"z":2}`, "params", `{"x":"y"},"z":2}`},
+		{`{"params" : [1] }`, "params", `[1] }`},
+		{`{"a":{"params":1},"b":2}`, "params", ``},
+		{`{"a":1}`, "params", ``},
+		{`{"a":"x`, "params", ``},
+	}
+	for _, tt := range tests {
+		if got := memberTail(tt.in, tt.key); got != tt.want {
+			t.Errorf("memberTail(%s, %s) = %q; want %q", tt.in, tt.key, got, tt.want)
+		}
+	}
+}
+
+func TestResultIsStrict(t *testing.T) {
+	for _, raw := range []string{`t`, `tru`, `nul`, `f`, `1e`, `-`, `00`, `"open`, `x`, `+1`} {
+		if r := result(raw); r.Exists() {
+			t.Errorf("result(%s) = %+v; want absent", raw, r)
+		}
+	}
+	for _, raw := range []string{`0`, `-0.5`, `1e3`, `true`, `null`, `""`} {
+		if r := result(raw); !r.Exists() {
+			t.Errorf("result(%s) is absent", raw)
+		}
+	}
+}
