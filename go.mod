@@ -2,11 +2,13 @@ module github.com/acpdialect/acpdialect
 
 go 1.26
 
-require github.com/tidwall/gjson v1.20.2
+require (
+	github.com/coder/acp-go-sdk v0.13.0
+	github.com/google/go-cmp v0.7.0
+	github.com/tidwall/gjson v1.20.2
+)
 
 require (
-	github.com/coder/acp-go-sdk v0.13.0 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
 )
