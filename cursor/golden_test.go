@@ -2,7 +2,6 @@ package cursor_test
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,23 +16,11 @@ import (
 // outputs.
 func goldenReplay(t *testing.T, reg *acpdialect.Registry, path string) (final, events []byte) {
 	t.Helper()
-	f, err := os.Open(path)
+	final, events, err := replay.File(reg, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	r, err := replay.Run(reg, f, replay.Options{Strict: true})
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	var fb, eb bytes.Buffer
-	if err := r.WriteFinal(&fb); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.WriteEvents(&eb); err != nil {
-		t.Fatal(err)
-	}
-	return fb.Bytes(), eb.Bytes()
+	return final, events
 }
 
 // TestGolden pins every transcript in testdata (see testdata/README.md)

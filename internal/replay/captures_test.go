@@ -2,7 +2,6 @@ package replay
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,21 +37,9 @@ func TestCaptures(t *testing.T) {
 
 func replayFile(t *testing.T, reg *acpdialect.Registry, path string) (final, events []byte) {
 	t.Helper()
-	f, err := os.Open(path)
+	final, events, err := File(reg, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	r, err := Run(reg, f, Options{Strict: true})
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	var fb, eb bytes.Buffer
-	if err := r.WriteFinal(&fb); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.WriteEvents(&eb); err != nil {
-		t.Fatal(err)
-	}
-	return fb.Bytes(), eb.Bytes()
+	return final, events
 }

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
@@ -277,4 +278,26 @@ func (s *state) finish() *Replay {
 	s.out.Stats = s.conn.Stats()
 	s.conn.Close()
 	return &s.out
+}
+
+// File replays the transcript at path strictly (the first bad line is an
+// error) and returns its --final and --json outputs: what golden files pin.
+func File(reg *acpdialect.Registry, path string) (final, events []byte, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	r, err := Run(reg, f, Options{Strict: true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var fb, eb bytes.Buffer
+	if err := r.WriteFinal(&fb); err != nil {
+		return nil, nil, err
+	}
+	if err := r.WriteEvents(&eb); err != nil {
+		return nil, nil, err
+	}
+	return fb.Bytes(), eb.Bytes(), nil
 }
