@@ -8,24 +8,20 @@ import (
 )
 
 // sessionUpdate handles a session/update notification in any layout (the
-// SDK layout takes the fast path). It walks params once for the session id
-// and the update, then the update once for its fields and kind.
+// SDK layout takes the fast path). The update is read from its start in
+// params without first skipping over it, so that a frame whose session id
+// comes first (sorted keys) is walked once.
 func (c *Conn) sessionUpdate(frame string) []Event {
-	var sid, update string
-	members(memberTail(frame, "params"), func(k, raw string) bool {
-		switch {
-		case k == "sessionId" && sid == "" && raw[0] == '"':
-			sid = result(raw).Str
-		case k == "update" && update == "":
-			update = raw
-		}
-		return true
-	})
-	u := ReadToolUpdate(result(update))
+	params := memberTail(frame, "params")
+	u := ReadToolUpdate(result(memberTail(params, "update")))
 	if !c.wantsUpdate(u.Kind) {
 		return nil
 	}
-	return c.toolFrame(sid, u)
+	sid := result(member(params, "sessionId"))
+	if sid.Type != gjson.String {
+		return c.toolFrame("", u)
+	}
+	return c.toolFrame(sid.Str, u)
 }
 
 // toolFrame merges one tool_call or tool_call_update into the tool call's
