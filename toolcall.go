@@ -35,13 +35,16 @@ func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
 	first := u.Kind == "tool_call"
 	k := correlate.Key{Session: s.id, ID: u.ID.Str}
 	st := c.tools.Get(k)
-	if st == nil || first {
-		// A tool_call for a known id is a new tool call: vendors reuse ids.
-		// Its id and title share one allocation.
+	switch {
+	case st == nil:
+		// A new card: its id and title share one allocation.
 		title := View(u.Title)
 		Own(&k.ID, &title)
-		c.tools.Delete(k)
 		st = c.tools.Put(k, toolState{id: k.ID, payload: Payload{Kind: KindGeneric, Title: title}})
+	case first:
+		// A tool_call for a known id is a new tool call (vendors reuse ids
+		// across turns): a fresh card in the old one's place.
+		*st = toolState{id: st.id, payload: Payload{Kind: KindGeneric}}
 	}
 	k.ID = st.id
 	old := st.payload
@@ -105,10 +108,12 @@ func mergeStandard(p Payload, u ToolUpdate) Payload {
 // withGeneric gives an unclaimed payload its generic object with the ACP
 // kind seen so far, and drops it from a claimed one.
 func (st *toolState) withGeneric(p Payload, u ToolUpdate) Payload {
-	Set(&st.acpKind, u.ACPKind)
 	if p.Kind != KindGeneric {
 		p.Generic = nil
 		return p
+	}
+	if k := u.ACPKind; k.Type == gjson.String && k.Str != "" && k.Str != st.acpKind {
+		st.acpKind = acpKind(k.Str)
 	}
 	if p.Generic == nil || p.Generic.ACPKind != st.acpKind {
 		p.Generic = &Generic{ACPKind: st.acpKind}
@@ -273,4 +278,15 @@ func (c *Conn) sessionFor(l Late) string {
 		}
 	}
 	return best
+}
+
+// acpKind returns ACP's own tool kinds as constants, so that the common
+// case keeps no copy of the frame; any other kind is copied.
+func acpKind(k string) string {
+	for _, known := range [...]string{"read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"} {
+		if k == known {
+			return known
+		}
+	}
+	return strings.Clone(k)
 }
