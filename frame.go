@@ -17,10 +17,9 @@ func unsafeString(b []byte) string {
 
 var emptyObject = []byte("{}")
 
-// replyFrame builds {"jsonrpc":"2.0","id":<id>,"result":<result>}\n with the
-// id bytes exactly as received.
-func replyFrame(id string, result []byte) []byte {
-	b := make([]byte, 0, 40+len(id)+len(result))
+// appendReply appends {"jsonrpc":"2.0","id":<id>,"result":<result>}\n with
+// the id bytes exactly as received.
+func appendReply(b []byte, id string, result []byte) []byte {
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"result":`...)
@@ -28,9 +27,8 @@ func replyFrame(id string, result []byte) []byte {
 	return append(b, "}\n"...)
 }
 
-// errorFrame builds a JSON-RPC error response.
-func errorFrame(id string, e RPCError) []byte {
-	b := make([]byte, 0, 80+len(id)+len(e.Message))
+// appendError appends a JSON-RPC error response.
+func appendError(b []byte, id string, e RPCError) []byte {
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"error":{"code":`...)

@@ -163,8 +163,8 @@ func (c *Conn) vendor(v frameView, method string) Result {
 		act = m.Handle(result(member(v.s, "params")))
 	}
 	var events []Event
-	if act.Late != nil {
-		events = c.late(*act.Late)
+	if act.Late != (Late{}) {
+		events = c.late(act.Late)
 	}
 	if !v.hasID {
 		return Result{Events: events}
@@ -176,27 +176,34 @@ func (c *Conn) vendor(v frameView, method string) Result {
 	return r
 }
 
-// reply builds the response frame and its reply event. The event's ID and
-// Result are views of the frame (read-only), so one allocation holds both.
+// reply builds the response frame and its reply event. One allocation
+// holds the event, its error and (for the usual short reply) the frame; the
+// event's ID and Result are views of the frame, which is read-only.
 func (c *Conn) reply(v frameView, method string, result []byte, e *RPCError) Result {
 	c.stats.Replies++
-	ev := Event{Type: EventReply, Agent: c.Agent(), Method: method}
+	o := &struct {
+		ev  [1]Event
+		err RPCError
+		buf [96]byte
+	}{}
+	ev := &o.ev[0]
+	*ev = Event{Type: EventReply, Agent: c.Agent(), Method: method}
 	var frame []byte
 	if e != nil {
-		err := *e
-		ev.Error = &err
-		frame = errorFrame(v.id.Raw, err)
+		o.err = *e
+		ev.Error = &o.err
+		frame = appendError(o.buf[:0], v.id.Raw, o.err)
 	} else {
 		if result == nil {
 			result = emptyObject
 		}
-		frame = replyFrame(v.id.Raw, result)
+		frame = appendReply(o.buf[:0], v.id.Raw, result)
 		start := len(frame) - len("}\n") - len(result)
 		ev.Result = frame[start : start+len(result) : start+len(result)]
 	}
 	idStart := len(`{"jsonrpc":"2.0","id":`)
 	ev.ID = frame[idStart : idStart+len(v.id.Raw) : idStart+len(v.id.Raw)]
-	return Result{Reply: frame, Events: []Event{ev}}
+	return Result{Reply: frame[:len(frame):len(frame)], Events: o.ev[:]}
 }
 
 // late correlates a vendor's metadata half with its tool call, whichever

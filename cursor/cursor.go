@@ -59,7 +59,7 @@ func HandleTask(params gjson.Result) acpdialect.Action {
 	if !ok {
 		return acpdialect.Action{}
 	}
-	return acpdialect.Action{Late: &acpdialect.Late{
+	return acpdialect.Action{Late: acpdialect.Late{
 		ToolCallID: meta.ToolCallID,
 		Payload: acpdialect.Payload{
 			Kind: acpdialect.KindSubagentTask,

@@ -136,17 +136,17 @@ func TestHandleTask(t *testing.T) {
 	tests := []struct {
 		name   string
 		params string
-		want   *acpdialect.Late
+		want   acpdialect.Late
 	}{
 		{"full", `{"toolCallId":"tool-1","description":"d","prompt":"p","model":"m-fast","agentId":"a","subagentType":"explore","durationMs":5}`,
-			&acpdialect.Late{ToolCallID: "tool-1", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
+			acpdialect.Late{ToolCallID: "tool-1", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
 				SubagentTask: &acpdialect.SubagentTask{Description: "d", Prompt: "p", Model: "m-fast", AgentID: "a"}}}},
 		{"no model", `{"toolCallId":"t","prompt":"p"}`,
-			&acpdialect.Late{ToolCallID: "t", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
+			acpdialect.Late{ToolCallID: "t", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
 				SubagentTask: &acpdialect.SubagentTask{Prompt: "p"}}}},
-		{"no tool call id: nothing to correlate", `{"description":"d"}`, nil},
-		{"params not an object", `"x"`, nil},
-		{"params missing", ``, nil},
+		{"no tool call id: nothing to correlate", `{"description":"d"}`, acpdialect.Late{}},
+		{"params not an object", `"x"`, acpdialect.Late{}},
+		{"params missing", ``, acpdialect.Late{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
