@@ -85,6 +85,7 @@ type Conn struct {
 	pending  *correlate.Store[Payload]
 	opts     Options
 	stats    Stats
+	skip     skipCache // prefixes of recent frames that needed nothing
 }
 
 type session struct {
@@ -201,8 +202,12 @@ func (v *frameView) readID() {
 // Inbound handles one frame from the agent to the client.
 func (c *Conn) Inbound(frame []byte) (Result, error) {
 	c.stats.Frames++
+	if c.skip.hit(frame) {
+		return Result{}, nil
+	}
 	if f, ok := fastUpdateKind(frame); ok {
 		if !c.wantsUpdate(unsafeString(f.kind)) {
+			c.skip.add(frame, f.end)
 			return Result{}, nil
 		}
 		u := ReadToolUpdate(gjson.Parse(unsafeString(f.update)))
@@ -335,6 +340,7 @@ func (c *Conn) identify(result gjson.Result) {
 		info = result.Get("info")
 	}
 	c.d = c.reg.Identify(info.Get("name").String(), info.Get("title").String())
+	c.skip = skipCache{} // what needs nothing may depend on the dialect
 }
 
 func (c *Conn) turnEnd(sid string) {

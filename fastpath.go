@@ -22,6 +22,7 @@ type fastUpdate struct {
 	sid    []byte // the session id, unescaped
 	kind   []byte // the update kind
 	update []byte // the frame from the update object's opening brace on
+	end    int    // the offset just past the kind's closing quote
 }
 
 // fastUpdateKind reads a session/update frame in the SDKs' layout; ok is
@@ -30,18 +31,20 @@ func fastUpdateKind(frame []byte) (f fastUpdate, ok bool) {
 	if !bytes.HasPrefix(frame, []byte(fastPrefix)) {
 		return f, false
 	}
-	rest := frame[len(fastPrefix):]
-	f.sid, ok = plainString(rest)
+	i := len(fastPrefix)
+	f.sid, ok = plainString(frame[i:])
 	if !ok || len(f.sid) == 0 {
 		return f, false
 	}
-	rest = rest[len(f.sid):]
-	if !bytes.HasPrefix(rest, []byte(fastMid)) {
+	i += len(f.sid)
+	if !bytes.HasPrefix(frame[i:], []byte(fastMid)) {
 		return f, false
 	}
 	// The update object starts at the brace before "sessionUpdate".
-	f.update = rest[len(fastMid)-len(`{"sessionUpdate":"`):]
-	f.kind, ok = plainString(rest[len(fastMid):])
+	f.update = frame[i+len(fastMid)-len(`{"sessionUpdate":"`):]
+	i += len(fastMid)
+	f.kind, ok = plainString(frame[i:])
+	f.end = i + len(f.kind) + 1
 	return f, ok
 }
 
@@ -64,4 +67,33 @@ func (c *Conn) wantsUpdate(kind string) bool {
 		return true
 	}
 	return false
+}
+
+// skipCache remembers the exact leading bytes (through the kind's closing
+// quote) of recent SDK-layout updates that needed nothing: a stream of
+// chunks repeats the same session id and kind, so one prefix compare then
+// decides a frame. fastUpdateKind reads only those bytes, so a frame that
+// starts with them parses the same way.
+type skipCache struct {
+	prefix [4][]byte
+	next   int
+}
+
+// hit reports whether frame starts with a remembered prefix.
+func (sc *skipCache) hit(frame []byte) bool {
+	for _, p := range sc.prefix {
+		if len(p) > 0 && bytes.HasPrefix(frame, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// add remembers frame[:end], reusing the slot's buffer.
+func (sc *skipCache) add(frame []byte, end int) {
+	if end > len(frame) || end > 512 {
+		return
+	}
+	sc.prefix[sc.next] = append(sc.prefix[sc.next][:0], frame[:end]...)
+	sc.next = (sc.next + 1) % len(sc.prefix)
 }

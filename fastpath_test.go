@@ -68,3 +68,35 @@ func FuzzFastUpdateKind(f *testing.F) {
 		}
 	})
 }
+
+// The skip cache must let through every frame a dialect needs, even one
+// that shares a remembered frame's session and most of its kind.
+func TestSkipCache(t *testing.T) {
+	c := NewRegistry().NewConn(Options{})
+	chunk := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`
+	for range 3 {
+		if r, err := c.Inbound([]byte(chunk)); err != nil || r.Events != nil {
+			t.Fatalf("chunk: %v %v", r, err)
+		}
+	}
+	if !c.skip.hit([]byte(chunk)) {
+		t.Fatal("a repeated chunk is not remembered")
+	}
+	for _, f := range []string{
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk_x","content":{}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Read"}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s10","update":{"sessionUpdate":"agent_message_chunk","content":{}}}}`,
+	} {
+		if c.skip.hit([]byte(f)) {
+			t.Errorf("skip cache hides %s", f)
+		}
+	}
+	r, _ := c.Inbound([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Read"}}}`))
+	if len(r.Events) != 1 || r.Events[0].Type != EventToolCall {
+		t.Fatalf("tool call after chunks: %+v", r.Events)
+	}
+	frame := []byte(chunk)
+	if testing.AllocsPerRun(100, func() { _, _ = c.Inbound(frame) }) != 0 {
+		t.Error("a remembered chunk allocates")
+	}
+}
