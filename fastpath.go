@@ -82,7 +82,10 @@ type skipCache struct {
 // hit reports whether frame starts with a remembered prefix.
 func (sc *skipCache) hit(frame []byte) bool {
 	for _, p := range sc.prefix {
-		if len(p) > 0 && bytes.HasPrefix(frame, p) {
+		// The kind's last letter (before the quote) rejects most misses
+		// without comparing the whole prefix.
+		n := len(p)
+		if n > 1 && len(frame) >= n && frame[n-2] == p[n-2] && bytes.Equal(frame[:n], p) {
 			return true
 		}
 	}
