@@ -173,3 +173,28 @@ func (d *Dialect) method(name string, isRequest bool) *Method {
 func (d *Dialect) Allows(name string) bool {
 	return d.method(name, true) != nil || d.method(name, false) != nil
 }
+
+// Reply returns the answer the dialect gives to a request for method with
+// these params: its result (an empty object by default) or its error. ok is
+// false when the dialect does not allow method as a request. Methods are
+// pure, so this is the same answer the Conn gave when it read the frame;
+// wiretap uses it to answer from the SDK's request goroutine without
+// keeping any state per request.
+func (d *Dialect) Reply(method string, params []byte) (res json.RawMessage, rpcErr *RPCError, ok bool) {
+	m := d.method(method, true)
+	if m == nil {
+		return nil, nil, false
+	}
+	var act Action
+	if m.Handle != nil {
+		act = m.Handle(result(unsafeString(params)))
+	}
+	if act.Error != nil {
+		e := *act.Error
+		return nil, &e, true
+	}
+	if act.Result == nil {
+		return json.RawMessage("{}"), nil, true
+	}
+	return act.Result, nil, true
+}

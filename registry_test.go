@@ -216,3 +216,37 @@ func TestFill(t *testing.T) {
 		t.Errorf("non-empty did not replace: %q", s)
 	}
 }
+
+func TestDialectReply(t *testing.T) {
+	d := &acpdialect.Dialect{ID: "x", Methods: []acpdialect.Method{
+		{Name: "x/ok", Kind: acpdialect.Request},
+		{Name: "x/result", Kind: acpdialect.Request, Handle: func(p gjson.Result) acpdialect.Action {
+			return acpdialect.Action{Result: json.RawMessage(`{"echo":` + p.Get("v").Raw + `}`)}
+		}},
+		{Name: "x/err", Kind: acpdialect.Request, Handle: func(gjson.Result) acpdialect.Action {
+			return acpdialect.Action{Error: &acpdialect.RPCError{Code: -32000, Message: "no"}}
+		}},
+		{Name: "x/note", Kind: acpdialect.Notification},
+	}}
+	tests := []struct {
+		method, params, result string
+		err                    *acpdialect.RPCError
+		ok                     bool
+	}{
+		{"x/ok", `{}`, `{}`, nil, true},
+		{"x/result", `{"v":7}`, `{"echo":7}`, nil, true},
+		{"x/err", `{}`, ``, &acpdialect.RPCError{Code: -32000, Message: "no"}, true},
+		{"x/note", `{}`, ``, nil, false},
+		{"y/other", `{}`, ``, nil, false},
+	}
+	for _, tt := range tests {
+		res, err, ok := d.Reply(tt.method, []byte(tt.params))
+		if string(res) != tt.result || ok != tt.ok || (err == nil) != (tt.err == nil) || (err != nil && *err != *tt.err) {
+			t.Errorf("Reply(%s) = %s, %v, %v; want %s, %v, %v", tt.method, res, err, ok, tt.result, tt.err, tt.ok)
+		}
+	}
+	var none *acpdialect.Dialect
+	if _, _, ok := none.Reply("x/ok", nil); ok {
+		t.Error("a nil dialect replied")
+	}
+}
