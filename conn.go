@@ -95,6 +95,14 @@ type session struct {
 	created  uint64
 }
 
+// current returns the turn in flight (its start's seq), or 0.
+func (s *session) current() uint64 {
+	if s.turns > 0 {
+		return s.lastTurn
+	}
+	return 0
+}
+
 // request is a client request awaiting the agent's response.
 type request struct {
 	method  string
@@ -103,6 +111,7 @@ type request struct {
 
 type toolState struct {
 	id       string // the tool call id, owned
+	turn     uint64 // the turn (its session's lastTurn) that started the card; 0 outside a turn
 	acpKind  string // the latest ACP kind, for a generic payload
 	payload  Payload
 	surfaced bool

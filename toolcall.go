@@ -33,6 +33,7 @@ func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
 		return nil
 	}
 	first := u.Kind == "tool_call"
+	turn := s.current()
 	k := correlate.Key{Session: s.id, ID: u.ID.Str}
 	st := c.tools.Get(k)
 	switch {
@@ -40,11 +41,11 @@ func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
 		// A new card: its id and title share one allocation.
 		title := View(u.Title)
 		Own(&k.ID, &title)
-		st = c.tools.Put(k, toolState{id: k.ID, payload: Payload{Kind: KindGeneric, Title: title}})
+		st = c.tools.Put(k, toolState{id: k.ID, turn: turn, payload: Payload{Kind: KindGeneric, Title: title}})
 	case first:
 		// A tool_call for a known id is a new tool call (vendors reuse ids
 		// across turns): a fresh card in the old one's place.
-		*st = toolState{id: st.id, payload: Payload{Kind: KindGeneric}}
+		*st = toolState{id: st.id, turn: turn, payload: Payload{Kind: KindGeneric}}
 	}
 	k.ID = st.id
 	old := st.payload
@@ -70,25 +71,16 @@ func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
 }
 
 // toolEvent reports a payload. The event shares the payload's kind objects
-// with the state: they are never modified once made (copy-on-write).
+// with the state: they are never modified once made (copy-on-write). One
+// allocation holds the payload and the event slice, with room for a reply
+// event after it (a vendor request that enriches a card), so appending that
+// is free too.
 func (c *Conn) toolEvent(typ string, k correlate.Key, p Payload) []Event {
-	// One allocation holds the event slice and its payload.
-	o := &struct {
-		ev [1]Event
-		p  Payload
-	}{p: p}
-	o.ev[0] = Event{Type: typ, Agent: c.Agent(), SessionID: k.Session, ToolCallID: k.ID, Payload: &o.p}
-	return o.ev[:]
-}
-
-// lateEvent is toolEvent with room for the reply event that follows it (a
-// vendor request that enriches a card), so that appending it is free.
-func (c *Conn) lateEvent(k correlate.Key, p Payload) []Event {
 	o := &struct {
 		ev [2]Event
 		p  Payload
 	}{p: p}
-	o.ev[0] = Event{Type: EventToolCallUpdate, Agent: c.Agent(), SessionID: k.Session, ToolCallID: k.ID, Payload: &o.p}
+	o.ev[0] = Event{Type: typ, Agent: c.Agent(), SessionID: k.Session, ToolCallID: k.ID, Payload: &o.p}
 	return o.ev[:1]
 }
 
@@ -207,84 +199,69 @@ func (c *Conn) reply(v frameView, method string, result []byte, e *RPCError) Res
 }
 
 // late correlates a vendor's metadata half with its tool call, whichever
-// came first. Vendor params carry no session id: the half belongs to the
-// session that has a tool call with that id, else to the session with the
-// latest turn in flight.
+// came first. Vendor params carry no session id. The half merges into the
+// card it applies to (for a dialect that sweeps at turn end, only a card of
+// its session's turn in flight: ids are reused across turns and sessions),
+// preferring a turn in flight, then the newest session. With no such card
+// it waits in the session whose turn started last, else in the newest
+// session that has a card with that id; with neither it is dropped.
 func (c *Conn) late(l Late) []Event {
 	if l.ToolCallID == "" || c.d.MergeLate == nil {
 		c.stats.LateDropped++
 		return nil
 	}
-	sid := c.sessionFor(l)
-	if sid == "" {
+	var best, busiest, holder *session
+	var card *toolState
+	var merged Payload
+	var bestScore uint64
+	for _, s := range c.sessions {
+		if s.turns > 0 && (busiest == nil || s.lastTurn > busiest.lastTurn) {
+			busiest = s
+		}
+		st := c.tools.Get(correlate.Key{Session: s.id, ID: l.ToolCallID})
+		if st == nil {
+			continue
+		}
+		if holder == nil || s.created > holder.created {
+			holder = s
+		}
+		if c.d.SweepAtTurnEnd && (s.current() == 0 || st.turn != s.current()) {
+			continue
+		}
+		m, ok := c.d.MergeLate(st.payload, l.Payload)
+		score := s.created
+		if s.turns > 0 {
+			score = 1<<62 + s.lastTurn
+		}
+		if ok && (best == nil || score > bestScore) {
+			best, card, merged, bestScore = s, st, m, score
+		}
+	}
+	if best != nil {
+		c.stats.LateMerged++
+		old := card.payload
+		card.payload = merged
+		if !card.surfaced || merged.Equal(old) {
+			return nil
+		}
+		return c.toolEvent(EventToolCallUpdate, correlate.Key{Session: best.id, ID: card.id}, merged)
+	}
+	if busiest == nil {
+		busiest = holder
+	}
+	if busiest == nil {
 		c.stats.LateDropped++
 		return nil
 	}
-	k := correlate.Key{Session: sid, ID: l.ToolCallID}
-	if st := c.tools.Get(k); st != nil {
-		k.ID = st.id
-		if merged, ok := c.d.MergeLate(st.payload, l.Payload); ok {
-			c.stats.LateMerged++
-			old := st.payload
-			st.payload = merged
-			if !st.surfaced || merged.Equal(old) {
-				return nil
-			}
-			return c.lateEvent(k, merged)
-		}
-	}
+	k := correlate.Key{Session: busiest.id, ID: l.ToolCallID}
 	if prev := c.pending.Get(k); prev != nil {
-		if merged, ok := c.d.MergeLate(*prev, l.Payload); ok {
-			*prev = merged
+		if m, ok := c.d.MergeLate(*prev, l.Payload); ok {
+			*prev = m
 			return nil
 		}
 	}
 	c.pending.Put(k, l.Payload) // l is owned (see Action): no copy
 	return nil
-}
-
-// sessionFor attributes a late half to a session: one that has a tool call
-// with its id (if several do, preferring a tool call the half applies to,
-// then a turn in flight, then the newest); else the session whose turn
-// started last and is still in flight; else "".
-func (c *Conn) sessionFor(l Late) string {
-	var only, busiest string
-	var busyTurn uint64
-	n := 0
-	for sid, s := range c.sessions {
-		if s.turns > 0 && s.lastTurn > busyTurn {
-			busiest, busyTurn = sid, s.lastTurn
-		}
-		if c.tools.Get(correlate.Key{Session: sid, ID: l.ToolCallID}) != nil {
-			only = sid
-			n++
-		}
-	}
-	switch n {
-	case 0:
-		return busiest
-	case 1:
-		return only
-	}
-	var best string
-	var bestScore uint64
-	for sid, s := range c.sessions {
-		st := c.tools.Get(correlate.Key{Session: sid, ID: l.ToolCallID})
-		if st == nil {
-			continue
-		}
-		score := s.created
-		if s.turns > 0 {
-			score = 1<<61 + s.lastTurn
-		}
-		if _, ok := c.d.MergeLate(st.payload, l.Payload); ok {
-			score += 1 << 62
-		}
-		if best == "" || score > bestScore {
-			best, bestScore = sid, score
-		}
-	}
-	return best
 }
 
 // acpKind returns ACP's own tool kinds as constants, so that the common

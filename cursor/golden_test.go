@@ -86,6 +86,9 @@ func TestGoldenSemantics(t *testing.T) {
 			`"session_id":"s2","tool_call_id":"tool-1","payload":{"kind":"generic"`}, []string{`"swept":1`}},
 		{"malformed-params", []string{`"description":"The real description","prompt":"the real prompt","agent_id":"agent-ok","model":"composer-2.5-fast"}`, `"replies":8`, `"declined":0`}, []string{"duration_ms", "is_async"}},
 		{"notification-and-ids", []string{`"replies":4`, `"late_merged":3`}, nil},
+		{"reused-id-task-first", []string{`"description":"First use"`, `"description":"Second use","prompt":"Turn two subagent, metadata before its tool call."`}, nil},
+		{"reused-id-other-session", []string{`"session_id":"s1","tool_call_id":"tool-1","payload":{"kind":"subagent_task","status":"completed","title":"Task: Subagent task","subagent_task":{"description":"Session one subagent"`,
+			`"session_id":"s2","tool_call_id":"tool-1","payload":{"kind":"subagent_task","status":"completed","title":"Task: Subagent task","subagent_task":{"description":"Session two subagent"`}, nil},
 		{"reused-id-across-turns", []string{`"description":"First use"`, `"description":"Second use"`}, nil},
 	}
 	for _, tt := range tests {
