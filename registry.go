@@ -24,6 +24,9 @@ func NewRegistry(dialects ...*Dialect) *Registry {
 
 // Dialects returns the registered dialects in order.
 func (r *Registry) Dialects() []*Dialect {
+	if r == nil {
+		return nil
+	}
 	return append([]*Dialect(nil), r.dialects...)
 }
 
@@ -67,6 +70,9 @@ func (r *Registry) Resolve(name string) *Dialect {
 // registration order without repeats. A connection still only accepts the
 // methods of the dialect it was identified as.
 func (r *Registry) Allowlist() []string {
+	if r == nil {
+		return nil
+	}
 	var out []string
 	seen := map[string]bool{}
 	for _, d := range r.dialects {

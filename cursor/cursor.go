@@ -124,7 +124,7 @@ func ParseTask(params gjson.Result) (Task, bool) {
 // IsTask reports whether a tool call update is Cursor's subagent tool:
 // rawInput._toolName is "task", in any case.
 func IsTask(u acpdialect.ToolUpdate) bool {
-	return isTaskName(u.RawInput.Get("_toolName"))
+	return readInput(u.RawInput).isTask
 }
 
 func isTaskName(n gjson.Result) bool {
@@ -146,21 +146,24 @@ func ToolCall(u acpdialect.ToolUpdate, prev acpdialect.Payload) acpdialect.Paylo
 	default:
 		return prev
 	}
+	// rawInput only fills: cursor/task's metadata is the authority, and
+	// must not be replaced by what a later update's rawInput repeats.
 	desc, prompt := in.description, in.prompt
-	if desc == st.Description {
+	if st.Description != "" {
 		desc = ""
 	}
-	if prompt == st.Prompt {
+	if st.Prompt != "" {
 		prompt = ""
 	}
 	acpdialect.Own(&desc, &prompt)
 	acpdialect.Fill(&st.Description, desc)
 	acpdialect.Fill(&st.Prompt, prompt)
-	if ms, bg := readOutput(u.RawOutput); ms >= 0 {
+	ms, bg := readOutput(u.RawOutput)
+	if ms >= 0 {
 		st.DurationMs = acpdialect.Int(ms)
-		st.IsAsync = st.IsAsync || bg
-	} else if bg {
-		st.IsAsync = true
+	}
+	if bg != unknown {
+		st.IsAsync = bg == yes
 	}
 	if prev.SubagentTask == nil || !st.Equal(*prev.SubagentTask) {
 		prev.SubagentTask = &st
@@ -175,10 +178,19 @@ type input struct {
 	description, prompt string
 }
 
+// A flag read from the wire: absent (or not a bool), true or false.
+type flag uint8
+
+const (
+	unknown flag = iota
+	yes
+	no
+)
+
 // readOutput reads the completion's rawOutput in one pass (it may hold a
 // large output): the run time (-1 if absent or not a whole, non-negative
 // number) and whether the subagent ran in the background.
-func readOutput(raw gjson.Result) (durationMs int64, background bool) {
+func readOutput(raw gjson.Result) (durationMs int64, background flag) {
 	durationMs = -1
 	var seen uint8
 	acpdialect.Members(raw, func(k string, v gjson.Result) bool {
@@ -190,7 +202,12 @@ func readOutput(raw gjson.Result) (durationMs int64, background bool) {
 			}
 		case k == "isBackground" && seen&2 == 0:
 			seen |= 2
-			background = v.Type == gjson.True
+			switch v.Type {
+			case gjson.True:
+				background = yes
+			case gjson.False:
+				background = no
+			}
 		}
 		return true
 	})
