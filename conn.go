@@ -27,6 +27,11 @@ type Options struct {
 	// MaxRequests bounds the client requests tracked until the agent's
 	// response (to see turns end). Default DefaultMaxRequests.
 	MaxRequests int
+	// ClientMethods are agent -> client methods the client serves itself
+	// (its own "_" extensions, say). Like ACP's standard client methods they
+	// get no reply from the Conn; every other method no dialect allows is
+	// declined with -32601.
+	ClientMethods []string
 }
 
 // Default bounds of a Conn's own stores.
@@ -178,11 +183,7 @@ func (c *Conn) Sessions() []string {
 }
 
 // Close ends every session: the connection is gone.
-func (c *Conn) Close() {
-	for id := range c.sessions {
-		c.endSession(id)
-	}
-}
+func (c *Conn) Close() { c.endAll() }
 
 // frameView is the top level of one frame, read without decoding it.
 type frameView struct {
@@ -240,7 +241,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 		return Result{Events: c.sessionUpdate(v.s)}, nil
 	}
 	v.readID()
-	if isClientMethod(method) {
+	if isClientMethod(method) || c.serves(method) {
 		c.touchSession(result(member(member(v.s, "params"), "sessionId")).Str)
 		return Result{}, nil
 	}
@@ -269,15 +270,11 @@ func (c *Conn) Outbound(frame []byte) ([]Event, error) {
 		}
 	case "session/close":
 		c.endSession(sid)
-	case "session/load":
+	case "session/load", "session/new":
 		if c.d != nil && c.d.SingleSession {
-			c.endAllBut("")
+			c.endAll() // the agent keeps one session: a new one replaces it
 		}
-		c.touchSession(sid)
-	case "session/new":
-		if c.d != nil && c.d.SingleSession {
-			c.endAllBut("")
-		}
+		c.touchSession(sid) // session/new has no id yet: its response does this
 	}
 	if v.hasID {
 		c.track(v.id.Raw, request{method: v.method.Str, session: sid})
@@ -404,12 +401,20 @@ func (c *Conn) endSession(sid string) {
 	delete(c.sessions, sid)
 }
 
-func (c *Conn) endAllBut(keep string) {
+func (c *Conn) endAll() {
 	for sid := range c.sessions {
-		if sid != keep {
-			c.endSession(sid)
+		c.endSession(sid)
+	}
+}
+
+// serves reports whether the client said it serves method itself.
+func (c *Conn) serves(method string) bool {
+	for _, m := range c.opts.ClientMethods {
+		if m == method {
+			return true
 		}
 	}
+	return false
 }
 
 // isClientMethod reports whether ACP defines method as one the client
@@ -419,7 +424,8 @@ func isClientMethod(method string) bool {
 	case "session/request_permission", "fs/read_text_file", "fs/write_text_file",
 		"terminal/create", "terminal/output", "terminal/release",
 		"terminal/wait_for_exit", "terminal/kill",
-		"elicitation/create", "elicitation/complete", "$/cancel_request":
+		"elicitation/create", "elicitation/complete",
+		"mcp/connect", "mcp/disconnect", "mcp/message", "$/cancel_request":
 		return true
 	}
 	return false

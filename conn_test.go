@@ -320,3 +320,25 @@ func TestNotAnObject(t *testing.T) {
 		t.Errorf("Malformed = %d; want 14", st.Malformed)
 	}
 }
+
+// MCP-over-ACP requests are the client's, like fs/ and terminal/; methods a
+// client declares it serves (its own extensions) get no reply either.
+func TestClientServedMethodsGetNoReply(t *testing.T) {
+	for _, tt := range []struct {
+		method string
+		opts   acpdialect.Options
+		reply  bool
+	}{
+		{"mcp/connect", acpdialect.Options{}, false},
+		{"mcp/message", acpdialect.Options{}, false},
+		{"mcp/disconnect", acpdialect.Options{}, false},
+		{"_zed.dev/workspace/buffers", acpdialect.Options{}, true},
+		{"_zed.dev/workspace/buffers", acpdialect.Options{ClientMethods: []string{"_zed.dev/workspace/buffers"}}, false},
+	} {
+		c := registry().NewConn(tt.opts)
+		r, err := c.Inbound([]byte(`{"jsonrpc":"2.0","id":9,"method":"` + tt.method + `","params":{"sessionId":"s1"}}`))
+		if err != nil || (r.Reply != nil) != tt.reply {
+			t.Errorf("%s with %+v: reply %q, err %v; want a reply: %v", tt.method, tt.opts.ClientMethods, r.Reply, err, tt.reply)
+		}
+	}
+}
