@@ -72,16 +72,14 @@ func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
 
 // toolEvent reports a payload. The event shares the payload's kind objects
 // with the state: they are never modified once made (copy-on-write). One
-// allocation holds the payload and the event slice, with room for a reply
-// event after it (a vendor request that enriches a card), so appending that
-// is free too.
+// allocation holds the event slice and its payload.
 func (c *Conn) toolEvent(typ string, k correlate.Key, p Payload) []Event {
 	o := &struct {
-		ev [2]Event
+		ev [1]Event
 		p  Payload
 	}{p: p}
 	o.ev[0] = Event{Type: typ, Agent: c.Agent(), SessionID: k.Session, ToolCallID: k.ID, Payload: &o.p}
-	return o.ev[:1]
+	return o.ev[:]
 }
 
 // mergeStandard applies what every agent's tool call says: status and
@@ -148,54 +146,82 @@ func (c *Conn) vendor(v frameView, method string) Result {
 			return Result{}
 		}
 		c.stats.Declined++
-		return c.reply(v, strings.Clone(method), nil, &ErrMethodNotFound)
+		return c.reply(v, strings.Clone(method), nil, &ErrMethodNotFound, cardChange{})
 	}
 	var act Action
 	if m.Handle != nil {
 		act = m.Handle(result(member(v.s, "params")))
 	}
-	var events []Event
+	var card cardChange
 	if act.Late != (Late{}) {
-		events = c.late(act.Late)
+		card = c.late(act.Late)
 	}
 	if !v.hasID {
-		return Result{Events: events}
+		if card.changed {
+			return Result{Events: c.toolEvent(EventToolCallUpdate, card.key, card.payload)}
+		}
+		return Result{}
 	}
-	r := c.reply(v, m.Name, act.Result, act.Error)
-	if len(events) > 0 {
-		r.Events = append(events, r.Events...)
-	}
-	return r
+	return c.reply(v, m.Name, act.Result, act.Error, card)
 }
 
-// reply builds the response frame and its reply event. One allocation
-// holds the event, its error and (for the usual short reply) the frame; the
-// event's ID and Result are views of the frame, which is read-only.
-func (c *Conn) reply(v frameView, method string, result []byte, e *RPCError) Result {
+// cardChange is a card a vendor frame changed: reported before its reply.
+type cardChange struct {
+	changed bool
+	key     correlate.Key
+	payload Payload
+}
+
+// reply builds the response frame and its reply event, after the event of
+// the card the frame changed, if any. One allocation holds the events, the
+// card's payload, the error and (for the usual short reply) the frame.
+func (c *Conn) reply(v frameView, method string, result []byte, e *RPCError, card cardChange) Result {
 	c.stats.Replies++
+	if !card.changed {
+		o := &struct {
+			ev [1]Event
+			rb replyBuf
+		}{}
+		frame := c.fillReply(&o.ev[0], &o.rb, v, method, result, e)
+		return Result{Reply: frame, Events: o.ev[:]}
+	}
 	o := &struct {
-		ev  [1]Event
-		err RPCError
-		buf [96]byte
-	}{}
-	ev := &o.ev[0]
+		ev [2]Event
+		p  Payload
+		rb replyBuf
+	}{p: card.payload}
+	o.ev[0] = Event{Type: EventToolCallUpdate, Agent: c.Agent(), SessionID: card.key.Session,
+		ToolCallID: card.key.ID, Payload: &o.p}
+	frame := c.fillReply(&o.ev[1], &o.rb, v, method, result, e)
+	return Result{Reply: frame, Events: o.ev[:]}
+}
+
+// replyBuf is the storage a reply event points into.
+type replyBuf struct {
+	err RPCError
+	buf [96]byte
+}
+
+// fillReply writes the reply frame (into rb.buf when it fits) and the
+// reply event, whose ID and Result are views of the frame (read-only).
+func (c *Conn) fillReply(ev *Event, rb *replyBuf, v frameView, method string, result []byte, e *RPCError) []byte {
 	*ev = Event{Type: EventReply, Agent: c.Agent(), Method: method}
 	var frame []byte
 	if e != nil {
-		o.err = *e
-		ev.Error = &o.err
-		frame = appendError(o.buf[:0], v.id.Raw, o.err)
+		rb.err = *e
+		ev.Error = &rb.err
+		frame = appendError(rb.buf[:0], v.id.Raw, rb.err)
 	} else {
 		if result == nil {
 			result = emptyObject
 		}
-		frame = appendReply(o.buf[:0], v.id.Raw, result)
+		frame = appendReply(rb.buf[:0], v.id.Raw, result)
 		start := len(frame) - len("}\n") - len(result)
 		ev.Result = frame[start : start+len(result) : start+len(result)]
 	}
 	idStart := len(`{"jsonrpc":"2.0","id":`)
 	ev.ID = frame[idStart : idStart+len(v.id.Raw) : idStart+len(v.id.Raw)]
-	return Result{Reply: frame[:len(frame):len(frame)], Events: o.ev[:]}
+	return frame[:len(frame):len(frame)]
 }
 
 // late correlates a vendor's metadata half with its tool call, whichever
@@ -205,10 +231,10 @@ func (c *Conn) reply(v frameView, method string, result []byte, e *RPCError) Res
 // preferring a turn in flight, then the newest session. With no such card
 // it waits in the session whose turn started last, else in the newest
 // session that has a card with that id; with neither it is dropped.
-func (c *Conn) late(l Late) []Event {
+func (c *Conn) late(l Late) cardChange {
 	if l.ToolCallID == "" || c.d.MergeLate == nil {
 		c.stats.LateDropped++
-		return nil
+		return cardChange{}
 	}
 	var best, busiest, holder *session
 	var card *toolState
@@ -241,27 +267,28 @@ func (c *Conn) late(l Late) []Event {
 		c.stats.LateMerged++
 		old := card.payload
 		card.payload = merged
-		if !card.surfaced || merged.Equal(old) {
-			return nil
+		return cardChange{
+			changed: card.surfaced && !merged.Equal(old),
+			key:     correlate.Key{Session: best.id, ID: card.id},
+			payload: merged,
 		}
-		return c.toolEvent(EventToolCallUpdate, correlate.Key{Session: best.id, ID: card.id}, merged)
 	}
 	if busiest == nil {
 		busiest = holder
 	}
 	if busiest == nil {
 		c.stats.LateDropped++
-		return nil
+		return cardChange{}
 	}
 	k := correlate.Key{Session: busiest.id, ID: l.ToolCallID}
 	if prev := c.pending.Get(k); prev != nil {
 		if m, ok := c.d.MergeLate(*prev, l.Payload); ok {
 			*prev = m
-			return nil
+			return cardChange{}
 		}
 	}
 	c.pending.Put(k, l.Payload) // l is owned (see Action): no copy
-	return nil
+	return cardChange{}
 }
 
 // acpKind returns ACP's own tool kinds as constants, so that the common
