@@ -109,7 +109,7 @@ func (c *sdkClient) HandleExtensionMethod(ctx context.Context, method string, pa
 	if c.tapped == nil {
 		return json.RawMessage("{}"), nil
 	}
-	res, _, handled, err := c.tapped.HandleExtension(ctx, method, params)
+	res, handled, err := c.tapped.HandleExtension(ctx, method, params)
 	if !handled {
 		return nil, acp.NewMethodNotFound(method)
 	}

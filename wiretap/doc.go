@@ -13,13 +13,20 @@
 // client's frames to the Conn, so that it sees initialize, session/prompt
 // and the rest in wire order.
 //
-// The client asks the Tap for the answer from its own HandleExtensionMethod
-// (a helper rather than a decorator, so that the client's other optional
-// SDK interfaces stay visible to the SDK):
+// Every event of every frame, in both directions, goes to Options.OnEvent,
+// synchronously and in wire order, from inside Read and Write: one ordered
+// stream, so that a client applying the merged states as they arrive ends
+// with the latest. That includes a renamed frame's events and the "reply"
+// event of a vendor request, at the frame's place in the stream, even
+// though the SDK runs the request's handler later on its own goroutine.
+//
+// The client answers the renamed requests from its own HandleExtensionMethod
+// with the Tap's help (a helper rather than a decorator, so that the
+// client's other optional SDK interfaces stay visible to the SDK):
 //
 //	reg := acpdialect.NewRegistry(cursor.Dialect())
 //	tap := wiretap.New(reg.NewConn(acpdialect.Options{}), wiretap.Options{
-//		OnEvent: render, // called inside Read and Write: must not block
+//		OnEvent: render, // every event, in wire order; must not block
 //	})
 //	stdin, _ := cmd.StdinPipe()   // cmd is the agent's *exec.Cmd
 //	stdout, _ := cmd.StdoutPipe()
@@ -29,20 +36,18 @@
 //		tap.Reader(stdout)) // what the SDK reads from the agent
 //
 //	func (c *myClient) HandleExtensionMethod(ctx context.Context, method string, params json.RawMessage) (any, error) {
-//		result, events, handled, err := c.tap.HandleExtension(ctx, method, params)
+//		result, handled, err := c.tap.HandleExtension(ctx, method, params)
 //		if !handled {
 //			return nil, acp.NewMethodNotFound(method)
 //		}
-//		c.render(events) // e.g. the subagent card of a cursor/task
 //		return result, err
 //	}
 //
-// The events HandleExtension returns are the ones the frame produced in the
-// Conn, in order, ending with its "reply" event for a request; they are not
-// also sent to OnEvent. The tap keeps them (keyed by alias and params bytes)
-// until HandleExtension claims them, up to Options.MaxParked; a client that
-// never calls HandleExtension gets them through OnEvent when they are
-// dropped.
+// HandleExtension recomputes the dialect's answer from the method and
+// params: dialect methods are pure, and the tap renames only frames whose
+// params the SDK reads as the Conn did, so it is the answer in the reply
+// event OnEvent already got. It keeps no state per request: any number of
+// requests may be in flight, and each gets exactly one reply.
 //
 // A vendor method the client sends (Cursor's "cursor/list_available_models")
 // goes through the SDK as its alias and loses the "_" on the wire: list it
@@ -52,7 +57,9 @@
 //
 // Only whole lines are inspected, up to Options.MaxFrame bytes; responses
 // and ids are never touched; a frame that the SDK would read differently
-// from the Conn (repeated keys, invalid JSON) is left as it is. Reads never
+// from the Conn (repeated keys, invalid JSON), or a request for a method
+// the dialect allows only as a notification (or the reverse), is left as
+// it is, for the SDK to decline or drop as the Conn did. Reads never
 // write and never block beyond the agent's stream, and events are handed to
 // Options.OnEvent synchronously, so OnEvent must not block.
 package wiretap

@@ -66,7 +66,7 @@ func FuzzReader(f *testing.F) {
 		if maxFrame%3 != 0 {
 			max = 8 + int(maxFrame)%512
 		}
-		tap, _ := newTap("cursor", wiretap.Options{MaxFrame: max, MaxParked: 4})
+		tap, _ := newTap("cursor", wiretap.Options{MaxFrame: max})
 		got, err := drain(tap.Reader(&chunkReader{data: data, sizes: sizes}), 1+int(bufSize)%4096)
 		if err != io.EOF {
 			t.Fatalf("err = %v, want io.EOF", err)

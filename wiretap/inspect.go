@@ -3,7 +3,6 @@ package wiretap
 import (
 	"bytes"
 	"encoding/json"
-	"hash/maphash"
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
@@ -17,25 +16,24 @@ import (
 const sdkUpdatePrefix = `{"jsonrpc":"2.0","method":"session/update"`
 
 // inbound feeds one whole agent frame (without its '\n') to the Conn and
-// hands its events on. It returns the offset in frame where a '_' must be
-// inserted to rename the frame, or -1; a renamed frame's result is parked
-// for HandleExtension instead. Called with t.mu held.
+// hands its events on, renamed frames' included. It returns the offset in
+// frame where a '_' must be inserted to rename the frame, or -1. Called
+// with t.mu held.
 func (t *Tap) inbound(frame []byte) int {
 	res, err := t.conn.Inbound(frame)
-	if err == nil && t.conn.Dialect() != nil && !bytes.HasPrefix(frame, []byte(sdkUpdatePrefix)) {
-		if at := t.renameAt(frame, res); at >= 0 {
-			return at
-		}
-	}
 	t.emit(res.Events)
-	return -1
+	if err != nil || t.conn.Dialect() == nil || bytes.HasPrefix(frame, []byte(sdkUpdatePrefix)) {
+		return -1
+	}
+	return t.renameAt(frame)
 }
 
 // renameAt decides whether a frame is a vendor request or notification
-// the connection's dialect allows, and whether the SDK will see it exactly
-// as the Conn did once renamed. If so it parks res and returns the offset
-// of the '_' to insert; else -1.
-func (t *Tap) renameAt(frame []byte, res acpdialect.Result) int {
+// the connection's dialect allows as such, and whether the SDK will see it
+// exactly as the Conn did once renamed, so that HandleExtension gives the
+// Conn's answer. If so it returns the offset of the '_' to insert; else
+// -1.
+func (t *Tap) renameAt(frame []byte) int {
 	s := unsafeString(frame)
 	m := gjson.Get(s, "method")
 	if m.Type != gjson.String || m.Str == "" || m.Str[0] == '_' || !t.conn.Allows(m.Str) {
@@ -47,26 +45,30 @@ func (t *Tap) renameAt(frame []byte, res acpdialect.Result) int {
 		t.skipped.Add(1)
 		return -1
 	}
-	params, ok := sdkView(frame, s, m.Str)
-	if !ok {
+	isRequest, ok := sdkView(frame, s, m.Str)
+	if !ok || !allowsAs(t.conn.Dialect(), m.Str, isRequest) {
+		// A request for a notification-only method (or the reverse) stays
+		// as it is: the SDK declines it as the Conn did.
 		t.skipped.Add(1)
 		return -1
 	}
-	p := parked{
-		method: Alias(m.Str),
-		sum:    maphash.Bytes(t.seed, params),
-		size:   len(params),
-		events: res.Events,
-	}
-	for i := range res.Events {
-		if res.Events[i].Type == acpdialect.EventReply {
-			p.reply = &res.Events[i]
-			break
-		}
-	}
-	t.park(p)
 	t.renamed.Add(1)
 	return m.Index + 1
+}
+
+// allowsAs reports whether d allows name as a request (or, if !isRequest,
+// as a notification): what the Conn checks before it answers.
+func allowsAs(d *acpdialect.Dialect, name string, isRequest bool) bool {
+	want := acpdialect.Notification
+	if isRequest {
+		want = acpdialect.Request
+	}
+	for _, m := range d.Methods {
+		if m.Name == name && m.Kind&want != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // sdkMessage mirrors the acp-go-sdk's private anyMessage: what its receive
@@ -81,24 +83,28 @@ type sdkMessage struct {
 }
 
 // sdkView decodes a frame as the SDK will and checks that the SDK sees the
-// method and id the Conn saw (gjson reads a key's first occurrence,
-// encoding/json its last, case-insensitively). It returns the params bytes
-// the SDK will pass to HandleExtensionMethod. ok is false for a frame the
-// SDK drops, or reads differently, or that repeats method or id.
-func sdkView(frame []byte, s, method string) (params json.RawMessage, ok bool) {
+// method, id and params the Conn saw (gjson reads a key's first
+// occurrence, encoding/json its last, case-insensitively): HandleExtension
+// recomputes the Conn's answer from the params the SDK passes. isRequest
+// says whether the frame has an id. ok is false for a frame the SDK drops,
+// or reads differently, or that repeats method or id.
+func sdkView(frame []byte, s, method string) (isRequest, ok bool) {
 	var msg sdkMessage
 	if json.Unmarshal(frame, &msg) != nil || msg.Method != method {
-		return nil, false
+		return false, false
 	}
 	id := gjson.Get(s, "id")
 	hasID := id.Exists() && id.Type != gjson.Null
 	if (msg.ID != nil) != hasID || (hasID && string(*msg.ID) != id.Raw) {
-		return nil, false
+		return false, false
+	}
+	if string(msg.Params) != gjson.Get(s, "params").Raw {
+		return false, false
 	}
 	if repeatsKey(s, "method") || repeatsKey(s, "id") {
-		return nil, false
+		return false, false
 	}
-	return msg.Params, true
+	return hasID, true
 }
 
 // repeatsKey reports whether the top-level object has more than one key

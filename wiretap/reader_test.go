@@ -1,7 +1,6 @@
 package wiretap_test
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -266,7 +265,8 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // TestReaderEventsInWireOrder: the Conn's events go to OnEvent as the
-// frames are read; renamed frames' events are kept for HandleExtension.
+// frames are read, renamed frames' events (their reply included) in their
+// place among the others.
 func TestReaderEventsInWireOrder(t *testing.T) {
 	tap, rec := newTap("cursor", wiretap.Options{})
 	in := strings.Join([]string{
@@ -284,19 +284,28 @@ func TestReaderEventsInWireOrder(t *testing.T) {
 	mustNoErr(t, err)
 	var got []string
 	for _, ev := range rec.all() {
-		got = append(got, ev.Type+":"+ev.Method+":"+payloadStatus(ev))
+		got = append(got, ev.Type+":"+ev.Method+":"+string(ev.ID)+":"+payloadStatus(ev)+":"+payloadModel(ev))
 	}
-	want := []string{"tool_call::in_progress", "reply:cursor/unknown:", "tool_call_update::completed"}
+	want := []string{
+		"tool_call:::in_progress:",
+		"tool_call_update:::in_progress:composer-2.5-fast",
+		`reply:cursor/task:"t"::`,
+		"reply:cursor/unknown:8::",
+		"tool_call_update:::completed:composer-2.5-fast",
+	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Fatalf("OnEvent got %v, want %v", got, want)
+		t.Fatalf("OnEvent got %v\nwant %v", got, want)
 	}
-	res, events, handled, err := tap.HandleExtension(t.Context(), "_cursor/task", []byte(taskParams))
-	if !handled || err != nil || string(res.(json.RawMessage)) != "{}" {
-		t.Fatalf("HandleExtension = %v %v %v", res, handled, err)
+	if st := tap.Stats(); st.Renamed != 1 || st.Frames != 4 || st.PassedThrough != 3 {
+		t.Fatalf("stats %+v", st)
 	}
-	if len(events) != 2 || events[0].Type != "tool_call_update" || events[0].Payload.SubagentTask.Model != "composer-2.5-fast" || events[1].Type != "reply" {
-		t.Fatalf("events = %+v", events)
+}
+
+func payloadModel(ev acpdialect.Event) string {
+	if ev.Payload == nil || ev.Payload.SubagentTask == nil {
+		return ""
 	}
+	return ev.Payload.SubagentTask.Model
 }
 
 func payloadStatus(ev acpdialect.Event) string {

@@ -2,6 +2,7 @@ package wiretap_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -30,8 +32,9 @@ const waitLimit = 10 * time.Second
 // testClient is an SDK client that asks the tap about extension methods
 // and logs what the SDK delivers, in delivery order.
 type testClient struct {
-	tap  *wiretap.Tap
-	slow time.Duration // per session/update, to back the SDK's queue up
+	tap     *wiretap.Tap
+	slow    time.Duration // per session/update, to back the SDK's queue up
+	slowExt time.Duration // per extension call, as a busy client
 
 	mu  sync.Mutex
 	log []string
@@ -44,14 +47,16 @@ type extCall struct {
 	handled bool
 	result  any
 	err     error
-	events  []acpdialect.Event
 }
 
 func (c *testClient) HandleExtensionMethod(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	res, events, handled, err := c.tap.HandleExtension(ctx, method, params)
+	if c.slowExt > 0 {
+		time.Sleep(c.slowExt)
+	}
+	res, handled, err := c.tap.HandleExtension(ctx, method, params)
 	c.mu.Lock()
 	c.log = append(c.log, "ext:"+method+":"+gjson.GetBytes(params, "toolCallId").Str)
-	c.ext = append(c.ext, extCall{method, string(params), handled, res, err, events})
+	c.ext = append(c.ext, extCall{method, string(params), handled, res, err})
 	c.mu.Unlock()
 	if !handled {
 		return nil, acp.NewMethodNotFound(method)
@@ -353,7 +358,10 @@ func (h *harness) shutdown(before int) {
 // TestSDKCursorTask: with the real SDK, a cursor/task request reaches the
 // client's HandleExtensionMethod whatever its id's type and whether it
 // comes before or after its tool call; the agent gets exactly one reply,
-// with the id bytes it sent; the subagent card comes back with the events.
+// with the id bytes it sent; OnEvent gets every event in wire order, the
+// subagent card and the reply included, even though the agent writes the
+// three frames at once and the SDK answers the request later on its own
+// goroutine.
 func TestSDKCursorTask(t *testing.T) {
 	params := map[string]any{"toolCallId": "tool-1", "description": "Summarize src", "prompt": "Read src",
 		"model": "composer-2.5-fast", "agentId": "a1", "subagentType": map[string]any{"custom": map[string]any{}}}
@@ -365,17 +373,22 @@ func TestSDKCursorTask(t *testing.T) {
 				h.handshake("cursor-agent")
 				end := h.prompt()
 				toolCall := testwire.CursorTaskToolCall(h.sid, "tool-1")
-				if !taskFirst {
-					h.send(toolCall)
+				task := testwire.CursorTask(id, params)
+				completed := testwire.ToolCallCompleted(h.sid, "tool-1", map[string]any{"durationMs": 1200})
+				// One write: the SDK reads all three frames before it runs
+				// the request's handler.
+				burst := [][]byte{toolCall, task, completed}
+				want := []string{"tool_call:in_progress:-:-", "tool_call_update:in_progress:composer-2.5-fast:-",
+					"reply:" + string(id), "tool_call_update:completed:composer-2.5-fast:1200"}
+				if taskFirst {
+					burst = [][]byte{task, toolCall, completed}
+					want = []string{"reply:" + string(id), "tool_call:in_progress:composer-2.5-fast:-",
+						"tool_call_update:completed:composer-2.5-fast:1200"}
 				}
-				h.send(testwire.CursorTask(id, params))
+				h.send(bytes.Join(burst, []byte("\n")))
 				if reply := string(h.next()); reply != `{"jsonrpc":"2.0","id":`+string(id)+`,"result":{}}` {
 					t.Fatalf("agent got %s", reply)
 				}
-				if taskFirst {
-					h.send(toolCall)
-				}
-				h.send(testwire.ToolCallCompleted(h.sid, "tool-1", map[string]any{"durationMs": 1200}))
 				end()
 				if rest := h.rest(); len(rest) != 0 {
 					t.Fatalf("agent got more frames: %q", rest)
@@ -386,26 +399,59 @@ func TestSDKCursorTask(t *testing.T) {
 					string(ext[0].result.(json.RawMessage)) != "{}" {
 					t.Fatalf("extension calls %+v", ext)
 				}
-				// The card is complete in the last event for the tool call,
-				// from whichever stream delivered it.
-				all := append(ext[0].events, h.rec.all()...)
-				if taskFirst {
-					all = append(h.rec.all(), ext[0].events...)
+				events := toolEvents(h.rec.all(), "tool-1")
+				if got := summarize(events); strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Fatalf("OnEvent got %v\nwant        %v", got, want)
 				}
-				card := lastCard(all, "tool-1")
-				if card == nil || card.Description != "Summarize src" || card.Prompt != "Read src" ||
-					card.Model != "composer-2.5-fast" || card.AgentID != "a1" {
-					t.Fatalf("card %+v from events %+v", card, all)
+				if reply := events[slices.IndexFunc(events, isReply)]; reply.Method != "cursor/task" || string(reply.Result) != "{}" {
+					t.Fatalf("reply event %+v", reply)
 				}
-				if !taskFirst && (len(ext[0].events) != 2 || ext[0].events[0].Type != acpdialect.EventToolCallUpdate) {
-					t.Fatalf("HandleExtension events %+v, want the card update and the reply", ext[0].events)
+				card := events[len(events)-1].Payload.SubagentTask
+				if card.Description != "Summarize src" || card.Prompt != "Read src" || card.AgentID != "a1" {
+					t.Fatalf("card %+v", card)
 				}
-				if st := h.tap.Stats(); st.Renamed != 1 || st.Claimed != 1 || st.Parked != 0 {
+				if st := h.tap.Stats(); st.Renamed != 1 {
 					t.Fatalf("stats %+v", st)
 				}
 			})
 		}
 	}
+}
+
+func isReply(ev acpdialect.Event) bool { return ev.Type == acpdialect.EventReply }
+
+// toolEvents keeps the events about the tool call id and the replies.
+func toolEvents(events []acpdialect.Event, id string) []acpdialect.Event {
+	var out []acpdialect.Event
+	for _, ev := range events {
+		if ev.ToolCallID == id || isReply(ev) {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// summarize names each event by type, status, model and duration, or a
+// reply by its id.
+func summarize(events []acpdialect.Event) []string {
+	var out []string
+	for _, ev := range events {
+		if isReply(ev) {
+			out = append(out, "reply:"+string(ev.ID))
+			continue
+		}
+		model, dur := "-", "-"
+		if st := ev.Payload.SubagentTask; st != nil {
+			if st.Model != "" {
+				model = st.Model
+			}
+			if st.DurationMs != nil {
+				dur = fmt.Sprint(*st.DurationMs)
+			}
+		}
+		out = append(out, ev.Type+":"+ev.Payload.Status+":"+model+":"+dur)
+	}
+	return out
 }
 
 // lastCard returns the subagent payload of the last tool event for id.
@@ -417,6 +463,82 @@ func lastCard(events []acpdialect.Event, id string) *acpdialect.SubagentTask {
 		}
 	}
 	return st
+}
+
+// TestSDKNoStaleCard is the review's ordering reproducer: a client that
+// renders the merged states in the order it receives them, with a slow
+// HandleExtensionMethod, ends with the completed card. (When the card of a
+// cursor/task came back through HandleExtension, it arrived after the
+// completion had gone to OnEvent, and the client showed in_progress.)
+func TestSDKNoStaleCard(t *testing.T) {
+	h := start(t, wiretap.Options{})
+	h.client.slowExt = 20 * time.Millisecond
+	h.handshake("cursor-agent")
+	end := h.prompt()
+	h.send([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Task","status":"in_progress","rawInput":{"_toolName":"task"}}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":7,"method":"cursor/task","params":{"toolCallId":"t1","description":"D","model":"m"}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","rawOutput":{"durationMs":1200}}}}`))
+	if reply := string(h.next()); reply != `{"jsonrpc":"2.0","id":7,"result":{}}` {
+		t.Fatalf("agent got %s", reply)
+	}
+	end()
+	// Every state, in wire order, in the one stream: on the old design the
+	// metadata update and the reply were missing here, and came back
+	// later through HandleExtension, after the completion.
+	want := []string{"tool_call:in_progress:-:-", "tool_call_update:in_progress:m:-", "reply:7", "tool_call_update:completed:m:1200"}
+	if got := summarize(toolEvents(h.rec.all(), "t1")); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("OnEvent got %v\nwant        %v", got, want)
+	}
+	// The card as the client renders it: the last state it received.
+	var card *acpdialect.Payload
+	for _, ev := range h.rec.all() {
+		if ev.ToolCallID == "t1" {
+			card = ev.Payload
+		}
+	}
+	if card == nil || card.Status != "completed" || card.SubagentTask == nil || card.SubagentTask.DurationMs == nil ||
+		*card.SubagentTask.DurationMs != 1200 || card.SubagentTask.Description != "D" || card.SubagentTask.Model != "m" {
+		t.Fatalf("the client shows %+v", card)
+	}
+}
+
+// TestSDKTaskBurst is the review's eviction reproducer: a burst of
+// cursor/task requests, more than the old bound of 256 parked results,
+// against a slow client. Every one is answered {} exactly once.
+func TestSDKTaskBurst(t *testing.T) {
+	const tasks = 2000
+	h := start(t, wiretap.Options{})
+	h.client.slowExt = time.Millisecond
+	h.handshake("cursor-agent")
+	var burst bytes.Buffer
+	for i := range tasks {
+		fmt.Fprintf(&burst, `{"jsonrpc":"2.0","id":%d,"method":"cursor/task","params":{"toolCallId":"t%d"}}`+"\n", i, i)
+	}
+	sent := make(chan error, 1)
+	go func() { // the SDK's replies block on the agent's stdin meanwhile
+		_, err := h.a2cW.Write(burst.Bytes())
+		sent <- err
+	}()
+	replies := map[string]int{}
+	for range tasks {
+		f := h.next()
+		if gjson.GetBytes(f, "result").Raw != "{}" {
+			t.Fatalf("agent got %s", f)
+		}
+		replies[gjson.GetBytes(f, "id").Raw]++
+	}
+	mustNoErr(t, <-sent)
+	if rest := h.rest(); len(rest) != 0 {
+		t.Fatalf("agent got more frames: %d, first %s", len(rest), rest[0])
+	}
+	for i := range tasks {
+		if n := replies[fmt.Sprint(i)]; n != 1 {
+			t.Fatalf("id %d got %d replies", i, n)
+		}
+	}
+	if got := len(slices.DeleteFunc(h.rec.all(), func(ev acpdialect.Event) bool { return !isReply(ev) })); got != tasks {
+		t.Fatalf("%d reply events, want %d", got, tasks)
+	}
 }
 
 // TestSDKDeclined: vendor requests the connection's dialect does not allow
@@ -451,8 +573,9 @@ func TestSDKDeclined(t *testing.T) {
 	}
 }
 
-// TestSDKTaskNotification: a cursor/task notification gets no reply, and
-// the client sees it in wire order among the session updates.
+// TestSDKTaskNotification: a cursor/task notification gets no reply, the
+// client's HandleExtensionMethod sees it in wire order among the session
+// updates, and its metadata merges into the later tool call.
 func TestSDKTaskNotification(t *testing.T) {
 	h := start(t, wiretap.Options{})
 	h.handshake("cursor-agent")
@@ -478,7 +601,9 @@ func TestSDKTaskNotification(t *testing.T) {
 		t.Fatalf("client saw %v\nwant       %v", log, want)
 	}
 	for _, e := range ext {
-		if !e.handled || e.result != nil || e.err != nil {
+		// HandleExtension cannot tell a notification from a request: it
+		// answers cursor/task's {} and the SDK sends nothing (rest above).
+		if !e.handled || e.err != nil {
 			t.Fatalf("extension call %+v", e)
 		}
 	}

@@ -3,7 +3,6 @@ package wiretap
 import (
 	"context"
 	"encoding/json"
-	"hash/maphash"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,33 +12,25 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 )
 
-// Defaults of Options.
-const (
-	// DefaultMaxFrame is the acp-go-sdk's longest line (10 MiB): a longer
-	// frame ends the SDK's connection anyway.
-	DefaultMaxFrame = 10 << 20
-	// DefaultMaxParked bounds the renamed frames awaiting HandleExtension.
-	DefaultMaxParked = 256
-)
+// DefaultMaxFrame is the default Options.MaxFrame: the acp-go-sdk's
+// longest line (10 MiB). A longer frame ends the SDK's connection anyway.
+const DefaultMaxFrame = 10 << 20
 
 // Options configures a Tap. The zero value is usable.
 type Options struct {
 	// OnEvent receives the normalized events of every frame the tap sees,
-	// synchronously and in wire order, from inside Read and Write, with the
-	// tap's lock held: it must not block and must not call the Tap's
-	// methods other than Stats (hand the events off to a channel if
-	// needed). The events of a renamed vendor frame are not sent here:
-	// HandleExtension returns them. nil drops the events.
+	// renamed vendor frames included (with the "reply" event of a
+	// request), synchronously and in wire order, from inside Read and
+	// Write, with the tap's lock held. It is the only way events come out:
+	// one ordered stream, so that a client applying the merged states in
+	// arrival order ends with the latest. It must not block and must not
+	// call the Tap's methods other than Stats (hand the events off to a
+	// channel if needed). nil drops the events.
 	OnEvent func(acpdialect.Event)
 	// MaxFrame is the longest frame the tap inspects, in bytes without the
 	// line ending. Larger frames pass through unmodified and uninspected.
 	// Default DefaultMaxFrame.
 	MaxFrame int
-	// MaxParked bounds the results of renamed frames awaiting
-	// HandleExtension. Beyond it the oldest is dropped and its events go to
-	// OnEvent, so a client that never calls HandleExtension loses nothing.
-	// Default DefaultMaxParked.
-	MaxParked int
 	// Outbound lists vendor methods the client sends to the agent
 	// ("cursor/list_available_models"). The SDK only sends "_"-prefixed
 	// extension methods, so the client calls
@@ -48,7 +39,7 @@ type Options struct {
 	Outbound []string
 }
 
-// Stats counts what a Tap did. Counters only grow, except Parked.
+// Stats counts what a Tap did. Counters only grow.
 type Stats struct {
 	Frames        uint64 `json:"frames"`         // whole agent frames fed to the Conn
 	Renamed       uint64 `json:"renamed"`        // agent vendor frames renamed to their alias
@@ -57,42 +48,26 @@ type Stats struct {
 	Oversize      uint64 `json:"oversize"`       // frames over MaxFrame passed uninspected, both directions
 	Outbound      uint64 `json:"outbound"`       // whole client frames fed to the Conn
 	Unaliased     uint64 `json:"unaliased"`      // client frames whose "_" alias was removed
-	Parked        uint64 `json:"parked"`         // results now awaiting HandleExtension
-	Claimed       uint64 `json:"claimed"`        // parked results returned by HandleExtension
-	Evicted       uint64 `json:"evicted"`        // parked results dropped unclaimed; their events went to OnEvent
-	Unmatched     uint64 `json:"unmatched"`      // HandleExtension calls that found nothing parked
 }
 
 // Tap connects one acpdialect.Conn to the byte streams of one agent: it
-// feeds every frame in both directions to the Conn in wire order, renames
-// the vendor methods the agent's dialect allows to their "_" alias so that
-// the SDK routes them to the client's HandleExtensionMethod, and hands the
-// Conn's answer back through HandleExtension.
+// feeds every frame in both directions to the Conn in wire order, hands
+// the events to Options.OnEvent, renames the vendor methods the agent's
+// dialect allows to their "_" alias so that the SDK routes them to the
+// client's HandleExtensionMethod, and answers them through
+// HandleExtension.
 //
 // Use one Tap per connection, and call Reader and Writer once each.
 type Tap struct {
-	mu     sync.Mutex // guards conn and parked, and orders OnEvent
-	conn   *acpdialect.Conn
-	parked []parked // FIFO, oldest first
+	mu   sync.Mutex // guards conn, and orders OnEvent
+	conn *acpdialect.Conn
 
-	onEvent   func(acpdialect.Event)
-	maxFrame  int
-	maxParked int
-	seed      maphash.Seed
-	aliases   map[string]bool // "_name" for each Options.Outbound name
+	onEvent  func(acpdialect.Event)
+	maxFrame int
+	aliases  map[string]bool // "_name" for each Options.Outbound name
 
-	frames, renamed, skipped, oversize   atomic.Uint64
-	outFrames, unaliased                 atomic.Uint64
-	nparked, claimed, evicted, unmatched atomic.Uint64
-}
-
-// parked is the Conn's result for one renamed frame.
-type parked struct {
-	method string // the alias the SDK passes to HandleExtensionMethod
-	sum    uint64 // maphash of the params bytes the SDK passes
-	size   int
-	reply  *acpdialect.Event // the reply event of a request; nil for a notification
-	events []acpdialect.Event
+	frames, renamed, skipped, oversize atomic.Uint64
+	outFrames, unaliased               atomic.Uint64
 }
 
 // New returns a tap that feeds conn. The tap owns conn from now on: use
@@ -101,15 +76,10 @@ func New(conn *acpdialect.Conn, opts Options) *Tap {
 	if opts.MaxFrame <= 0 {
 		opts.MaxFrame = DefaultMaxFrame
 	}
-	if opts.MaxParked <= 0 {
-		opts.MaxParked = DefaultMaxParked
-	}
 	t := &Tap{
-		conn:      conn,
-		onEvent:   opts.OnEvent,
-		maxFrame:  opts.MaxFrame,
-		maxParked: opts.MaxParked,
-		seed:      maphash.MakeSeed(),
+		conn:     conn,
+		onEvent:  opts.OnEvent,
+		maxFrame: opts.MaxFrame,
 	}
 	for _, name := range opts.Outbound {
 		if name != "" && !strings.HasPrefix(name, "_") {
@@ -136,10 +106,6 @@ func (t *Tap) Stats() Stats {
 		Oversize:  t.oversize.Load(),
 		Outbound:  t.outFrames.Load(),
 		Unaliased: t.unaliased.Load(),
-		Parked:    t.nparked.Load(),
-		Claimed:   t.claimed.Load(),
-		Evicted:   t.evicted.Load(),
-		Unmatched: t.unmatched.Load(),
 	}
 	st.PassedThrough = st.Frames - min(st.Renamed, st.Frames)
 	return st
@@ -154,69 +120,42 @@ func (t *Tap) ConnStats() acpdialect.Stats {
 }
 
 // HandleExtension is what a client calls from its own HandleExtensionMethod
-// (keeping its other optional SDK interfaces visible to the SDK). For a
-// vendor frame the tap renamed, it returns the dialect's reply and the
-// frame's normalized events, with handled true: the client renders the
-// events and returns result and err to the SDK as they are. err is an
-// *acp.RequestError when the dialect answers with an error; result is a
-// json.RawMessage the SDK sends verbatim (nil for a notification).
+// (keeping its other optional SDK interfaces visible to the SDK). For the
+// alias of a vendor method the connection's dialect allows, it returns the
+// dialect's answer with handled true, and the client returns result and
+// err to the SDK as they are: result is a json.RawMessage the SDK sends
+// verbatim, or err an *acp.RequestError when the dialect answers with an
+// error; both are nil for a notification-only method.
 //
-// handled is false for any other method: the client does its own thing,
-// typically returning acp.NewMethodNotFound(method).
-func (t *Tap) HandleExtension(ctx context.Context, method string, params json.RawMessage) (result any, events []acpdialect.Event, handled bool, err error) {
-	_ = ctx // the answer is already computed: nothing blocks
-	if !strings.HasPrefix(method, "_") {
-		return nil, nil, false, nil
-	}
-	sum := maphash.Bytes(t.seed, params)
-	p, ok := t.claim(method, sum, len(params))
+// The answer is computed again from method and params: methods are pure
+// and the tap renames only frames whose params the SDK reads as the Conn
+// did, so it is the reply the Conn gave (and sent to OnEvent as a "reply"
+// event) when it read the frame. No state is kept per request, so nothing
+// is lost however many requests are in flight. The frame's events went to
+// OnEvent; none come back here.
+//
+// handled is false for any other method, and before the agent is
+// identified: the client does its own thing, typically returning
+// acp.NewMethodNotFound(method).
+func (t *Tap) HandleExtension(ctx context.Context, method string, params json.RawMessage) (result any, handled bool, err error) {
+	_ = ctx // the answer is a pure function of the request: nothing blocks
+	name, ok := strings.CutPrefix(method, "_")
 	if !ok {
-		t.unmatched.Add(1)
-		return nil, nil, false, nil
+		return nil, false, nil
 	}
-	t.claimed.Add(1)
-	if p.reply != nil {
-		if e := p.reply.Error; e != nil {
-			err = &acp.RequestError{Code: e.Code, Message: e.Message}
-		} else {
-			result = json.RawMessage(p.reply.Result)
-		}
-	}
-	return result, p.events, true, err
-}
-
-// claim removes and returns the oldest parked result for a frame.
-func (t *Tap) claim(method string, sum uint64, size int) (parked, bool) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	for i, p := range t.parked {
-		if p.sum == sum && p.size == size && p.method == method {
-			t.parked = append(t.parked[:i], t.parked[i+1:]...)
-			t.nparked.Add(^uint64(0))
-			return p, true
-		}
+	d := t.conn.Dialect()
+	t.mu.Unlock()
+	res, rpcErr, ok := d.Reply(name, params)
+	switch {
+	case rpcErr != nil:
+		return nil, true, &acp.RequestError{Code: rpcErr.Code, Message: rpcErr.Message}
+	case ok:
+		return res, true, nil
+	case d.Allows(name):
+		return nil, true, nil // a notification: the SDK sends nothing
 	}
-	return parked{}, false
-}
-
-// park keeps the Conn's result for a renamed frame until HandleExtension
-// claims it, within MaxParked. Called with t.mu held.
-func (t *Tap) park(p parked) {
-	t.parked = append(t.parked, p)
-	t.nparked.Add(1)
-	for len(t.parked) > t.maxParked {
-		old := t.parked[0]
-		t.parked[0] = parked{}
-		t.parked = t.parked[1:]
-		t.nparked.Add(^uint64(0))
-		t.evicted.Add(1)
-		t.emit(old.events)
-	}
-	if cap(t.parked) > 4*t.maxParked {
-		// Re-slicing from the front walks the array forward: copy now and
-		// then so that it does not grow without bound.
-		t.parked = append([]parked(nil), t.parked...)
-	}
+	return nil, false, nil
 }
 
 // emit hands events to OnEvent. Called with t.mu held, so that events
