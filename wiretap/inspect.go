@@ -21,8 +21,12 @@ const sdkUpdatePrefix = `{"jsonrpc":"2.0","method":"session/update"`
 // with t.mu held.
 func (t *Tap) inbound(frame []byte) int {
 	res, err := t.conn.Inbound(frame)
+	d := t.conn.Dialect() // set by the initialize response
+	if d != t.dialect.Load() {
+		t.dialect.Store(d)
+	}
 	t.emit(res.Events)
-	if err != nil || t.conn.Dialect() == nil || bytes.HasPrefix(frame, []byte(sdkUpdatePrefix)) {
+	if err != nil || d == nil || bytes.HasPrefix(frame, []byte(sdkUpdatePrefix)) {
 		return -1
 	}
 	return t.renameAt(frame)

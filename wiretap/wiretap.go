@@ -61,6 +61,9 @@ type Stats struct {
 type Tap struct {
 	mu   sync.Mutex // guards conn, and orders OnEvent
 	conn *acpdialect.Conn
+	// dialect mirrors conn.Dialect() for HandleExtension, which must not
+	// wait for the lock while Read works through a batch (and OnEvent).
+	dialect atomic.Pointer[acpdialect.Dialect]
 
 	onEvent  func(acpdialect.Event)
 	maxFrame int
@@ -81,6 +84,7 @@ func New(conn *acpdialect.Conn, opts Options) *Tap {
 		onEvent:  opts.OnEvent,
 		maxFrame: opts.MaxFrame,
 	}
+	t.dialect.Store(conn.Dialect())
 	for _, name := range opts.Outbound {
 		if name != "" && !strings.HasPrefix(name, "_") {
 			if t.aliases == nil {
@@ -143,9 +147,7 @@ func (t *Tap) HandleExtension(ctx context.Context, method string, params json.Ra
 	if !ok {
 		return nil, false, nil
 	}
-	t.mu.Lock()
-	d := t.conn.Dialect()
-	t.mu.Unlock()
+	d := t.dialect.Load()
 	res, rpcErr, ok := d.Reply(name, params)
 	switch {
 	case rpcErr != nil:
