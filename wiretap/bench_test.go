@@ -123,40 +123,40 @@ func scanAll(tb testing.TB, r io.Reader) (lines int) {
 	return lines
 }
 
-// BenchmarkReaderMixed reads the mixed transcript through a tap on a
-// Cursor connection (one transcript per op).
-func BenchmarkReaderMixed(b *testing.B) {
-	data := mixedTranscript(b)
-	tap, _ := newTap("cursor", wiretap.Options{OnEvent: func(acpdialect.Event) {}})
+// benchRead serves data b.N times through wrap and consumes it as the SDK
+// does; one op is one pass over data.
+func benchRead(b *testing.B, data []byte, wrap func(io.Reader) io.Reader) {
 	src := &repeatReader{data: data, off: len(data), n: b.N}
-	r := tap.Reader(src)
+	r := wrap(src)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	scanAll(b, r)
 }
 
+// tapReader wraps r in a tap's Reader on a Cursor connection.
+func tapReader(r io.Reader) io.Reader {
+	tap, _ := newTap("cursor", wiretap.Options{OnEvent: func(acpdialect.Event) {}})
+	return tap.Reader(r)
+}
+
+// BenchmarkReaderMixed reads the mixed transcript through a tap on a
+// Cursor connection (one transcript per op).
+func BenchmarkReaderMixed(b *testing.B) {
+	benchRead(b, mixedTranscript(b), tapReader)
+}
+
 // BenchmarkLineCopyMixed is the baseline the target refers to: the
 // same bytes through a plain line-copying reader (whole lines, no
 // inspection), consumed the same way.
 func BenchmarkLineCopyMixed(b *testing.B) {
-	data := mixedTranscript(b)
-	src := &repeatReader{data: data, off: len(data), n: b.N}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	scanAll(b, newLineCopy(src))
+	benchRead(b, mixedTranscript(b), newLineCopy)
 }
 
 // BenchmarkScanMixed is the floor: the SDK's scanner straight on the
 // agent's stream, with no reader in between.
 func BenchmarkScanMixed(b *testing.B) {
-	data := mixedTranscript(b)
-	src := &repeatReader{data: data, off: len(data), n: b.N}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	scanAll(b, src)
+	benchRead(b, mixedTranscript(b), func(r io.Reader) io.Reader { return r })
 }
 
 // lineCopy is a plain line-by-line copying reader: what a tap that
@@ -167,7 +167,7 @@ type lineCopy struct {
 	err  error
 }
 
-func newLineCopy(r io.Reader) *lineCopy {
+func newLineCopy(r io.Reader) io.Reader {
 	return &lineCopy{br: bufio.NewReaderSize(r, 64<<10)}
 }
 
@@ -206,23 +206,11 @@ func chunkTranscript() []byte {
 }
 
 func BenchmarkReaderChunks(b *testing.B) {
-	data := chunkTranscript()
-	tap, _ := newTap("cursor", wiretap.Options{OnEvent: func(acpdialect.Event) {}})
-	src := &repeatReader{data: data, off: len(data), n: b.N}
-	r := tap.Reader(src)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	scanAll(b, r)
+	benchRead(b, chunkTranscript(), tapReader)
 }
 
 func BenchmarkLineCopyChunks(b *testing.B) {
-	data := chunkTranscript()
-	src := &repeatReader{data: data, off: len(data), n: b.N}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	scanAll(b, newLineCopy(src))
+	benchRead(b, chunkTranscript(), newLineCopy)
 }
 
 // TestMixedTranscript keeps the benchmark honest: the tap delivers the
