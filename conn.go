@@ -29,8 +29,11 @@ type Options struct {
 	MaxRequests int
 	// ClientMethods are agent -> client methods the client serves itself
 	// (its own "_" extensions, say). Like ACP's standard client methods they
-	// get no reply from the Conn; every other method no dialect allows is
-	// declined with -32601.
+	// get no reply from the Conn and are not read by the dialect; every
+	// other method no dialect allows is declined with -32601. Naming a
+	// method the dialect allows takes it over: through wiretap it still
+	// reaches HandleExtensionMethod (renamed), so answer it there yourself
+	// instead of calling Tap.HandleExtension.
 	ClientMethods []string
 }
 
@@ -42,7 +45,11 @@ const (
 	DefaultMaxRequests     = 4096
 )
 
-// Result is what one frame produced.
+// Result is what one frame produced. Its slices, and the events' payloads,
+// are read-only: payload kind objects are shared with the Conn's state and
+// with later events (copy with Payload.Clone to change one), and a reply
+// event's ID and Result view the Reply bytes. Every slice is capped, so
+// appending to one never writes into another.
 type Result struct {
 	// Reply is a complete JSON-RPC response frame, ending in '\n', for the
 	// client to send to the agent; nil when the client owes no reply (or
@@ -97,21 +104,22 @@ type session struct {
 	id       string // owned: keys and events use it instead of a copy
 	turns    int    // session/prompt requests awaiting their response
 	lastTurn uint64 // seq of the latest turn start
-	created  uint64
+	// epoch changes (to a new seq) when the session goes from idle to busy
+	// and at every turn end: a card made in one epoch takes a sweeping
+	// dialect's late metadata only in that epoch. A prompt queued behind
+	// another does not start a new one.
+	epoch   uint64
+	created uint64
 }
 
-// current returns the turn in flight (its start's seq), or 0.
-func (s *session) current() uint64 {
-	if s.turns > 0 {
-		return s.lastTurn
-	}
-	return 0
-}
+// current returns the session's epoch.
+func (s *session) current() uint64 { return s.epoch }
 
 // request is a client request awaiting the agent's response.
 type request struct {
 	method  string
 	session string
+	created uint64 // the session's created seq: a response outliving it is stale
 }
 
 type toolState struct {
@@ -263,10 +271,10 @@ func (c *Conn) Outbound(frame []byte) ([]Event, error) {
 	sid := gjson.Get(v.s, "params.sessionId").Str
 	switch v.method.Str {
 	case "session/prompt":
-		if s := c.touchSession(sid); s != nil {
-			c.seq++
-			s.turns++
-			s.lastTurn = c.seq
+		// A turn is a prompt whose response can end it: one with an id
+		// not already awaiting a response.
+		if s := c.touchSession(sid); s != nil && v.hasID && !c.tracked(v.id.Raw) {
+			c.turnStart(s)
 		}
 	case "session/close":
 		c.endSession(sid)
@@ -277,9 +285,32 @@ func (c *Conn) Outbound(frame []byte) ([]Event, error) {
 		c.touchSession(sid) // session/new has no id yet: its response does this
 	}
 	if v.hasID {
-		c.track(v.id.Raw, request{method: v.method.Str, session: sid})
+		r := request{method: v.method.Str, session: sid}
+		if s := c.sessions[sid]; s != nil {
+			r.created = s.created
+		}
+		c.track(v.id.Raw, r)
 	}
 	return nil, nil
+}
+
+func (c *Conn) tracked(id string) bool {
+	_, ok := c.requests[id]
+	return ok
+}
+
+// turnStart starts a turn of s; the first of a busy spell starts an epoch,
+// dropping metadata left over from before it.
+func (c *Conn) turnStart(s *session) {
+	c.seq++
+	if s.turns == 0 {
+		s.epoch = c.seq
+		if c.d != nil && c.d.SweepAtTurnEnd {
+			c.pending.SweepSession(s.id)
+		}
+	}
+	s.turns++
+	s.lastTurn = c.seq
 }
 
 // track remembers a client request until its response, within a bound.
@@ -330,7 +361,7 @@ func (c *Conn) response(v frameView) []Event {
 		sid := gjson.Get(v.s, "result.sessionId").Str
 		c.touchSession(sid)
 	case "session/prompt":
-		c.turnEnd(r.session)
+		c.turnEnd(r)
 	}
 	return nil
 }
@@ -349,14 +380,19 @@ func (c *Conn) identify(result gjson.Result) {
 	c.skip = skipCache{} // what needs nothing may depend on the dialect
 }
 
-func (c *Conn) turnEnd(sid string) {
-	s := c.sessions[sid]
-	if s == nil {
+// turnEnd ends the turn of a session/prompt request, unless its session
+// ended (and maybe began again) since: a stale response ends nothing.
+func (c *Conn) turnEnd(r request) {
+	s := c.sessions[r.session]
+	if s == nil || s.created != r.created {
 		return
 	}
+	sid := s.id
 	if s.turns > 0 {
 		s.turns--
 	}
+	c.seq++
+	s.epoch = c.seq
 	if c.d != nil && c.d.SweepAtTurnEnd {
 		c.pending.SweepSession(sid)
 	}

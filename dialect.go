@@ -73,7 +73,7 @@ type Method struct {
 // Conn keeps its values, so none may view the frame: read strings with Str,
 // or with View and then Own.
 type Action struct {
-	// Result is the reply to a request; nil means an empty object {}.
+	// Result is the reply to a request; empty means an empty object {}.
 	Result json.RawMessage
 	// Error, if set, is sent instead of Result.
 	Error *RPCError
@@ -193,7 +193,7 @@ func (d *Dialect) Reply(method string, params []byte) (res json.RawMessage, rpcE
 		e := *act.Error
 		return nil, &e, true
 	}
-	if act.Result == nil {
+	if len(act.Result) == 0 {
 		return json.RawMessage("{}"), nil, true
 	}
 	return act.Result, nil, true

@@ -54,8 +54,9 @@ type Generic struct {
 	ACPKind string `json:"acp_kind,omitempty"`
 }
 
-// Clone returns a deep copy, so that an emitted payload never aliases the
-// state a Conn goes on merging into.
+// Clone returns a deep copy. Emitted payloads share their kind objects
+// with the Conn's state (which never changes them in place); a client that
+// wants to modify one clones it first.
 func (p Payload) Clone() Payload {
 	if p.SubagentTask != nil {
 		st := *p.SubagentTask

@@ -140,6 +140,11 @@ func (c *Conn) vendor(v frameView, method string) Result {
 		return Result{}
 	}
 	m := c.d.method(method, v.hasID)
+	if m == nil && len(method) > 1 && method[0] == '_' {
+		// The alias a client on the SDK knows the method by, sent as is:
+		// answered as the method, as wiretap.HandleExtension answers it.
+		m = c.d.method(method[1:], v.hasID)
+	}
 	if m == nil {
 		if !v.hasID {
 			c.stats.IgnoredNotifications++
@@ -212,7 +217,7 @@ func (c *Conn) fillReply(ev *Event, rb *replyBuf, v frameView, method string, re
 		ev.Error = &rb.err
 		frame = appendError(rb.buf[:0], v.id.Raw, rb.err)
 	} else {
-		if result == nil {
+		if len(result) == 0 {
 			result = emptyObject
 		}
 		frame = appendReply(rb.buf[:0], v.id.Raw, result)
@@ -251,7 +256,7 @@ func (c *Conn) late(l Late) cardChange {
 		if holder == nil || s.created > holder.created {
 			holder = s
 		}
-		if c.d.SweepAtTurnEnd && (s.current() == 0 || st.turn != s.current()) {
+		if c.d.SweepAtTurnEnd && st.turn != s.current() {
 			continue
 		}
 		m, ok := c.d.MergeLate(st.payload, l.Payload)

@@ -51,6 +51,9 @@ func testDialect() *acpdialect.Dialect {
 			}},
 			{Name: "x/note", Kind: acpdialect.Notification},
 			{Name: "x/plain", Kind: acpdialect.RequestOrNotification},
+			{Name: "_x/own", Kind: acpdialect.Request, Handle: func(gjson.Result) acpdialect.Action {
+				return acpdialect.Action{Result: json.RawMessage(`{"own":true}`)}
+			}},
 		},
 	}
 }
@@ -84,6 +87,7 @@ func TestHandleExtension(t *testing.T) {
 		{"alias of an alias", "cursor-agent", "__cursor/task", `{}`, false, "", 0, ""},
 		{"bare underscore", "cursor-agent", "_", `{}`, false, "", 0, ""},
 		{"other extension", "cursor-agent", "_zed/x", `{}`, false, "", 0, ""},
+		{"a dialect method named with _", "x-agent", "_x/own", `{}`, true, `{"own":true}`, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

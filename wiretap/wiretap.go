@@ -148,6 +148,9 @@ func (t *Tap) HandleExtension(ctx context.Context, method string, params json.Ra
 		return nil, false, nil
 	}
 	d := t.dialect.Load()
+	if d.Allows(method) {
+		name = method // a dialect method whose own name starts with "_"
+	}
 	res, rpcErr, ok := d.Reply(name, params)
 	switch {
 	case rpcErr != nil:

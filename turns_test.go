@@ -1,0 +1,159 @@
+package acpdialect_test
+
+import (
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/cursor"
+)
+
+// Turn and epoch edge cases found in review: cursor/task metadata must land
+// on the card of its own busy spell, whatever the order of prompts,
+// responses and sessions.
+
+const (
+	turnTask = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"tool-1","title":"Task","status":"in_progress","rawInput":{"_toolName":"task"}}}}`
+	turnMeta = `{"jsonrpc":"2.0","id":90,"method":"cursor/task","params":{"toolCallId":"tool-1","description":"D"}}`
+)
+
+type turnConn struct {
+	t *testing.T
+	c *acpdialect.Conn
+}
+
+func newTurnConn(t *testing.T, d *acpdialect.Dialect) *turnConn {
+	return &turnConn{t, acpdialect.NewRegistry(d).NewConn(acpdialect.Options{Agent: "cursor"})}
+}
+
+func (h *turnConn) out(s string) {
+	if _, err := h.c.Outbound([]byte(s)); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func (h *turnConn) in(s string) acpdialect.Result {
+	r, err := h.c.Inbound([]byte(s))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return r
+}
+
+func prompt(id string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"session/prompt","params":{"sessionId":"s1"}}`
+}
+
+// merged reports whether a cursor/task result enriched a card (an update
+// event before the reply) with description D.
+func merged(r acpdialect.Result) bool {
+	return len(r.Events) == 2 && r.Events[0].Payload != nil && r.Events[0].Payload.SubagentTask != nil &&
+		r.Events[0].Payload.SubagentTask.Description == "D"
+}
+
+// Metadata arriving after its turn ended must not enrich the next turn's
+// card for a reused id.
+func TestTurnMetadataBetweenTurnsDoesNotLeak(t *testing.T) {
+	h := newTurnConn(t, cursor.Dialect())
+	h.out(prompt("2"))
+	h.in(turnTask)
+	h.in(`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`)
+	if r := h.in(turnMeta); merged(r) {
+		t.Error("metadata after the turn ended merged into its finished card")
+	}
+	h.out(prompt("3"))
+	r := h.in(turnTask)
+	if st := r.Events[0].Payload.SubagentTask; st == nil || st.Description != "" {
+		t.Errorf("turn 2's new card: %+v; want an empty subagent", st)
+	}
+}
+
+// A prompt queued behind a running one does not start a new epoch.
+func TestTurnQueuedPromptKeepsTheCard(t *testing.T) {
+	h := newTurnConn(t, cursor.Dialect())
+	h.out(prompt("2"))
+	h.in(turnTask)
+	h.out(prompt("3"))
+	if r := h.in(turnMeta); !merged(r) {
+		t.Errorf("cursor/task with a prompt queued: %d events; want the card update and the reply", len(r.Events))
+	}
+}
+
+// A client that feeds only the agent's frames (no turns seen) still gets
+// its cards enriched.
+func TestTurnNoOutboundFrames(t *testing.T) {
+	h := newTurnConn(t, cursor.Dialect())
+	h.in(turnTask)
+	if r := h.in(turnMeta); !merged(r) {
+		t.Errorf("got %d events; want the card update and the reply", len(r.Events))
+	}
+}
+
+// A session/prompt without an id, or with an id already awaiting its
+// response, can never be answered: it starts no turn that would stay open.
+func TestTurnPromptWithoutResponseIsNoTurn(t *testing.T) {
+	for _, second := range []string{
+		`{"jsonrpc":"2.0","method":"session/prompt","params":{"sessionId":"s1"}}`,
+		prompt("2"),
+	} {
+		h := newTurnConn(t, cursor.Dialect())
+		h.out(prompt("2"))
+		h.out(second)
+		h.in(`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`)
+		h.in(turnTask)
+		if r := h.in(turnMeta); !merged(r) {
+			t.Errorf("after %s: the session still looks busy in a stale epoch (%d events)", second, len(r.Events))
+		}
+	}
+}
+
+// With a single-session agent, the response to a prompt of a session that
+// was loaded again since must not end the new session's turn.
+func TestTurnStaleResponseAfterReload(t *testing.T) {
+	d := cursor.Dialect()
+	d.SingleSession = true
+	h := newTurnConn(t, d)
+	h.out(prompt("2"))
+	h.out(`{"jsonrpc":"2.0","id":3,"method":"session/load","params":{"sessionId":"s1"}}`)
+	h.in(`{"jsonrpc":"2.0","id":3,"result":{}}`)
+	h.out(prompt("4"))
+	h.in(`{"jsonrpc":"2.0","id":2,"error":{"code":-32800,"message":"cancelled"}}`)
+	h.in(turnTask)
+	if r := h.in(turnMeta); !merged(r) {
+		t.Errorf("turn 4 ended by the old session's response: %d events", len(r.Events))
+	}
+}
+
+// An agent that sends the alias a client on the SDK knows (_cursor/task)
+// gets the method's answer, as wiretap.HandleExtension gives it.
+func TestAliasSentAsIs(t *testing.T) {
+	h := newTurnConn(t, cursor.Dialect())
+	h.out(prompt("2"))
+	h.in(turnTask)
+	r := h.in(`{"jsonrpc":"2.0","id":90,"method":"_cursor/task","params":{"toolCallId":"tool-1","description":"D"}}`)
+	if !merged(r) || string(r.Reply) != `{"jsonrpc":"2.0","id":90,"result":{}}`+"\n" {
+		t.Errorf("_cursor/task: reply %q, %d events", r.Reply, len(r.Events))
+	}
+}
+
+// The slices a Result hands out are capped: appending to one never writes
+// into another.
+func TestResultSlicesAreCapped(t *testing.T) {
+	h := newTurnConn(t, cursor.Dialect())
+	h.out(prompt("2"))
+	h.in(turnTask)
+	r := h.in(turnMeta)
+	reply := r.Events[1]
+	for name, n := range map[string][2]int{
+		"events": {len(r.Events), cap(r.Events)}, "reply": {len(r.Reply), cap(r.Reply)},
+		"id": {len(reply.ID), cap(reply.ID)}, "result": {len(reply.Result), cap(reply.Result)},
+	} {
+		if n[0] != n[1] {
+			t.Errorf("%s: len %d, cap %d", name, n[0], n[1])
+		}
+	}
+	_ = append(r.Reply, "garbage"...)
+	_ = append(reply.ID, "zz"...)
+	if string(reply.ID) != "90" || string(reply.Result) != "{}" {
+		t.Errorf("appending changed the event: id %s, result %s", reply.ID, reply.Result)
+	}
+}
