@@ -51,17 +51,6 @@ type Stats struct {
 	Live    int    `json:"live"`    // halves held now
 }
 
-// Add sums two Stats (Live included), for reporting several stores as one.
-func (s Stats) Add(o Stats) Stats {
-	return Stats{
-		Stored:  s.Stored + o.Stored,
-		Matched: s.Matched + o.Matched,
-		Evicted: s.Evicted + o.Evicted,
-		Swept:   s.Swept + o.Swept,
-		Live:    s.Live + o.Live,
-	}
-}
-
 // entry is a node of two intrusive lists: all entries in insertion order
 // (for the connection bound) and the entries of one session (for the
 // session bound and sweeps).

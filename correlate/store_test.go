@@ -253,15 +253,6 @@ func TestStoreDefaults(t *testing.T) {
 	}
 }
 
-func TestStatsAdd(t *testing.T) {
-	a := correlate.Stats{Stored: 1, Matched: 2, Evicted: 3, Swept: 4, Live: 5}
-	b := correlate.Stats{Stored: 10, Matched: 20, Evicted: 30, Swept: 40, Live: 50}
-	want := correlate.Stats{Stored: 11, Matched: 22, Evicted: 33, Swept: 44, Live: 55}
-	if got := a.Add(b); got != want {
-		t.Errorf("Add = %+v; want %+v", got, want)
-	}
-}
-
 // Every counter adds up: whatever was stored is live, matched, evicted,
 // swept or deleted, under a random mix of operations on many sessions.
 func TestStoreAccounting(t *testing.T) {
