@@ -112,9 +112,6 @@ type session struct {
 	created uint64
 }
 
-// current returns the session's epoch.
-func (s *session) current() uint64 { return s.epoch }
-
 // request is a client request awaiting the agent's response.
 type request struct {
 	method  string
@@ -124,7 +121,7 @@ type request struct {
 
 type toolState struct {
 	id       string // the tool call id, owned
-	turn     uint64 // the turn (its session's lastTurn) that started the card; 0 outside a turn
+	epoch    uint64 // its session's epoch when the card started
 	acpKind  string // the latest ACP kind, for a generic payload
 	payload  Payload
 	surfaced bool

@@ -40,9 +40,11 @@ type Dialect struct {
 	// for the same tool call. Like ToolCall it must not modify the kind
 	// objects of cur or late: it copies what it changes.
 	MergeLate func(cur, late Payload) (next Payload, ok bool)
-	// SweepAtTurnEnd drops unmatched late halves when a turn ends, for
-	// vendors that reuse tool call ids across turns. They are always
-	// dropped when their session ends.
+	// SweepAtTurnEnd is for vendors that reuse tool call ids across turns:
+	// unmatched late halves are dropped when a turn ends and when the
+	// session goes busy again, and a half merges only into a card of its
+	// session's current epoch (see Conn). They are always dropped when
+	// their session ends.
 	SweepAtTurnEnd bool
 	// SingleSession says the agent keeps one session per connection: a new
 	// session/new or session/load ends the sessions before it.

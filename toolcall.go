@@ -33,7 +33,6 @@ func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
 		return nil
 	}
 	first := u.Kind == "tool_call"
-	turn := s.current()
 	k := correlate.Key{Session: s.id, ID: u.ID.Str}
 	st := c.tools.Get(k)
 	switch {
@@ -41,11 +40,11 @@ func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
 		// A new card: its id and title share one allocation.
 		title := View(u.Title)
 		Own(&k.ID, &title)
-		st = c.tools.Put(k, toolState{id: k.ID, turn: turn, payload: Payload{Kind: KindGeneric, Title: title}})
+		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, payload: Payload{Kind: KindGeneric, Title: title}})
 	case first:
 		// A tool_call for a known id is a new tool call (vendors reuse ids
 		// across turns): a fresh card in the old one's place.
-		*st = toolState{id: st.id, turn: turn, payload: Payload{Kind: KindGeneric}}
+		*st = toolState{id: st.id, epoch: s.epoch, payload: Payload{Kind: KindGeneric}}
 	}
 	k.ID = st.id
 	old := st.payload
@@ -232,7 +231,7 @@ func (c *Conn) fillReply(ev *Event, rb *replyBuf, v frameView, method string, re
 // late correlates a vendor's metadata half with its tool call, whichever
 // came first. Vendor params carry no session id. The half merges into the
 // card it applies to (for a dialect that sweeps at turn end, only a card of
-// its session's turn in flight: ids are reused across turns and sessions),
+// its session's current epoch: ids are reused across turns and sessions),
 // preferring a turn in flight, then the newest session. With no such card
 // it waits in the session whose turn started last, else in the newest
 // session that has a card with that id; with neither it is dropped.
@@ -256,7 +255,7 @@ func (c *Conn) late(l Late) cardChange {
 		if holder == nil || s.created > holder.created {
 			holder = s
 		}
-		if c.d.SweepAtTurnEnd && st.turn != s.current() {
+		if c.d.SweepAtTurnEnd && st.epoch != s.epoch {
 			continue
 		}
 		m, ok := c.d.MergeLate(st.payload, l.Payload)
