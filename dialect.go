@@ -49,6 +49,22 @@ type Dialect struct {
 	// SingleSession says the agent keeps one session per connection: a new
 	// session/new or session/load ends the sessions before it.
 	SingleSession bool
+	// Updates are the non-standard session/update kinds the agent sends
+	// (Cursor's subagent_spawned). The SDKs do not know them and misread
+	// them, so wiretap quarantines them on a "_" method.
+	Updates []Update
+}
+
+// Update is one non-standard session/update kind a dialect reads.
+type Update struct {
+	Kind string
+	// Handle reads the update object and returns what it says about a tool
+	// call. The Conn merges it into the card named by Late.ToolCallID, else
+	// into the card of the child session named by
+	// Late.Payload.SubagentTask.ChildSessionID, and makes a card when there
+	// is none (keyed by the tool call id, else by the child session id).
+	// A zero Late changes nothing.
+	Handle func(update gjson.Result) Late
 }
 
 // MethodKind says how a vendor method may arrive.
@@ -84,6 +100,19 @@ type Action struct {
 	// frame arrive. (A value, not a pointer: one allocation fewer per
 	// vendor frame.)
 	Late Late
+	// Event, if set, is a session-level event the frame produced
+	// (question, plan, todos, image). The Conn fills in its Agent, its
+	// SessionID (the session of the tool call Event.ToolCallID names, else
+	// the one with a turn in flight), and for a request Method and ID.
+	Event *Event
+	// Await says a request waits for the client's answer when the client
+	// answers blocking requests itself (Options.ClientAnswers): Result is
+	// then only the default, sent when the client has no handler or its
+	// answer is overdue.
+	Await bool
+	// Merge, for a todos event, merges its items into the session's list
+	// (by id) instead of replacing the list.
+	Merge bool
 }
 
 // Late is one half of a correlation: metadata for the tool call ToolCallID,

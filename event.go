@@ -30,6 +30,14 @@ type Event struct {
 	ID     json.RawMessage `json:"id,omitempty"`
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  *RPCError       `json:"error,omitempty"`
+
+	// The object of a session-level event, named after its type.
+	Question *Question `json:"question,omitempty"`
+	Plan     *Plan     `json:"plan,omitempty"`
+	Todos    *Todos    `json:"todos,omitempty"`
+	Image    *Image    `json:"image,omitempty"`
+	Models   *Models   `json:"models,omitempty"`
+	Commands *Commands `json:"commands,omitempty"`
 }
 
 // RPCError is a JSON-RPC error object.

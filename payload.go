@@ -38,6 +38,8 @@ type SubagentTask struct {
 	AgentID        string `json:"agent_id,omitempty"`
 	Model          string `json:"model,omitempty"`
 	ChildSessionID string `json:"child_session_id,omitempty"`
+	// Name is the subagent's own name, where the agent gives one.
+	Name string `json:"name,omitempty"`
 	// DurationMs is the subagent's run time. A pointer so that a reported
 	// zero is written and an unknown value is omitted.
 	DurationMs   *int64 `json:"duration_ms,omitempty"`

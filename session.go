@@ -1,0 +1,105 @@
+package acpdialect
+
+import "encoding/json"
+
+// Session-level event types: each event carries one object named after its
+// type.
+const (
+	// EventQuestion is a blocking question the agent asks the user (Cursor's
+	// cursor/ask_question). The event names the request (Method, ID); the
+	// client answers it with Conn.Answer, or the Conn answers the dialect's
+	// default.
+	EventQuestion = "question"
+	// EventPlan is a plan the agent asks the user to accept (Cursor's
+	// cursor/create_plan), a blocking request like a question.
+	EventPlan = "plan"
+	// EventTodos is the session's todo list after a change, whole.
+	EventTodos = "todos"
+	// EventImage is an image the agent asks the client to generate.
+	EventImage = "image"
+	// EventModels is the agent's answer to a request for its models.
+	EventModels = "models"
+	// EventCommands is the session's slash commands after a change, whole.
+	EventCommands = "commands"
+)
+
+// Question is one blocking question request: one or more questions, each
+// with its options.
+type Question struct {
+	ToolCallID string         `json:"tool_call_id,omitempty"`
+	Title      string         `json:"title,omitempty"`
+	Questions  []QuestionItem `json:"questions"`
+}
+
+// QuestionItem is one question and the options the user picks from.
+type QuestionItem struct {
+	ID            string   `json:"id"`
+	Prompt        string   `json:"prompt,omitempty"`
+	Options       []Option `json:"options"`
+	AllowMultiple bool     `json:"allow_multiple,omitempty"`
+}
+
+// Option is one answer a question offers.
+type Option struct {
+	ID    string `json:"id"`
+	Label string `json:"label,omitempty"`
+}
+
+// Plan is a plan the agent proposes.
+type Plan struct {
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	Name       string `json:"name,omitempty"`
+	Overview   string `json:"overview,omitempty"`
+	// Markdown is the plan itself.
+	Markdown  string `json:"markdown,omitempty"`
+	Todos     []Todo `json:"todos"`
+	IsProject bool   `json:"is_project,omitempty"`
+}
+
+// Todo is one item of a todo list or plan.
+type Todo struct {
+	ID      string `json:"id"`
+	Content string `json:"content,omitempty"`
+	// Status is pending, in_progress, completed or cancelled.
+	Status string `json:"status,omitempty"`
+}
+
+// Todos is a session's todo list.
+type Todos struct {
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	Items      []Todo `json:"items"`
+}
+
+// Image is a request to generate an image.
+type Image struct {
+	ToolCallID          string   `json:"tool_call_id,omitempty"`
+	Description         string   `json:"description,omitempty"`
+	FilePath            string   `json:"file_path,omitempty"`
+	ReferenceImagePaths []string `json:"reference_image_paths,omitempty"`
+}
+
+// Models is the list of models an agent offers.
+type Models struct {
+	Items []Model `json:"items"`
+}
+
+// Model is one model an agent offers.
+type Model struct {
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+	// ConfigOptions are the model's own options (effort, fast, ...) as the
+	// agent sent them.
+	ConfigOptions json.RawMessage `json:"config_options,omitempty"`
+}
+
+// Commands is a session's slash commands.
+type Commands struct {
+	Items []Command `json:"items"`
+}
+
+// Command is one slash command.
+type Command struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	InputHint   string `json:"input_hint,omitempty"`
+}
