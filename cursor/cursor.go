@@ -8,6 +8,18 @@
 // tool call. The completion's rawOutput carries the run time and whether
 // the subagent ran in the background.
 //
+// A client that opts in to native subagents (ClientFeatures.Subagents)
+// also gets subagent_spawned and subagent_state_update, two non-spec
+// session/update kinds (Dialect.Updates) that name the child session; they
+// fold into the same card.
+//
+// Cursor's other vendor methods produce session-level events: the blocking
+// requests cursor/ask_question and cursor/create_plan (a question and a
+// plan the client may answer itself; by default they are answered
+// "cancelled" so the turn goes on), cursor/update_todos (the session's todo
+// list) and cursor/generate_image (answered "rejected" by default). None of
+// them has a "_" prefix.
+//
 // Wire facts and sources: shared/research/vendors.md section 3 and
 // kandev.md sections 2.4 and 5.
 package cursor
@@ -30,8 +42,18 @@ func Dialect() *acpdialect.Dialect {
 	return &acpdialect.Dialect{
 		ID:    ID,
 		Match: Match,
+		// Every method is allowed in both forms: builds differ, and a
+		// notification form of a blocking method still yields its event.
 		Methods: []acpdialect.Method{
 			{Name: MethodTask, Kind: acpdialect.RequestOrNotification, Handle: HandleTask},
+			{Name: MethodAskQuestion, Kind: acpdialect.RequestOrNotification, Handle: HandleQuestion},
+			{Name: MethodCreatePlan, Kind: acpdialect.RequestOrNotification, Handle: HandlePlan},
+			{Name: MethodUpdateTodos, Kind: acpdialect.RequestOrNotification, Handle: HandleTodos},
+			{Name: MethodGenerateImage, Kind: acpdialect.RequestOrNotification, Handle: HandleImage},
+		},
+		Updates: []acpdialect.Update{
+			{Kind: UpdateSubagentSpawned, Handle: HandleSpawned},
+			{Kind: UpdateSubagentState, Handle: HandleSubagentState},
 		},
 		ToolCall:  ToolCall,
 		MergeLate: MergeLate,
@@ -234,19 +256,30 @@ func readInput(raw gjson.Result) input {
 	return in
 }
 
-// MergeLate folds cursor/task metadata into a subagent payload: a non-empty
-// value replaces, an empty one never blanks. It applies only to subagent
-// payloads; for anything else the metadata keeps waiting.
+// MergeLate folds late metadata into a subagent payload: cursor/task's
+// (description, prompt, model, agent id) and the native subagent updates'
+// (child session, name, subagent status, model, and the spawn's task as
+// description). A non-empty value replaces, an empty one never blanks.
+// The one exception: a native half (one that names a child session) gives
+// its description only when there is none yet, so that cursor/task's
+// description wins over the spawn's task whichever arrives first. It
+// applies only to subagent payloads; for anything else the metadata keeps
+// waiting. The card's own status (Payload.Status) is the Conn's to set.
 func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 	if cur.Kind != acpdialect.KindSubagentTask || cur.SubagentTask == nil || late.SubagentTask == nil {
 		return cur, false
 	}
 	st := *cur.SubagentTask
 	m := late.SubagentTask
-	acpdialect.Fill(&st.Description, m.Description)
+	if m.ChildSessionID == "" || st.Description == "" {
+		acpdialect.Fill(&st.Description, m.Description)
+	}
 	acpdialect.Fill(&st.Prompt, m.Prompt)
 	acpdialect.Fill(&st.Model, m.Model)
 	acpdialect.Fill(&st.AgentID, m.AgentID)
+	acpdialect.Fill(&st.ChildSessionID, m.ChildSessionID)
+	acpdialect.Fill(&st.Name, m.Name)
+	acpdialect.Fill(&st.Status, m.Status)
 	if !st.Equal(*cur.SubagentTask) {
 		cur.SubagentTask = &st
 	}

@@ -1,0 +1,247 @@
+package cursor
+
+import (
+	"encoding/json"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/tidwall/gjson"
+)
+
+// Cursor's blocking requests: the agent's turn waits for the answer, so
+// every one gets an answer (a -32601 stalls the turn as well). When the
+// client answers them itself the Conn waits for it (Action.Await) and
+// sends the Result here only as the default.
+const (
+	MethodAskQuestion = "cursor/ask_question"
+	MethodCreatePlan  = "cursor/create_plan"
+)
+
+// HandleQuestion reads cursor/ask_question params into a question event,
+// with "cancelled" as the default answer. Params that are not an object
+// ask nothing: they are answered "cancelled" at once, with no event.
+func HandleQuestion(params gjson.Result) acpdialect.Action {
+	if !params.IsObject() {
+		return acpdialect.Action{Result: Cancelled()}
+	}
+	q := ParseQuestion(params)
+	return acpdialect.Action{
+		Result: Cancelled(),
+		Event: &acpdialect.Event{
+			Type:       acpdialect.EventQuestion,
+			ToolCallID: q.ToolCallID,
+			Question:   &q,
+		},
+		Await: true,
+	}
+}
+
+// ParseQuestion reads cursor/ask_question params, one pass per object.
+// Fields of the wrong type are absent; of a key that appears twice the
+// first counts. Questions and options without an id (nothing to answer
+// with) are skipped. Questions and each Options are never nil, so the JSON
+// has []. The strings are copies: nothing views the frame.
+func ParseQuestion(params gjson.Result) acpdialect.Question {
+	q := acpdialect.Question{Questions: []acpdialect.QuestionItem{}}
+	var list gjson.Result
+	var seen uint8
+	acpdialect.Members(params, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "toolCallId" && once(&seen, 1):
+			q.ToolCallID = acpdialect.View(v)
+		case k == "title" && once(&seen, 2):
+			q.Title = acpdialect.View(v)
+		case k == "questions" && once(&seen, 4):
+			list = v
+		}
+		return true
+	})
+	if list.IsArray() {
+		list.ForEach(func(_, v gjson.Result) bool {
+			if it := readQuestionItem(v); it.ID != "" {
+				q.Questions = append(q.Questions, it)
+			}
+			return true
+		})
+	}
+	// All strings are owned at once (one allocation), after the slices
+	// stopped growing so that the pointers stay valid.
+	ptrs := []*string{&q.ToolCallID, &q.Title}
+	for i := range q.Questions {
+		it := &q.Questions[i]
+		ptrs = append(ptrs, &it.ID, &it.Prompt)
+		for j := range it.Options {
+			ptrs = append(ptrs, &it.Options[j].ID, &it.Options[j].Label)
+		}
+	}
+	acpdialect.Own(ptrs...)
+	return q
+}
+
+func readQuestionItem(obj gjson.Result) acpdialect.QuestionItem {
+	it := acpdialect.QuestionItem{Options: []acpdialect.Option{}}
+	var seen uint8
+	acpdialect.Members(obj, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "id" && once(&seen, 1):
+			it.ID = acpdialect.View(v)
+		case k == "prompt" && once(&seen, 2):
+			it.Prompt = acpdialect.View(v)
+		case k == "allowMultiple" && once(&seen, 4):
+			it.AllowMultiple = v.Type == gjson.True
+		case k == "options" && once(&seen, 8):
+			it.Options = readOptions(v)
+		}
+		return true
+	})
+	return it
+}
+
+func readOptions(list gjson.Result) []acpdialect.Option {
+	opts := []acpdialect.Option{}
+	if !list.IsArray() {
+		return opts
+	}
+	list.ForEach(func(_, v gjson.Result) bool {
+		var o acpdialect.Option
+		var seen uint8
+		acpdialect.Members(v, func(k string, v gjson.Result) bool {
+			switch {
+			case k == "id" && once(&seen, 1):
+				o.ID = acpdialect.View(v)
+			case k == "label" && once(&seen, 2):
+				o.Label = acpdialect.View(v)
+			}
+			return true
+		})
+		if o.ID != "" {
+			opts = append(opts, o)
+		}
+		return true
+	})
+	return opts
+}
+
+// HandlePlan reads cursor/create_plan params into a plan event, with
+// "cancelled" as the default answer. Params that are not an object propose
+// nothing: they are answered "cancelled" at once, with no event.
+func HandlePlan(params gjson.Result) acpdialect.Action {
+	if !params.IsObject() {
+		return acpdialect.Action{Result: Cancelled()}
+	}
+	p := ParsePlan(params)
+	return acpdialect.Action{
+		Result: Cancelled(),
+		Event: &acpdialect.Event{
+			Type:       acpdialect.EventPlan,
+			ToolCallID: p.ToolCallID,
+			Plan:       &p,
+		},
+		Await: true,
+	}
+}
+
+// ParsePlan reads cursor/create_plan params in one pass: the plan's
+// markdown (plan), name, overview, todos (never nil; read as ParseTodos
+// reads them) and whether it is a project plan (only a JSON true). Fields of
+// the wrong type are absent; of a key that appears twice the first counts.
+func ParsePlan(params gjson.Result) acpdialect.Plan {
+	var p acpdialect.Plan
+	var todos gjson.Result
+	var seen uint8
+	acpdialect.Members(params, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "toolCallId" && once(&seen, 1):
+			p.ToolCallID = acpdialect.View(v)
+		case k == "name" && once(&seen, 2):
+			p.Name = acpdialect.View(v)
+		case k == "overview" && once(&seen, 4):
+			p.Overview = acpdialect.View(v)
+		case k == "plan" && once(&seen, 8):
+			p.Markdown = acpdialect.View(v)
+		case k == "todos" && once(&seen, 16):
+			todos = v
+		case k == "isProject" && once(&seen, 32):
+			p.IsProject = v.Type == gjson.True
+		}
+		return true
+	})
+	p.Todos = readTodos(todos)
+	acpdialect.Own(ownTodos([]*string{&p.ToolCallID, &p.Name, &p.Overview, &p.Markdown}, p.Todos)...)
+	return p
+}
+
+// Answer is the user's choice for one question.
+type Answer struct {
+	QuestionID string
+	OptionIDs  []string
+}
+
+// The outcome objects Cursor reads, in the field order they are written.
+type (
+	answerJSON struct {
+		QuestionID        string   `json:"questionId"`
+		SelectedOptionIDs []string `json:"selectedOptionIds"`
+	}
+	answeredJSON struct {
+		Outcome string       `json:"outcome"`
+		Answers []answerJSON `json:"answers"`
+	}
+	outcomeJSON struct {
+		Outcome string `json:"outcome"`
+		PlanURI string `json:"planUri,omitempty"`
+		Reason  string `json:"reason,omitempty"`
+	}
+)
+
+// Answered is the reply to cursor/ask_question with the user's answers:
+// {"outcome":{"outcome":"answered","answers":[{"questionId":..,
+// "selectedOptionIds":[..]}]}}. No answers or no option ids are written as
+// [], never null.
+func Answered(answers ...Answer) json.RawMessage {
+	out := answeredJSON{Outcome: "answered", Answers: make([]answerJSON, len(answers))}
+	for i, a := range answers {
+		ids := a.OptionIDs
+		if ids == nil {
+			ids = []string{}
+		}
+		out.Answers[i] = answerJSON{QuestionID: a.QuestionID, SelectedOptionIDs: ids}
+	}
+	return wrap(out)
+}
+
+// Skipped is the reply to cursor/ask_question when the user skips it; the
+// reason is written only when not empty.
+func Skipped(reason string) json.RawMessage {
+	return wrap(outcomeJSON{Outcome: "skipped", Reason: reason})
+}
+
+// Cancelled is the reply to a blocking request that the user (or a client
+// without a handler) cancels: {"outcome":{"outcome":"cancelled"}}.
+func Cancelled() json.RawMessage {
+	return json.RawMessage(`{"outcome":{"outcome":"cancelled"}}`)
+}
+
+// Accepted is the reply to cursor/create_plan when the user accepts the
+// plan; planUri is written only when not empty.
+func Accepted(planURI string) json.RawMessage {
+	return wrap(outcomeJSON{Outcome: "accepted", PlanURI: planURI})
+}
+
+// Rejected is the reply to cursor/create_plan (and cursor/generate_image)
+// when the client declines; the reason is written only when not empty.
+func Rejected(reason string) json.RawMessage {
+	return wrap(outcomeJSON{Outcome: "rejected", Reason: reason})
+}
+
+// wrap writes {"outcome":<v>}. encoding/json escapes the strings (invalid
+// UTF-8 becomes U+FFFD), so the bytes are always valid JSON. It cannot
+// fail on these types; were it to, the agent still gets an answer.
+func wrap(v any) json.RawMessage {
+	b, err := json.Marshal(struct {
+		Outcome any `json:"outcome"`
+	}{v})
+	if err != nil {
+		return Cancelled()
+	}
+	return b
+}

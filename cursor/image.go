@@ -1,0 +1,71 @@
+package cursor
+
+import (
+	"github.com/acpdialect/acpdialect"
+	"github.com/tidwall/gjson"
+)
+
+// MethodGenerateImage is Cursor's image generation method, a notification
+// or a request.
+const MethodGenerateImage = "cursor/generate_image"
+
+// ImageRejectReason is the default answer's reason: a client that generates
+// images answers the request itself; any other gets Cursor's rejected
+// outcome, which lets the turn go on.
+const ImageRejectReason = "image generation is not supported by this client"
+
+// HandleImage reads cursor/generate_image params into an image event, with
+// Rejected(ImageRejectReason) as the default answer. Params that are not an
+// object ask for nothing: they are rejected at once, with no event.
+func HandleImage(params gjson.Result) acpdialect.Action {
+	if !params.IsObject() {
+		return acpdialect.Action{Result: Rejected(ImageRejectReason)}
+	}
+	img := ParseImage(params)
+	return acpdialect.Action{
+		Result: Rejected(ImageRejectReason),
+		Event: &acpdialect.Event{
+			Type:       acpdialect.EventImage,
+			ToolCallID: img.ToolCallID,
+			Image:      &img,
+		},
+		Await: true,
+	}
+}
+
+// ParseImage reads cursor/generate_image params in one pass. Fields of the
+// wrong type are absent; of a key that appears twice the first counts.
+// referenceImagePaths keeps its non-empty strings (nil when there are
+// none: the field is omitted from the JSON).
+func ParseImage(params gjson.Result) acpdialect.Image {
+	var img acpdialect.Image
+	var refs gjson.Result
+	var seen uint8
+	acpdialect.Members(params, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "toolCallId" && once(&seen, 1):
+			img.ToolCallID = acpdialect.View(v)
+		case k == "description" && once(&seen, 2):
+			img.Description = acpdialect.View(v)
+		case k == "filePath" && once(&seen, 4):
+			img.FilePath = acpdialect.View(v)
+		case k == "referenceImagePaths" && once(&seen, 8):
+			refs = v
+		}
+		return true
+	})
+	if refs.IsArray() {
+		refs.ForEach(func(_, v gjson.Result) bool {
+			if s := acpdialect.View(v); s != "" {
+				img.ReferenceImagePaths = append(img.ReferenceImagePaths, s)
+			}
+			return true
+		})
+	}
+	ptrs := []*string{&img.ToolCallID, &img.Description, &img.FilePath}
+	for i := range img.ReferenceImagePaths {
+		ptrs = append(ptrs, &img.ReferenceImagePaths[i])
+	}
+	acpdialect.Own(ptrs...)
+	return img
+}

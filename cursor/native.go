@@ -1,0 +1,129 @@
+package cursor
+
+import (
+	"github.com/acpdialect/acpdialect"
+	"github.com/tidwall/gjson"
+)
+
+// Native subagents: a client that opts in (ClientFeatures.Subagents) gets
+// two non-spec session/update kinds on the parent session, and the child's
+// own updates under sessionId = subagentSessionId. Shapes:
+// shared/research/vendors.md section 3, "_meta and subagents".
+const (
+	// UpdateSubagentSpawned: {"sessionUpdate":"subagent_spawned",
+	// "subagentSessionId","task","name","_meta":{"cursor":{"model",
+	// "toolCallId"}}}.
+	UpdateSubagentSpawned = "subagent_spawned"
+	// UpdateSubagentState: {"sessionUpdate":"subagent_state_update",
+	// "subagentSessionId","state":"completed"|"failed"|"cancelled"|
+	// "disconnected"}. It carries no error text.
+	UpdateSubagentState = "subagent_state_update"
+)
+
+// SubagentRunning is the subagent status of a spawned child that has not
+// reported a state yet.
+const SubagentRunning = "running"
+
+// HandleSpawned reads a subagent_spawned update into a late half for the
+// Task tool call named by _meta.cursor.toolCallId (which may be absent: the
+// Conn then keys the card by the child session). The spawn's task is the
+// description; MergeLate lets cursor/task's description win over it. An
+// update without a subagentSessionId says nothing: a zero Late.
+func HandleSpawned(update gjson.Result) acpdialect.Late {
+	var st acpdialect.SubagentTask
+	var toolCallID string
+	var seen uint8
+	acpdialect.Members(update, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "subagentSessionId" && once(&seen, 1):
+			st.ChildSessionID = acpdialect.View(v)
+		case k == "task" && once(&seen, 2):
+			st.Description = acpdialect.View(v)
+		case k == "name" && once(&seen, 4):
+			st.Name = acpdialect.View(v)
+		case k == "_meta" && once(&seen, 8):
+			st.Model, toolCallID = readSpawnMeta(v)
+		}
+		return true
+	})
+	if st.ChildSessionID == "" {
+		return acpdialect.Late{}
+	}
+	acpdialect.Own(&toolCallID, &st.ChildSessionID, &st.Description, &st.Name, &st.Model)
+	st.Status = SubagentRunning
+	return acpdialect.Late{
+		ToolCallID: toolCallID,
+		Payload: acpdialect.Payload{
+			Kind:         acpdialect.KindSubagentTask,
+			Status:       acpdialect.StatusInProgress,
+			SubagentTask: &st,
+		},
+	}
+}
+
+// readSpawnMeta reads _meta.cursor.{model,toolCallId}; the strings view the
+// frame.
+func readSpawnMeta(meta gjson.Result) (model, toolCallID string) {
+	var cur gjson.Result
+	var seen uint8
+	acpdialect.Members(meta, func(k string, v gjson.Result) bool {
+		if k == "cursor" && once(&seen, 1) {
+			cur = v
+			return false
+		}
+		return true
+	})
+	seen = 0
+	acpdialect.Members(cur, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "model" && once(&seen, 1):
+			model = acpdialect.View(v)
+		case k == "toolCallId" && once(&seen, 2):
+			toolCallID = acpdialect.View(v)
+		}
+		return true
+	})
+	return model, toolCallID
+}
+
+// HandleSubagentState reads a subagent_state_update into a late half for
+// the child session's card: the card status the state maps to (completed;
+// failed for failed and disconnected; cancelled; "" for anything else),
+// and the state as sent as the subagent's own status. An update without a
+// subagentSessionId says nothing: a zero Late.
+func HandleSubagentState(update gjson.Result) acpdialect.Late {
+	var child, state string
+	var seen uint8
+	acpdialect.Members(update, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "subagentSessionId" && once(&seen, 1):
+			child = acpdialect.View(v)
+		case k == "state" && once(&seen, 2):
+			state = acpdialect.View(v)
+		}
+		return true
+	})
+	if child == "" {
+		return acpdialect.Late{}
+	}
+	acpdialect.Own(&child, &state)
+	return acpdialect.Late{Payload: acpdialect.Payload{
+		Kind:         acpdialect.KindSubagentTask,
+		Status:       cardStatus(state),
+		SubagentTask: &acpdialect.SubagentTask{ChildSessionID: child, Status: state},
+	}}
+}
+
+// cardStatus maps a subagent state to a tool call status. A disconnected
+// child will not finish: for the card that is a failure.
+func cardStatus(state string) string {
+	switch state {
+	case "completed":
+		return acpdialect.StatusCompleted
+	case "failed", "disconnected":
+		return acpdialect.StatusFailed
+	case "cancelled":
+		return acpdialect.StatusCancelled
+	}
+	return ""
+}

@@ -1,0 +1,136 @@
+package cursor
+
+import (
+	"github.com/acpdialect/acpdialect"
+	"github.com/tidwall/gjson"
+)
+
+// MethodUpdateTodos is Cursor's todo list method: a notification in most
+// builds, a request in some (answered {}).
+const MethodUpdateTodos = "cursor/update_todos"
+
+// HandleTodos reads cursor/update_todos params into a todos event. The Conn
+// keeps the session's list: Merge says to merge the items into it by id
+// instead of replacing it. Params that are not an object, or that carry no
+// todos array, change nothing: a malformed frame must not blank the list.
+// A request's reply is always {}.
+func HandleTodos(params gjson.Result) acpdialect.Action {
+	p := parseTodosParams(params)
+	if !p.hasList {
+		return acpdialect.Action{}
+	}
+	return acpdialect.Action{
+		Event: &acpdialect.Event{
+			Type:       acpdialect.EventTodos,
+			ToolCallID: p.toolCallID,
+			Todos:      &acpdialect.Todos{ToolCallID: p.toolCallID, Items: p.items},
+		},
+		Merge: p.merge,
+	}
+}
+
+// ParseTodos reads cursor/update_todos params in one pass: the todos (never
+// nil), whether to merge them into the session's list, and the tool call
+// they belong to. Todos without an id are skipped; a status other than
+// pending, in_progress, completed or cancelled is dropped (empty). Fields of
+// the wrong type are absent; of a key that appears twice the first counts.
+func ParseTodos(params gjson.Result) (items []acpdialect.Todo, merge bool, toolCallID string) {
+	p := parseTodosParams(params)
+	return p.items, p.merge, p.toolCallID
+}
+
+type todosParams struct {
+	items      []acpdialect.Todo
+	merge      bool
+	toolCallID string
+	hasList    bool // todos was an array
+}
+
+func parseTodosParams(params gjson.Result) todosParams {
+	var p todosParams
+	var list gjson.Result
+	var seen uint8
+	acpdialect.Members(params, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "toolCallId" && once(&seen, 1):
+			p.toolCallID = acpdialect.View(v)
+		case k == "todos" && once(&seen, 2):
+			list = v
+		case k == "merge" && once(&seen, 4):
+			p.merge = v.Type == gjson.True
+		}
+		return true
+	})
+	p.hasList = list.IsArray()
+	p.items = readTodos(list)
+	acpdialect.Own(ownTodos([]*string{&p.toolCallID}, p.items)...)
+	return p
+}
+
+// readTodos reads an array of todos (never nil); the strings view the frame
+// until Own'd (see ownTodos).
+func readTodos(list gjson.Result) []acpdialect.Todo {
+	items := []acpdialect.Todo{}
+	if !list.IsArray() {
+		return items
+	}
+	list.ForEach(func(_, v gjson.Result) bool {
+		if t := readTodo(v); t.ID != "" {
+			items = append(items, t)
+		}
+		return true
+	})
+	return items
+}
+
+func readTodo(obj gjson.Result) acpdialect.Todo {
+	var t acpdialect.Todo
+	var seen uint8
+	acpdialect.Members(obj, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "id" && once(&seen, 1):
+			t.ID = acpdialect.View(v)
+		case k == "content" && once(&seen, 2):
+			t.Content = acpdialect.View(v)
+		case k == "status" && once(&seen, 4):
+			t.Status = todoStatus(acpdialect.View(v))
+		}
+		return true
+	})
+	return t
+}
+
+// todoStatus returns s when it is one of Cursor's four todo statuses, as a
+// constant (so it needs no copy), else "".
+func todoStatus(s string) string {
+	switch s {
+	case acpdialect.StatusPending:
+		return acpdialect.StatusPending
+	case acpdialect.StatusInProgress:
+		return acpdialect.StatusInProgress
+	case acpdialect.StatusCompleted:
+		return acpdialect.StatusCompleted
+	case acpdialect.StatusCancelled:
+		return acpdialect.StatusCancelled
+	}
+	return ""
+}
+
+// ownTodos appends the todos' frame-viewing strings to ptrs, for one Own
+// call. Status is always a constant.
+func ownTodos(ptrs []*string, items []acpdialect.Todo) []*string {
+	for i := range items {
+		ptrs = append(ptrs, &items[i].ID, &items[i].Content)
+	}
+	return ptrs
+}
+
+// once reports whether bit is not yet set in *seen, and sets it: of a key
+// that appears twice the first value counts, as with gjson's Get.
+func once(seen *uint8, bit uint8) bool {
+	if *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
+}

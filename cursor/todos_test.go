@@ -1,0 +1,91 @@
+package cursor_test
+
+import (
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
+)
+
+// todosParams is cursor/update_todos as the research notes give it.
+const todosParams = `{"toolCallId":"tc-3","todos":[{"id":"1","content":"Read","status":"completed"},` +
+	`{"id":"2","content":"Write","status":"in_progress"},{"id":"3","content":"Ship","status":"pending"},` +
+	`{"id":"4","content":"Drop","status":"cancelled"}],"merge":true}`
+
+func TestParseTodos(t *testing.T) {
+	four := []acpdialect.Todo{{ID: "1", Content: "Read", Status: "completed"}, {ID: "2", Content: "Write", Status: "in_progress"},
+		{ID: "3", Content: "Ship", Status: "pending"}, {ID: "4", Content: "Drop", Status: "cancelled"}}
+	none := []acpdialect.Todo{}
+	tests := []struct {
+		name, params string
+		items        []acpdialect.Todo
+		merge        bool
+		toolCallID   string
+	}{
+		{"well-formed", todosParams, four, true, "tc-3"},
+		{"merge false", `{"toolCallId":"t","todos":[{"id":"a"}],"merge":false}`, []acpdialect.Todo{{ID: "a"}}, false, "t"},
+		{"merge absent", `{"todos":[{"id":"a"}]}`, []acpdialect.Todo{{ID: "a"}}, false, ""},
+		{"merge only when true", `{"todos":[],"merge":"true"}`, none, false, ""},
+		{"merge 1 is not true", `{"todos":[],"merge":1}`, none, false, ""},
+		{"todo without id is skipped", `{"todos":[{"content":"x","status":"pending"},{"id":"","content":"y"},{"id":7},{"id":"b","content":"z"}]}`,
+			[]acpdialect.Todo{{ID: "b", Content: "z"}}, false, ""},
+		{"unknown status is dropped", `{"todos":[{"id":"a","status":"done"},{"id":"b","status":"IN_PROGRESS"},{"id":"c","status":5},{"id":"d","status":"in-progress"}]}`,
+			[]acpdialect.Todo{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}, false, ""},
+		{"todo not an object is skipped", `{"todos":["a",1,null,[{"id":"x"}],{"id":"a"}]}`, []acpdialect.Todo{{ID: "a"}}, false, ""},
+		{"wrong types are absent", `{"toolCallId":5,"todos":{"id":"a"},"merge":null}`, none, false, ""},
+		{"extra fields", `{"x":1,"todos":[{"id":"a","priority":"high","content":"c"}],"y":[]}`, []acpdialect.Todo{{ID: "a", Content: "c"}}, false, ""},
+		{"duplicate keys: first wins", `{"toolCallId":"a","toolCallId":"b","merge":true,"merge":false,"todos":[{"id":"x","id":"y","status":"pending","status":"completed"}],"todos":[]}`,
+			[]acpdialect.Todo{{ID: "x", Status: "pending"}}, true, "a"},
+		{"unicode and escapes", `{"todos":[{"id":"\u0031","content":"fix \"bug\"\n✓ 😀"}]}`,
+			[]acpdialect.Todo{{ID: "1", Content: "fix \"bug\"\n✓ 😀"}}, false, ""},
+		{"params array", `[` + todosParams + `]`, none, false, ""},
+		{"params null", `null`, none, false, ""},
+		{"params missing", ``, none, false, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			items, merge, id := cursor.ParseTodos(gjson.Parse(tc.params))
+			if d := cmp.Diff(tc.items, items); d != "" {
+				t.Errorf("items (-want +got):\n%s", d)
+			}
+			if items == nil {
+				t.Error("items is nil")
+			}
+			if merge != tc.merge || id != tc.toolCallID {
+				t.Errorf("merge, toolCallID = %v, %q; want %v, %q", merge, id, tc.merge, tc.toolCallID)
+			}
+		})
+	}
+}
+
+func TestHandleTodos(t *testing.T) {
+	items, _, _ := cursor.ParseTodos(gjson.Parse(todosParams))
+	tests := []struct {
+		name, params string
+		want         acpdialect.Action
+	}{
+		{"merge", todosParams, acpdialect.Action{
+			Event: &acpdialect.Event{Type: acpdialect.EventTodos, ToolCallID: "tc-3", Todos: &acpdialect.Todos{ToolCallID: "tc-3", Items: items}},
+			Merge: true,
+		}},
+		// An empty list that replaces is a real change: it clears the list.
+		{"replace with empty", `{"todos":[]}`, acpdialect.Action{
+			Event: &acpdialect.Event{Type: acpdialect.EventTodos, Todos: &acpdialect.Todos{Items: []acpdialect.Todo{}}},
+		}},
+		// No list at all must not blank the session's list.
+		{"no todos", `{"toolCallId":"t","merge":false}`, acpdialect.Action{}},
+		{"todos not an array", `{"todos":"x"}`, acpdialect.Action{}},
+		{"params null", `null`, acpdialect.Action{}},
+		{"params array", `[{"todos":[]}]`, acpdialect.Action{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := cursor.HandleTodos(gjson.Parse(tc.params))
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("Action (-want +got):\n%s", d)
+			}
+		})
+	}
+}
