@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/tidwall/gjson"
@@ -35,6 +36,19 @@ type Options struct {
 	// reaches HandleExtensionMethod (renamed), so answer it there yourself
 	// instead of calling Tap.HandleExtension.
 	ClientMethods []string
+	// ClientAnswers says the client answers the agent's blocking requests
+	// (Cursor's questions and plans) itself, with Conn.Answer or by
+	// sending the response, fed through Outbound. Without it the Conn
+	// answers each at once with the dialect's default (cancelled for a
+	// question or plan), so that a client with no handler never stalls
+	// the agent's turn.
+	ClientAnswers bool
+	// AnswerTimeout is how long a blocking request waits for the client's
+	// answer before Expire (or wiretap) answers its default. Default
+	// DefaultAnswerTimeout.
+	AnswerTimeout time.Duration
+	// Now is the clock for answer deadlines. Default time.Now.
+	Now func() time.Time
 }
 
 // Default bounds of a Conn's own stores.
@@ -57,6 +71,13 @@ type Result struct {
 	Reply []byte
 	// Events are the normalized changes the frame caused, in order.
 	Events []Event
+	// Awaiting says the frame is a blocking request that now waits for the
+	// client's answer (Options.ClientAnswers): see Conn.Answer.
+	Awaiting bool
+	// Quarantine says the frame is a session/update of a kind of the
+	// dialect's own: the SDKs do not know it and would misread it, so
+	// wiretap hands it to the client on a "_" method instead.
+	Quarantine bool
 }
 
 // Stats counts what a Conn saw. Pending and Tools are the correlation
@@ -98,6 +119,13 @@ type Conn struct {
 	opts     Options
 	stats    Stats
 	skip     skipCache // prefixes of recent frames that needed nothing
+	// awaiting holds blocking agent requests by raw id, answered ones
+	// for a while too (to refuse a second answer); waiting counts the
+	// unanswered.
+	awaiting   map[string]*awaited
+	awaitOrder []string
+	waiting    int
+	children   *correlate.Store[string] // (session, child session id) -> tool call id
 }
 
 type session struct {
@@ -108,8 +136,9 @@ type session struct {
 	// and at every turn end: a card made in one epoch takes a sweeping
 	// dialect's late metadata only in that epoch. A prompt queued behind
 	// another does not start a new one.
-	epoch   uint64
-	created uint64
+	epoch    uint64
+	created  uint64
+	todoList []Todo // the latest todo list, after merges
 }
 
 // request is a client request awaiting the agent's response.
@@ -125,6 +154,7 @@ type toolState struct {
 	acpKind  string // the latest ACP kind, for a generic payload
 	payload  Payload
 	surfaced bool
+	native   bool // made from a dialect's own update kind, not a tool call
 }
 
 // NewConn returns a normalizer for one agent connection.
@@ -141,12 +171,17 @@ func (r *Registry) NewConn(opts Options) *Conn {
 	if opts.MaxRequests <= 0 {
 		opts.MaxRequests = DefaultMaxRequests
 	}
+	if opts.AnswerTimeout <= 0 {
+		opts.AnswerTimeout = DefaultAnswerTimeout
+	}
 	c := &Conn{
 		reg:      r,
 		sessions: map[string]*session{},
 		requests: map[string]request{},
 		tools:    correlate.New[toolState](opts.Tools),
 		pending:  correlate.New[Payload](opts.Pending),
+		children: correlate.New[string](opts.Tools),
+		awaiting: map[string]*awaited{},
 		opts:     opts,
 	}
 	if opts.Agent != "" {
@@ -226,7 +261,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 			return Result{}, nil
 		}
 		u := ReadToolUpdate(gjson.Parse(unsafeString(f.update)))
-		return Result{Events: c.toolFrame(unsafeString(f.sid), u)}, nil
+		return Result{Events: c.update(unsafeString(f.sid), u), Quarantine: c.d.Quarantines(u.Kind)}, nil
 	}
 	v, err := view(frame)
 	if err != nil {
@@ -243,7 +278,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 	}
 	method := v.method.Str
 	if method == "session/update" {
-		return Result{Events: c.sessionUpdate(v.s)}, nil
+		return c.sessionUpdate(v.s), nil
 	}
 	v.readID()
 	if isClientMethod(method) || c.serves(method) {
@@ -262,7 +297,7 @@ func (c *Conn) Outbound(frame []byte) ([]Event, error) {
 		return nil, err
 	}
 	if v.method.Type != gjson.String {
-		return nil, nil // a response to an agent request
+		return c.clientResponse(v)
 	}
 	v.readID()
 	sid := gjson.Get(v.s, "params.sessionId").Str
@@ -431,6 +466,7 @@ func (c *Conn) endSession(sid string) {
 	}
 	c.pending.SweepSession(sid)
 	c.tools.SweepSession(sid)
+	c.children.SweepSession(sid)
 	delete(c.sessions, sid)
 }
 

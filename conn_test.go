@@ -228,8 +228,8 @@ func TestVendorMethods(t *testing.T) {
 		{"cursor/task notification", `{"jsonrpc":"2.0","method":"cursor/task","params":{"toolCallId":"x"}}`, "", "", counts{}},
 		// A null id is no id: there is nothing to answer to.
 		{"null id is a notification", `{"jsonrpc":"2.0","id":null,"method":"cursor/task"}`, "", "", counts{}},
-		{"unknown vendor request", `{"jsonrpc":"2.0","id":8,"method":"cursor/ask_question","params":{}}`,
-			fmt.Sprintf(notFound, `8`), `{"type":"reply","agent":"cursor","method":"cursor/ask_question","id":8,"error":{"code":-32601,"message":"Method not found"}}`,
+		{"unknown vendor request", `{"jsonrpc":"2.0","id":8,"method":"cursor/not_a_method","params":{}}`,
+			fmt.Sprintf(notFound, `8`), `{"type":"reply","agent":"cursor","method":"cursor/not_a_method","id":8,"error":{"code":-32601,"message":"Method not found"}}`,
 			counts{replies: 1, declined: 1}},
 		{"unknown underscore request", `{"jsonrpc":"2.0","id":"u","method":"_claude/x"}`,
 			fmt.Sprintf(notFound, `"u"`), `{"type":"reply","agent":"cursor","method":"_claude/x","id":"u","error":{"code":-32601,"message":"Method not found"}}`,
@@ -237,7 +237,7 @@ func TestVendorMethods(t *testing.T) {
 		{"method case matters", `{"jsonrpc":"2.0","id":9,"method":"Cursor/Task"}`,
 			fmt.Sprintf(notFound, `9`), `{"type":"reply","agent":"cursor","method":"Cursor/Task","id":9,"error":{"code":-32601,"message":"Method not found"}}`,
 			counts{replies: 1, declined: 1}},
-		{"unknown vendor notification", `{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"todos":[]}}`, "", "", counts{ignored: 1}},
+		{"unknown vendor notification", `{"jsonrpc":"2.0","method":"cursor/not_a_notification","params":{"todos":[]}}`, "", "", counts{ignored: 1}},
 		{"unknown underscore notification", `{"jsonrpc":"2.0","method":"_x/y"}`, "", "", counts{ignored: 1}},
 	}
 	for _, m := range []string{"session/request_permission", "fs/read_text_file", "fs/write_text_file",

@@ -150,8 +150,8 @@ func cursorFrames() []string {
 		"< " + taskFrame("7", fullParams),
 		"< " + taskFrame("", `{"toolCallId":"tool-2","prompt":"p2"}`),
 		"< " + toolCallFrame("s1", "tool-2", taskInput),
-		"< " + `{"jsonrpc":"2.0","id":8,"method":"cursor/ask_question","params":{"toolCallId":"q"}}`,
-		"< " + `{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"todos":[]}}`,
+		"< " + `{"jsonrpc":"2.0","id":8,"method":"cursor/not_a_method","params":{"toolCallId":"q"}}`,
+		"< " + `{"jsonrpc":"2.0","method":"cursor/not_a_notification","params":{"todos":[]}}`,
 		"< " + `{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"sessionId":"s1"}}`,
 		"< " + updateFrame("s1", "tool-1", `"status":"completed","rawOutput":{"durationMs":4200,"isBackground":true}`),
 		"< " + `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`,
@@ -223,7 +223,7 @@ func TestCursorTurn(t *testing.T) {
 		replyEv7,
 		`{"type":"tool_call","agent":"cursor","session_id":"s1","tool_call_id":"tool-2","payload":{"kind":"subagent_task","status":"in_progress","title":"Task: Subagent task","subagent_task":{"prompt":"p2"}}}`,
 		`reply {"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"Method not found"}}` + "\n",
-		`{"type":"reply","agent":"cursor","method":"cursor/ask_question","id":8,"error":{"code":-32601,"message":"Method not found"}}`,
+		`{"type":"reply","agent":"cursor","method":"cursor/not_a_method","id":8,"error":{"code":-32601,"message":"Method not found"}}`,
 		`{"type":"tool_call_update",` + head + `"status":"completed","title":"Task: Subagent task","subagent_task":{"description":"Summarize src","prompt":"Summarize the JS files","agent_id":"agent-1","model":"composer-2.5-fast","duration_ms":4200,"is_async":true}}}`,
 	}
 	if d := cmp.Diff(want, got); d != "" {

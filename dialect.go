@@ -53,6 +53,9 @@ type Dialect struct {
 	// (Cursor's subagent_spawned). The SDKs do not know them and misread
 	// them, so wiretap quarantines them on a "_" method.
 	Updates []Update
+	// CommandDescription, if set, rewrites a slash command's description
+	// (Cursor sends "---" for none).
+	CommandDescription func(string) string
 }
 
 // Update is one non-standard session/update kind a dialect reads.
@@ -181,6 +184,23 @@ func ReadToolUpdate(update gjson.Result) ToolUpdate {
 	}
 	return u
 }
+
+// update returns the dialect's handler of a session/update kind, or nil.
+func (d *Dialect) update(kind string) *Update {
+	if d == nil {
+		return nil
+	}
+	for i := range d.Updates {
+		if d.Updates[i].Kind == kind {
+			return &d.Updates[i]
+		}
+	}
+	return nil
+}
+
+// Quarantines reports whether kind is a session/update kind of the
+// dialect's own, which the SDKs do not know.
+func (d *Dialect) Quarantines(kind string) bool { return d.update(kind) != nil }
 
 func (d *Dialect) method(name string, isRequest bool) *Method {
 	if d == nil {

@@ -60,13 +60,14 @@ func plainString(b []byte) ([]byte, bool) {
 }
 
 // wantsUpdate reports whether a session/update kind needs more than a pass:
-// tool calls are merged for every agent.
+// tool calls and slash commands for every agent, and the dialect's own
+// kinds.
 func (c *Conn) wantsUpdate(kind string) bool {
 	switch kind {
-	case "tool_call", "tool_call_update":
+	case "tool_call", "tool_call_update", "available_commands_update":
 		return true
 	}
-	return false
+	return c.d.update(kind) != nil
 }
 
 // skipCache remembers the exact leading bytes (through the kind's closing

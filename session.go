@@ -26,7 +26,7 @@ const (
 // Question is one blocking question request: one or more questions, each
 // with its options.
 type Question struct {
-	ToolCallID string         `json:"tool_call_id,omitempty"`
+	ToolCallID string         `json:"-"` // the event's tool_call_id
 	Title      string         `json:"title,omitempty"`
 	Questions  []QuestionItem `json:"questions"`
 }
@@ -47,7 +47,7 @@ type Option struct {
 
 // Plan is a plan the agent proposes.
 type Plan struct {
-	ToolCallID string `json:"tool_call_id,omitempty"`
+	ToolCallID string `json:"-"` // the event's tool_call_id
 	Name       string `json:"name,omitempty"`
 	Overview   string `json:"overview,omitempty"`
 	// Markdown is the plan itself.
@@ -66,13 +66,13 @@ type Todo struct {
 
 // Todos is a session's todo list.
 type Todos struct {
-	ToolCallID string `json:"tool_call_id,omitempty"`
+	ToolCallID string `json:"-"` // the event's tool_call_id
 	Items      []Todo `json:"items"`
 }
 
 // Image is a request to generate an image.
 type Image struct {
-	ToolCallID          string   `json:"tool_call_id,omitempty"`
+	ToolCallID          string   `json:"-"` // the event's tool_call_id
 	Description         string   `json:"description,omitempty"`
 	FilePath            string   `json:"file_path,omitempty"`
 	ReferenceImagePaths []string `json:"reference_image_paths,omitempty"`

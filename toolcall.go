@@ -11,17 +11,28 @@ import (
 // SDK layout takes the fast path). The update is read from its start in
 // params without first skipping over it, so that a frame whose session id
 // comes first (sorted keys) is walked once.
-func (c *Conn) sessionUpdate(frame string) []Event {
+func (c *Conn) sessionUpdate(frame string) Result {
 	params := memberTail(frame, "params")
 	u := ReadToolUpdate(result(memberTail(params, "update")))
 	if !c.wantsUpdate(u.Kind) {
-		return nil
+		return Result{}
 	}
 	sid := result(member(params, "sessionId"))
 	if sid.Type != gjson.String {
-		return c.toolFrame("", u)
+		sid.Str = ""
 	}
-	return c.toolFrame(sid.Str, u)
+	return Result{Events: c.update(sid.Str, u), Quarantine: c.d.Quarantines(u.Kind)}
+}
+
+// update dispatches a session/update of a kind wantsUpdate accepted.
+func (c *Conn) update(sid string, u ToolUpdate) []Event {
+	switch u.Kind {
+	case "tool_call", "tool_call_update":
+		return c.toolFrame(sid, u)
+	case "available_commands_update":
+		return c.commands(sid, u.Raw)
+	}
+	return c.vendorUpdate(sid, c.d.update(u.Kind), u.Raw)
 }
 
 // toolFrame merges one tool_call or tool_call_update into the tool call's
@@ -41,6 +52,10 @@ func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
 		title := View(u.Title)
 		Own(&k.ID, &title)
 		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, payload: Payload{Kind: KindGeneric, Title: title}})
+	case first && st.native:
+		// The tool call a native subagent update named arrives after it:
+		// the card becomes the tool call's, keeping what the update said.
+		st.native = false
 	case first:
 		// A tool_call for a known id is a new tool call (vendors reuse ids
 		// across turns): a fresh card in the old one's place.
@@ -159,6 +174,9 @@ func (c *Conn) vendor(v frameView, method string) Result {
 	var card cardChange
 	if act.Late != (Late{}) {
 		card = c.late(act.Late)
+	}
+	if act.Event != nil {
+		return c.vendorEvent(v, m.Name, act, card)
 	}
 	if !v.hasID {
 		if card.changed {

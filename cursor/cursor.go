@@ -55,8 +55,9 @@ func Dialect() *acpdialect.Dialect {
 			{Kind: UpdateSubagentSpawned, Handle: HandleSpawned},
 			{Kind: UpdateSubagentState, Handle: HandleSubagentState},
 		},
-		ToolCall:  ToolCall,
-		MergeLate: MergeLate,
+		ToolCall:           ToolCall,
+		MergeLate:          MergeLate,
+		CommandDescription: CommandDescription,
 		// Cursor reuses tool call ids across turns: metadata that found no
 		// tool call in its turn must not enrich a later one.
 		SweepAtTurnEnd: true,

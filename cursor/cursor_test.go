@@ -40,8 +40,25 @@ func TestDialect(t *testing.T) {
 	if !d.SweepAtTurnEnd {
 		t.Error("Cursor reuses tool call ids across turns: SweepAtTurnEnd must be set")
 	}
-	if !d.Allows(cursor.MethodTask) || d.Allows("cursor/ask_question") || d.Allows("_cursor/task") {
-		t.Errorf("allowlist: %+v", d.Methods)
+	for _, m := range []string{"cursor/task", "cursor/ask_question", "cursor/create_plan", "cursor/update_todos", "cursor/generate_image"} {
+		if !d.Allows(m) {
+			t.Errorf("%s not allowed", m)
+		}
+	}
+	// Client -> agent and unknown names are not the agent's to send; an
+	// alias is the SDK's name, not the wire's.
+	for _, m := range []string{"cursor/list_available_models", "cursor/unknown", "_cursor/task"} {
+		if d.Allows(m) {
+			t.Errorf("%s allowed", m)
+		}
+	}
+	for _, k := range []string{"subagent_spawned", "subagent_state_update"} {
+		if !d.Quarantines(k) {
+			t.Errorf("update kind %s not claimed", k)
+		}
+	}
+	if d.CommandDescription == nil || d.CommandDescription("---") != "" {
+		t.Error("CommandDescription must drop all-dash descriptions")
 	}
 	if d2 := cursor.Dialect(); d2 == d {
 		t.Error("Dialect() must return a fresh value each call")

@@ -1,0 +1,213 @@
+package acpdialect
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+)
+
+// DefaultAnswerTimeout is how long a blocking request (a question, a plan)
+// waits for the client's answer before the Conn answers its default: long
+// enough for a person to read and decide, short enough that an agent whose
+// client lost the question does not stall its turn for good.
+const DefaultAnswerTimeout = 10 * time.Minute
+
+// Errors of Answer (and of Outbound for a second response).
+var (
+	// ErrNotPending: no request with that id awaits an answer. It was
+	// answered already (each request gets exactly one reply), its deadline
+	// passed and the default was sent, or it never awaited one.
+	ErrNotPending = errors.New("acpdialect: no request with this id awaits an answer (answered already, expired, or unknown)")
+	// ErrInvalidResult: the answer is not one JSON value; the request
+	// still awaits a valid one.
+	ErrInvalidResult = errors.New("acpdialect: answer is not valid JSON")
+)
+
+// awaited is a blocking agent request waiting for the client's answer.
+type awaited struct {
+	method   string
+	deadline time.Time
+	def      []byte // the dialect's default result
+	done     bool
+}
+
+// awaitRequest registers a blocking request that the client will answer.
+// Beyond MaxRequests waiting at once, the oldest is answered its default
+// now: an agent cannot grow the table without bound, and no request is left
+// without a reply. It returns that reply, if any.
+func (c *Conn) awaitRequest(id, method string, def []byte) Result {
+	var out Result
+	if c.waiting >= c.opts.MaxRequests {
+		out = c.answerOldest()
+	}
+	if a := c.awaiting[id]; a != nil && !a.done {
+		// The agent reused the id of a request still waiting: the first
+		// gets its default, so that each one gets exactly one reply.
+		r := c.settle(id, a, a.def, nil)
+		out.Reply = append(out.Reply, r.Reply...)
+		out.Events = append(out.Events, r.Events...)
+	}
+	id = strings.Clone(id)
+	c.awaiting[id] = &awaited{
+		method:   method,
+		deadline: c.now().Add(c.opts.AnswerTimeout),
+		def:      bytes.Clone(def),
+	}
+	c.awaitOrder = append(c.awaitOrder, id)
+	c.waiting++
+	c.pruneAnswered()
+	out.Awaiting = true
+	return out
+}
+
+func (c *Conn) now() time.Time {
+	if c.opts.Now != nil {
+		return c.opts.Now()
+	}
+	return time.Now()
+}
+
+// answerOldest answers the oldest waiting request its default.
+func (c *Conn) answerOldest() Result {
+	for _, id := range c.awaitOrder {
+		if a := c.awaiting[id]; a != nil && !a.done {
+			return c.settle(id, a, a.def, nil)
+		}
+	}
+	return Result{}
+}
+
+// pruneAnswered forgets the oldest answered ids once the table holds twice
+// the bound: they are kept a while so that a second answer is refused.
+func (c *Conn) pruneAnswered() {
+	if len(c.awaitOrder) <= 2*c.opts.MaxRequests {
+		return
+	}
+	kept := c.awaitOrder[:0]
+	drop := len(c.awaitOrder) - c.opts.MaxRequests
+	for _, id := range c.awaitOrder {
+		if a := c.awaiting[id]; a != nil && a.done && drop > 0 {
+			delete(c.awaiting, id)
+			drop--
+			continue
+		}
+		kept = append(kept, id)
+	}
+	c.awaitOrder = kept
+}
+
+// settle marks a request answered and builds its reply: result, or e if
+// set.
+func (c *Conn) settle(id string, a *awaited, result []byte, e *RPCError) Result {
+	a.done = true
+	c.waiting--
+	c.stats.Replies++
+	ev := Event{Type: EventReply, Agent: c.Agent(), Method: a.method, ID: json.RawMessage(id)}
+	var frame []byte
+	if e != nil {
+		ev.Error = e
+		frame = appendError(nil, id, *e)
+	} else {
+		ev.Result = json.RawMessage(result)
+		frame = appendReply(nil, id, result)
+	}
+	return Result{Reply: frame, Events: []Event{ev}}
+}
+
+// Answer gives the client's answer to a blocking request that an event
+// (question, plan, ...) named by its ID, as a dialect's response builder
+// made it (cursor.Answered, cursor.Accepted, ...). It returns the reply
+// frame to send and its reply event. Each request is answered once: a
+// second answer, or one after the deadline sent the default, gets
+// ErrNotPending and no frame.
+func (c *Conn) Answer(id json.RawMessage, result json.RawMessage) (Result, error) {
+	a := c.awaiting[string(id)]
+	if a == nil || a.done {
+		return Result{}, ErrNotPending
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, result); err != nil {
+		return Result{}, ErrInvalidResult
+	}
+	return c.settle(string(id), a, compact.Bytes(), nil), nil
+}
+
+// AnswerDeadline returns when the request with this id stops waiting for
+// the client's answer; ok is false unless it waits.
+func (c *Conn) AnswerDeadline(id json.RawMessage) (deadline time.Time, ok bool) {
+	if a := c.awaiting[string(id)]; a != nil && !a.done {
+		return a.deadline, true
+	}
+	return time.Time{}, false
+}
+
+// Deadline returns the earliest deadline of the requests awaiting the
+// client's answer; ok is false when none waits. A client with its own
+// JSON-RPC loop sets a timer for it and then calls Expire.
+func (c *Conn) Deadline() (deadline time.Time, ok bool) {
+	for _, id := range c.awaitOrder {
+		if a := c.awaiting[id]; a != nil && !a.done && (!ok || a.deadline.Before(deadline)) {
+			deadline, ok = a.deadline, true
+		}
+	}
+	return deadline, ok
+}
+
+// Expire answers every request whose deadline is not after now with the
+// dialect's default (cancelled, for Cursor's questions and plans). Reply
+// holds their reply frames, one after another.
+func (c *Conn) Expire(now time.Time) Result {
+	var out Result
+	for _, id := range c.awaitOrder {
+		a := c.awaiting[id]
+		if a == nil || a.done || a.deadline.After(now) {
+			continue
+		}
+		r := c.settle(id, a, a.def, nil)
+		out.Reply = append(out.Reply, r.Reply...)
+		out.Events = append(out.Events, r.Events...)
+	}
+	return out
+}
+
+// clientResponse handles the client's response to an agent request: for
+// one awaiting an answer, it is the answer (the client wrote it itself).
+// A second response to such a request returns ErrNotPending.
+func (c *Conn) clientResponse(v frameView) ([]Event, error) {
+	v.readID()
+	if !v.hasID {
+		return nil, nil
+	}
+	a := c.awaiting[v.id.Raw]
+	if a == nil {
+		return nil, nil // a response to a standard request: not ours
+	}
+	if a.done {
+		return nil, ErrNotPending
+	}
+	var e *RPCError
+	if raw := member(v.s, "error"); raw != "" {
+		er := result(raw)
+		e = &RPCError{Code: int(er.Get("code").Int()), Message: er.Get("message").String()}
+	}
+	res := result(member(v.s, "result"))
+	var body []byte
+	if res.Exists() {
+		var compact bytes.Buffer
+		if json.Compact(&compact, []byte(res.Raw)) == nil {
+			body = compact.Bytes()
+		}
+	}
+	if body == nil && e == nil {
+		body = []byte(emptyObject)
+	}
+	r := c.settle(v.id.Raw, a, body, e)
+	return r.Events, nil
+}
+
+// awaits reports whether a request for method is answered by the client.
+func (c *Conn) awaits(act Action, hasID bool) bool {
+	return hasID && act.Await && c.opts.ClientAnswers
+}

@@ -1,0 +1,250 @@
+package acpdialect_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/internal/testwire"
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
+)
+
+// asker is a test dialect with one blocking method, vendor/ask: its event
+// is a question and its default answer {"d":1}; and vendor/todo, a todos
+// update (merge when params.merge is true).
+func asker() *acpdialect.Dialect {
+	return &acpdialect.Dialect{
+		ID:    "asker",
+		Match: func(name, _ string) bool { return name == "asker" },
+		Methods: []acpdialect.Method{
+			{Name: "vendor/ask", Kind: acpdialect.RequestOrNotification, Handle: func(p gjson.Result) acpdialect.Action {
+				q := &acpdialect.Question{ToolCallID: p.Get("toolCallId").String(), Questions: []acpdialect.QuestionItem{}}
+				return acpdialect.Action{Result: json.RawMessage(`{"d":1}`), Await: true,
+					Event: &acpdialect.Event{Type: acpdialect.EventQuestion, ToolCallID: q.ToolCallID, Question: q}}
+			}},
+			{Name: "vendor/todo", Kind: acpdialect.RequestOrNotification, Handle: func(p gjson.Result) acpdialect.Action {
+				t := &acpdialect.Todos{Items: []acpdialect.Todo{}}
+				for _, it := range p.Get("todos").Array() {
+					t.Items = append(t.Items, acpdialect.Todo{ID: it.Get("id").String(), Content: it.Get("content").String(), Status: it.Get("status").String()})
+				}
+				return acpdialect.Action{Merge: p.Get("merge").Bool(), Event: &acpdialect.Event{Type: acpdialect.EventTodos, Todos: t}}
+			}},
+		},
+	}
+}
+
+// clock is a settable Options.Now.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func askConn(t *testing.T, answers bool, clk *clock) *harness {
+	opts := acpdialect.Options{ClientAnswers: answers, AnswerTimeout: time.Minute}
+	if clk != nil {
+		opts.Now = clk.now
+	}
+	h := newHarness(t, acpdialect.NewRegistry(asker()), opts)
+	h.initialize("asker")
+	h.session(2, "s1")
+	h.out(testwire.Prompt(3, "s1", "go"))
+	return h
+}
+
+func ask(id string) []byte {
+	return []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"vendor/ask","params":{"toolCallId":"q1"}}`)
+}
+
+const (
+	questionEvent = `{"type":"question","agent":"asker","session_id":"s1","tool_call_id":"q1","method":"vendor/ask","id":%s,"question":{"questions":[]}}`
+	replyEvent    = `{"type":"reply","agent":"asker","method":"vendor/ask","id":%s,"result":%s}`
+)
+
+func TestBlockingRequestWithoutHandlerGetsDefault(t *testing.T) {
+	h := askConn(t, false, nil)
+	r := h.in(ask("7"))
+	want := []string{
+		`reply {"jsonrpc":"2.0","id":7,"result":{"d":1}}` + "\n",
+		fmt.Sprintf(questionEvent, "7"),
+		fmt.Sprintf(replyEvent, "7", `{"d":1}`),
+	}
+	if d := cmp.Diff(want, transcript(t, r)); d != "" || r.Awaiting {
+		t.Errorf("awaiting %v; (-want +got):\n%s", r.Awaiting, d)
+	}
+	if _, err := h.c.Answer(json.RawMessage("7"), json.RawMessage(`{}`)); !errors.Is(err, acpdialect.ErrNotPending) {
+		t.Errorf("Answer after the default: %v, want ErrNotPending", err)
+	}
+}
+
+func TestBlockingRequestAnsweredOnce(t *testing.T) {
+	h := askConn(t, true, nil)
+	r := h.in(ask(`"a"`))
+	if !r.Awaiting || r.Reply != nil {
+		t.Fatalf("awaiting %v, reply %q; want awaiting, no reply", r.Awaiting, r.Reply)
+	}
+	wantEvents(t, r.Events, fmt.Sprintf(questionEvent, `"a"`))
+	if _, err := h.c.Answer(json.RawMessage(`"a"`), json.RawMessage(`{"x":`)); !errors.Is(err, acpdialect.ErrInvalidResult) {
+		t.Fatalf("invalid answer: %v", err)
+	}
+	got, err := h.c.Answer(json.RawMessage(`"a"`), json.RawMessage("{ \"x\" :\n 1 }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`reply {"jsonrpc":"2.0","id":"a","result":{"x":1}}` + "\n",
+		fmt.Sprintf(replyEvent, `"a"`, `{"x":1}`),
+	}
+	if d := cmp.Diff(want, transcript(t, got)); d != "" {
+		t.Errorf("answer (-want +got):\n%s", d)
+	}
+	for _, id := range []string{`"a"`, `"b"`} {
+		if r, err := h.c.Answer(json.RawMessage(id), json.RawMessage(`{}`)); !errors.Is(err, acpdialect.ErrNotPending) || r.Reply != nil {
+			t.Errorf("Answer(%s) again: %q, %v; want ErrNotPending", id, r.Reply, err)
+		}
+	}
+	if _, ok := h.c.Deadline(); ok {
+		t.Error("a deadline is left after the answer")
+	}
+}
+
+func TestBlockingRequestDeadline(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	h := askConn(t, true, clk)
+	h.in(ask("1"))
+	clk.t = clk.t.Add(30 * time.Second)
+	h.in(ask("2"))
+	if d, ok := h.c.Deadline(); !ok || !d.Equal(time.Unix(1060, 0)) {
+		t.Fatalf("Deadline = %v, %v; want the first request's", d, ok)
+	}
+	if r := h.c.Expire(time.Unix(1059, 0)); r.Reply != nil || len(r.Events) != 0 {
+		t.Fatalf("Expire before the deadline answered %q", r.Reply)
+	}
+	r := h.c.Expire(time.Unix(1060, 0))
+	want := []string{
+		`reply {"jsonrpc":"2.0","id":1,"result":{"d":1}}` + "\n",
+		fmt.Sprintf(replyEvent, "1", `{"d":1}`),
+	}
+	if d := cmp.Diff(want, transcript(t, r)); d != "" {
+		t.Errorf("expire (-want +got):\n%s", d)
+	}
+	if _, err := h.c.Answer(json.RawMessage("1"), json.RawMessage(`{}`)); !errors.Is(err, acpdialect.ErrNotPending) {
+		t.Errorf("late answer: %v", err)
+	}
+	if r := h.c.Expire(time.Unix(1_000_000, 0)); string(r.Reply) != `{"jsonrpc":"2.0","id":2,"result":{"d":1}}`+"\n" {
+		t.Errorf("second expiry: %q", r.Reply)
+	}
+}
+
+// The client's own response, fed through Outbound, is the answer: its
+// reply event is reported, and a second response is refused.
+func TestBlockingRequestAnsweredOnTheWire(t *testing.T) {
+	h := askConn(t, true, nil)
+	h.in(ask("5"))
+	ev, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":5,"result":{"outcome":"ok"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantEvents(t, ev, fmt.Sprintf(replyEvent, "5", `{"outcome":"ok"}`))
+	if _, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":5,"result":{}}`)); !errors.Is(err, acpdialect.ErrNotPending) {
+		t.Errorf("second response: %v, want ErrNotPending", err)
+	}
+	// A response to a request nobody awaits is the client's business.
+	if ev, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":99,"result":{}}`)); err != nil || ev != nil {
+		t.Errorf("unrelated response: %v, %v", ev, err)
+	}
+	h.in(ask("6"))
+	ev, err = h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":6,"error":{"code":-32000,"message":"no"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantEvents(t, ev, `{"type":"reply","agent":"asker","method":"vendor/ask","id":6,"error":{"code":-32000,"message":"no"}}`)
+}
+
+// An agent flooding blocking requests cannot grow the table: beyond the
+// bound the oldest gets its default at once, so each still gets one reply.
+func TestBlockingRequestsBounded(t *testing.T) {
+	opts := acpdialect.Options{ClientAnswers: true, MaxRequests: 4}
+	h := newHarness(t, acpdialect.NewRegistry(asker()), opts)
+	h.initialize("asker")
+	h.session(2, "s1")
+	replies := map[string]int{}
+	for i := range 100 {
+		r := h.in(ask(fmt.Sprint(100 + i)))
+		for l := range strings.Lines(string(r.Reply)) {
+			replies[gjson.Get(l, "id").Raw]++
+		}
+	}
+	r := h.c.Expire(time.Now().Add(time.Hour))
+	for l := range strings.Lines(string(r.Reply)) {
+		replies[gjson.Get(l, "id").Raw]++
+	}
+	if len(replies) != 100 {
+		t.Fatalf("%d requests replied, want 100", len(replies))
+	}
+	for id, n := range replies {
+		if n != 1 {
+			t.Errorf("request %s replied %d times", id, n)
+		}
+	}
+	// Answered ids are remembered only within a bound too.
+	if _, err := h.c.Answer(json.RawMessage("100"), json.RawMessage(`{}`)); !errors.Is(err, acpdialect.ErrNotPending) {
+		t.Errorf("answer to an evicted request: %v", err)
+	}
+}
+
+// An agent reusing the id of a request still waiting: the first gets its
+// default, the second waits.
+func TestBlockingRequestIDReused(t *testing.T) {
+	h := askConn(t, true, nil)
+	h.in(ask("9"))
+	r := h.in(ask("9"))
+	if !r.Awaiting || string(r.Reply) != `{"jsonrpc":"2.0","id":9,"result":{"d":1}}`+"\n" {
+		t.Fatalf("reused id: awaiting %v, reply %q", r.Awaiting, r.Reply)
+	}
+	if _, err := h.c.Answer(json.RawMessage("9"), json.RawMessage(`{"n":2}`)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func todo(merge bool, items string) []byte {
+	return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"vendor/todo","params":{"merge":%v,"todos":[%s]}}`, merge, items))
+}
+
+func TestTodosMergeAndReplace(t *testing.T) {
+	h := askConn(t, false, nil)
+	steps := []struct {
+		frame []byte
+		want  string
+	}{
+		{todo(false, `{"id":"1","content":"read","status":"pending"},{"id":"2","content":"write","status":"pending"}`),
+			`[{"id":"1","content":"read","status":"pending"},{"id":"2","content":"write","status":"pending"}]`},
+		{todo(true, `{"id":"2","status":"in_progress"},{"id":"3","content":"test","status":"pending"}`),
+			`[{"id":"1","content":"read","status":"pending"},{"id":"2","content":"write","status":"in_progress"},{"id":"3","content":"test","status":"pending"}]`},
+		{todo(false, `{"id":"9","content":"new plan"}`), `[{"id":"9","content":"new plan"}]`},
+		{todo(true, ``), `[{"id":"9","content":"new plan"}]`},
+		{todo(false, ``), `[]`},
+	}
+	for i, s := range steps {
+		r := h.in(s.frame)
+		wantEvents(t, r.Events, `{"type":"todos","agent":"asker","session_id":"s1","todos":{"items":`+s.want+`}}`)
+		if t.Failed() {
+			t.Fatalf("step %d", i)
+		}
+	}
+}
+
+// Each session keeps its own list; a frame goes to the session with the
+// turn in flight.
+func TestTodosPerSession(t *testing.T) {
+	h := askConn(t, false, nil)
+	h.in(todo(false, `{"id":"1","content":"s1 work"}`))
+	h.in([]byte(`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`))
+	h.session(4, "s2")
+	h.out(testwire.Prompt(5, "s2", "go"))
+	r := h.in(todo(true, `{"id":"2","content":"s2 work"}`))
+	wantEvents(t, r.Events, `{"type":"todos","agent":"asker","session_id":"s2","todos":{"items":[{"id":"2","content":"s2 work"}]}}`)
+}

@@ -1,0 +1,150 @@
+package acpdialect
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/acpdialect/acpdialect/correlate"
+	"github.com/tidwall/gjson"
+)
+
+// vendorEvent finishes a vendor frame whose method produced a session-level
+// event (a question, a plan, todos, an image): the event, then for a
+// request either the default reply or, when the client answers it itself,
+// nothing yet (Result.Awaiting).
+func (c *Conn) vendorEvent(v frameView, method string, act Action, card cardChange) Result {
+	ev := *act.Event
+	ev.Agent = c.Agent()
+	if s := c.attribute(ev.ToolCallID); s != nil {
+		ev.SessionID = s.id
+		if ev.Type == EventTodos && ev.Todos != nil {
+			ev.Todos = s.todos(ev.Todos, act.Merge)
+		}
+	}
+	var events []Event
+	if card.changed {
+		p := card.payload
+		events = append(events, Event{Type: EventToolCallUpdate, Agent: c.Agent(),
+			SessionID: card.key.Session, ToolCallID: card.key.ID, Payload: &p})
+	}
+	if v.hasID {
+		ev.Method = method
+		ev.ID = json.RawMessage(strings.Clone(v.id.Raw))
+	}
+	events = append(events, ev)
+	if !v.hasID {
+		return Result{Events: events}
+	}
+	if c.awaits(act, v.hasID) {
+		out := c.awaitRequest(v.id.Raw, method, act.Result)
+		out.Events = append(out.Events, events...)
+		return out
+	}
+	r := c.reply(v, method, act.Result, act.Error, cardChange{})
+	r.Events = append(events, r.Events...)
+	return r
+}
+
+// attribute picks the session a vendor frame without a session id belongs
+// to: the one with a card for toolCallID (a busy one first), else the one
+// whose turn started last, else the newest.
+func (c *Conn) attribute(toolCallID string) *session {
+	var card, busy, newest *session
+	for _, s := range c.sessions {
+		if toolCallID != "" && c.tools.Get(correlate.Key{Session: s.id, ID: toolCallID}) != nil &&
+			(card == nil || later(s, card)) {
+			card = s
+		}
+		if s.turns > 0 && (busy == nil || s.lastTurn > busy.lastTurn) {
+			busy = s
+		}
+		if newest == nil || s.created > newest.created {
+			newest = s
+		}
+	}
+	switch {
+	case card != nil:
+		return card
+	case busy != nil:
+		return busy
+	}
+	return newest
+}
+
+// later ranks sessions for attribution: busy before idle, then by the
+// latest turn or creation.
+func later(a, b *session) bool {
+	if (a.turns > 0) != (b.turns > 0) {
+		return a.turns > 0
+	}
+	if a.turns > 0 {
+		return a.lastTurn > b.lastTurn
+	}
+	return a.created > b.created
+}
+
+// todos applies a todo update to the session's list and returns the whole
+// list: merged by id (a non-empty field replaces, new ids are appended in
+// order) or replaced. The returned object is the event's own copy.
+func (s *session) todos(t *Todos, merge bool) *Todos {
+	if !merge {
+		s.todoList = append([]Todo(nil), t.Items...)
+	} else {
+		for _, in := range t.Items {
+			s.todoList = mergeTodo(s.todoList, in)
+		}
+	}
+	return &Todos{ToolCallID: t.ToolCallID, Items: append([]Todo{}, s.todoList...)}
+}
+
+func mergeTodo(list []Todo, in Todo) []Todo {
+	for i := range list {
+		if list[i].ID == in.ID {
+			Fill(&list[i].Content, in.Content)
+			Fill(&list[i].Status, in.Status)
+			return list
+		}
+	}
+	return append(list, in)
+}
+
+// commands reads an available_commands_update: the session's commands,
+// whole, with the dialect's description rule applied.
+func (c *Conn) commands(sid string, u gjson.Result) []Event {
+	if c.touchSession(sid) == nil {
+		c.stats.Malformed++
+		return nil
+	}
+	cmds := &Commands{Items: []Command{}}
+	Members(u, func(k string, v gjson.Result) bool {
+		if k != "availableCommands" {
+			return true
+		}
+		v.ForEach(func(_, cmd gjson.Result) bool {
+			if x, ok := readCommand(cmd); ok {
+				if c.d != nil && c.d.CommandDescription != nil {
+					x.Description = c.d.CommandDescription(x.Description)
+				}
+				cmds.Items = append(cmds.Items, x)
+			}
+			return true
+		})
+		return false // the first occurrence counts
+	})
+	return []Event{{Type: EventCommands, Agent: c.Agent(), SessionID: c.sessions[sid].id, Commands: cmds}}
+}
+
+// readCommand reads one command; ok is false for one without a name.
+func readCommand(v gjson.Result) (Command, bool) {
+	if !v.IsObject() {
+		return Command{}, false
+	}
+	name := v.Get("name")
+	if name.Type != gjson.String || name.Str == "" {
+		return Command{}, false
+	}
+	x := Command{Name: name.Str, Description: View(v.Get("description"))}
+	x.InputHint = View(v.Get("input.hint"))
+	Own(&x.Name, &x.Description, &x.InputHint)
+	return x, true
+}

@@ -1,0 +1,136 @@
+package acpdialect_test
+
+import (
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/internal/testwire"
+	"github.com/tidwall/gjson"
+)
+
+// spawner is a test dialect with two update kinds of its own, shaped like
+// Cursor's native subagents: "spawned" names a child session and maybe a
+// tool call; "state" names only the child.
+func spawner() *acpdialect.Dialect {
+	return &acpdialect.Dialect{
+		ID:    "spawner",
+		Match: func(name, _ string) bool { return name == "spawner" },
+		Updates: []acpdialect.Update{
+			{Kind: "spawned", Handle: func(u gjson.Result) acpdialect.Late {
+				return acpdialect.Late{ToolCallID: u.Get("toolCallId").String(), Payload: acpdialect.Payload{
+					Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress,
+					SubagentTask: &acpdialect.SubagentTask{ChildSessionID: u.Get("child").String(), Description: u.Get("task").String()},
+				}}
+			}},
+			{Kind: "state", Handle: func(u gjson.Result) acpdialect.Late {
+				return acpdialect.Late{Payload: acpdialect.Payload{
+					Kind: acpdialect.KindSubagentTask, Status: u.Get("status").String(),
+					SubagentTask: &acpdialect.SubagentTask{ChildSessionID: u.Get("child").String(), Status: u.Get("state").String()},
+				}}
+			}},
+		},
+		ToolCall: func(u acpdialect.ToolUpdate, p acpdialect.Payload) acpdialect.Payload {
+			if u.RawInput.Get("_toolName").String() == "task" && p.Kind != acpdialect.KindSubagentTask {
+				p.Kind, p.SubagentTask = acpdialect.KindSubagentTask, &acpdialect.SubagentTask{}
+			}
+			return p
+		},
+		MergeLate: func(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
+			if cur.Kind != acpdialect.KindSubagentTask || cur.SubagentTask == nil {
+				return cur, false
+			}
+			st := *cur.SubagentTask
+			acpdialect.Fill(&st.ChildSessionID, late.SubagentTask.ChildSessionID)
+			acpdialect.Fill(&st.Description, late.SubagentTask.Description)
+			acpdialect.Fill(&st.Status, late.SubagentTask.Status)
+			cur.SubagentTask = &st
+			return cur, true
+		},
+	}
+}
+
+func spawnConn(t *testing.T) *harness {
+	h := newHarness(t, acpdialect.NewRegistry(spawner(), claude()), acpdialect.Options{})
+	h.initialize("spawner")
+	h.session(2, "s1")
+	h.out(testwire.Prompt(3, "s1", "go"))
+	return h
+}
+
+func vupdate(kind, fields string) []byte {
+	return []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"` + kind + `"` + fields + `}}}`)
+}
+
+func TestVendorUpdates(t *testing.T) {
+	task := []byte(toolCallFrame("s1", "t1", `{"_toolName":"task"}`))
+	tests := []struct {
+		name   string
+		frames [][]byte
+		want   []string // the last frame's events
+	}{
+		{"standalone spawn is a card keyed by the child session",
+			[][]byte{vupdate("spawned", `,"child":"c1","task":"explore"`)},
+			[]string{`{"type":"tool_call","agent":"spawner","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","subagent_task":{"description":"explore","child_session_id":"c1"}}}`}},
+		{"state update finds the standalone card by its child",
+			[][]byte{vupdate("spawned", `,"child":"c1","task":"explore"`), vupdate("state", `,"child":"c1","state":"failed","status":"failed"`)},
+			[]string{`{"type":"tool_call_update","agent":"spawner","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"failed","subagent_task":{"description":"explore","status":"failed","child_session_id":"c1"}}}`}},
+		{"spawn linked to its tool call merges into that card; the card keeps the tool call's status",
+			[][]byte{task, vupdate("spawned", `,"child":"c1","task":"explore","toolCallId":"t1"`)},
+			[]string{`{"type":"tool_call_update","agent":"spawner","session_id":"s1","tool_call_id":"t1","payload":{"kind":"subagent_task","status":"in_progress","title":"Task: Subagent task","subagent_task":{"description":"explore","child_session_id":"c1"}}}`}},
+		{"state update reaches the linked card through the child",
+			[][]byte{task, vupdate("spawned", `,"child":"c1","toolCallId":"t1"`), vupdate("state", `,"child":"c1","state":"completed","status":"completed"`)},
+			[]string{`{"type":"tool_call_update","agent":"spawner","session_id":"s1","tool_call_id":"t1","payload":{"kind":"subagent_task","status":"in_progress","title":"Task: Subagent task","subagent_task":{"status":"completed","child_session_id":"c1"}}}`}},
+		{"spawn before its tool call: the tool call keeps what the spawn said",
+			[][]byte{vupdate("spawned", `,"child":"c1","task":"explore","toolCallId":"t1"`), task},
+			[]string{`{"type":"tool_call","agent":"spawner","session_id":"s1","tool_call_id":"t1","payload":{"kind":"subagent_task","status":"in_progress","title":"Task: Subagent task","subagent_task":{"description":"explore","child_session_id":"c1"}}}`}},
+		{"a generic card named by a spawn becomes a subagent",
+			[][]byte{[]byte(toolCallFrame("s1", "t1", `{}`)), vupdate("spawned", `,"child":"c1","toolCallId":"t1"`)},
+			[]string{`{"type":"tool_call_update","agent":"spawner","session_id":"s1","tool_call_id":"t1","payload":{"kind":"subagent_task","status":"in_progress","title":"Task: Subagent task","subagent_task":{"child_session_id":"c1"}}}`}},
+		{"nothing to key a card by: dropped",
+			[][]byte{vupdate("state", `,"state":"completed"`)}, nil},
+		{"a repeated state changes nothing",
+			[][]byte{vupdate("spawned", `,"child":"c1"`), vupdate("state", `,"child":"c1","state":"cancelled","status":"cancelled"`), vupdate("state", `,"child":"c1","state":"cancelled","status":"cancelled"`)},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := spawnConn(t)
+			var last acpdialect.Result
+			for _, f := range tt.frames {
+				last = h.in(f)
+			}
+			wantEvents(t, last.Events, tt.want...)
+		})
+	}
+}
+
+// The same update kinds on another agent's connection are unknown kinds:
+// passed, as without the dialect.
+func TestVendorUpdatesIsolated(t *testing.T) {
+	h := newHarness(t, acpdialect.NewRegistry(spawner(), claude()), acpdialect.Options{})
+	h.initialize("claude-agent")
+	h.session(2, "s1")
+	h.quiet(vupdate("spawned", `,"child":"c1","task":"explore"`))
+}
+
+// Slash commands are normalized for every agent; the dialect's rule for
+// descriptions applies only on its own connections.
+func TestCommands(t *testing.T) {
+	frame := vupdate("available_commands_update", `,"availableCommands":[{"name":"review","description":"---","input":{"hint":"file"}},{"description":"no name"},{"name":"plan","description":"Make a plan"}]`)
+	dashes := spawner()
+	dashes.CommandDescription = func(s string) string {
+		if s == "---" {
+			return ""
+		}
+		return s
+	}
+	for _, tt := range []struct{ agent, want string }{
+		{"spawner", `{"type":"commands","agent":"spawner","session_id":"s1","commands":{"items":[{"name":"review","input_hint":"file"},{"name":"plan","description":"Make a plan"}]}}`},
+		{"claude-agent", `{"type":"commands","agent":"claude","session_id":"s1","commands":{"items":[{"name":"review","description":"---","input_hint":"file"},{"name":"plan","description":"Make a plan"}]}}`},
+	} {
+		h := newHarness(t, acpdialect.NewRegistry(dashes, claude()), acpdialect.Options{})
+		h.initialize(tt.agent)
+		h.session(2, "s1")
+		wantEvents(t, h.in(frame).Events, tt.want)
+	}
+}
