@@ -2,6 +2,7 @@ package acpdialect
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"time"
@@ -394,6 +395,33 @@ func (c *Conn) response(v frameView) []Event {
 		c.touchSession(sid)
 	case "session/prompt":
 		c.turnEnd(r)
+	default:
+		return c.callResult(v, r)
+	}
+	return nil
+}
+
+// callResult reads the agent's result for a vendor method the client
+// called, as the dialect says.
+func (c *Conn) callResult(v frameView, r request) []Event {
+	if c.d == nil {
+		return nil
+	}
+	for _, call := range c.d.Calls {
+		if call.Name != r.method || call.Result == nil {
+			continue
+		}
+		res := result(member(v.s, "result"))
+		if !res.Exists() {
+			return nil // an error: the client sees it as is
+		}
+		ev := call.Result(res)
+		if ev == nil {
+			return nil
+		}
+		ev.Agent, ev.Method, ev.SessionID = c.Agent(), r.method, r.session
+		ev.ID = json.RawMessage(strings.Clone(v.id.Raw))
+		return []Event{*ev}
 	}
 	return nil
 }

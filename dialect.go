@@ -53,9 +53,20 @@ type Dialect struct {
 	// (Cursor's subagent_spawned). The SDKs do not know them and misread
 	// them, so wiretap quarantines them on a "_" method.
 	Updates []Update
+	// Calls are vendor methods the client sends to the agent (Cursor's
+	// cursor/list_available_models), with how to read the agent's result.
+	Calls []Call
 	// CommandDescription, if set, rewrites a slash command's description
 	// (Cursor sends "---" for none).
 	CommandDescription func(string) string
+}
+
+// Call is a vendor method the client sends to the agent.
+type Call struct {
+	Name string
+	// Result reads the agent's result into an event (its Type and object;
+	// the Conn fills in Agent, Method and ID), or returns nil.
+	Result func(result gjson.Result) *Event
 }
 
 // Update is one non-standard session/update kind a dialect reads.

@@ -55,6 +55,9 @@ func Dialect() *acpdialect.Dialect {
 			{Kind: UpdateSubagentSpawned, Handle: HandleSpawned},
 			{Kind: UpdateSubagentState, Handle: HandleSubagentState},
 		},
+		Calls: []acpdialect.Call{
+			{Name: MethodListAvailableModels, Result: modelsEvent},
+		},
 		ToolCall:           ToolCall,
 		MergeLate:          MergeLate,
 		CommandDescription: CommandDescription,

@@ -32,9 +32,19 @@ type (
 		Payload    *acpdialect.Payload `json:"payload"`
 	}
 	sessionLine struct {
-		Type      string `json:"type"` // "session"
-		Agent     string `json:"agent,omitempty"`
-		SessionID string `json:"session_id"`
+		Type      string            `json:"type"` // "session"
+		Agent     string            `json:"agent,omitempty"`
+		SessionID string            `json:"session_id"`
+		Todos     []acpdialect.Todo `json:"todos,omitempty"` // the final list, if it had one
+	}
+	// requestLine is a vendor request's event with the answer it got.
+	requestLine struct {
+		acpdialect.Event
+		Answer *answer `json:"answer,omitempty"`
+	}
+	answer struct {
+		Result json.RawMessage      `json:"result,omitempty"`
+		Error  *acpdialect.RPCError `json:"error,omitempty"`
 	}
 	statsLine struct {
 		Type     string           `json:"type"` // "stats"
@@ -45,8 +55,10 @@ type (
 )
 
 // WriteFinal writes the final state: one tool_call line per card (its final
-// merged payload), one session line per session, then one stats line with
-// the connection's counters and the number of bad lines.
+// merged payload), one line per vendor request event (question, plan,
+// image) with the answer it got, one session line per session (with its
+// final todo list), then one stats line with the connection's counters and
+// the number of bad lines.
 func (r *Replay) WriteFinal(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	for _, c := range r.Cards {
@@ -55,8 +67,17 @@ func (r *Replay) WriteFinal(w io.Writer) error {
 			return err
 		}
 	}
+	for _, q := range r.Requests {
+		line := requestLine{Event: q.Event}
+		if q.Reply != nil {
+			line.Answer = &answer{Result: q.Reply.Result, Error: q.Reply.Error}
+		}
+		if err := writeJSON(bw, line); err != nil {
+			return err
+		}
+	}
 	for _, sid := range r.Sessions {
-		if err := writeJSON(bw, sessionLine{"session", r.Agent, sid}); err != nil {
+		if err := writeJSON(bw, sessionLine{"session", r.Agent, sid, r.Todos[sid]}); err != nil {
 			return err
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/tidwall/gjson"
@@ -54,6 +55,22 @@ type Replay struct {
 	// the connection is closed: Live shows what was still held, and Swept
 	// counts only the turn and session ends the transcript itself shows.
 	Stats acpdialect.Stats
+	// Requests are the blocking and fire-and-forget vendor requests that
+	// produced an event (a question, a plan, an image), in order, each
+	// with the answer it got.
+	Requests []Request
+	// Todos is each session's final todo list, for sessions that had one.
+	Todos map[string][]acpdialect.Todo
+}
+
+// Request is a vendor request's event and the reply it got: the client's
+// recorded answer, the dialect's default, or (for one the transcript
+// leaves unanswered) the default sent at its deadline, after the last
+// line.
+type Request struct {
+	Line  int
+	Event acpdialect.Event
+	Reply *acpdialect.Event // nil for a notification
 }
 
 // Record is one event and the transcript line that caused it.
@@ -120,6 +137,8 @@ type state struct {
 	out      Replay
 	cards    map[cardKey]int // current card of a tool call, index in out.Cards
 	sessions map[string]bool
+	requests map[string]int // unanswered request by raw id, index in out.Requests
+	last     int            // the last line number read
 }
 
 type cardKey struct{ session, id string }
@@ -137,7 +156,10 @@ func newState(reg *acpdialect.Registry, agent string) (*state, error) {
 		}
 	}
 	return &state{
-		conn:     reg.NewConn(acpdialect.Options{Agent: agent}),
+		// The transcript holds the client's own answers to blocking
+		// requests; one it leaves unanswered gets the default at the end.
+		conn:     reg.NewConn(acpdialect.Options{Agent: agent, ClientAnswers: true}),
+		requests: map[string]int{},
 		reqs:     newRequests(),
 		cards:    map[cardKey]int{},
 		sessions: map[string]bool{},
@@ -160,6 +182,7 @@ func known(reg *acpdialect.Registry) string {
 
 // line replays one raw line; it returns the bad line it recorded, if any.
 func (s *state) line(n int, raw []byte) *BadLine {
+	s.last = n
 	b := bytes.TrimSpace(raw)
 	if len(b) == 0 {
 		return nil
@@ -257,6 +280,13 @@ func (s *state) session(sid string) {
 func (s *state) event(n int, ev acpdialect.Event) {
 	s.out.Events = append(s.out.Events, Record{Line: n, Event: ev})
 	s.session(ev.SessionID)
+	s.request(n, ev)
+	if ev.Type == acpdialect.EventTodos && ev.Todos != nil && ev.SessionID != "" {
+		if s.out.Todos == nil {
+			s.out.Todos = map[string][]acpdialect.Todo{}
+		}
+		s.out.Todos[ev.SessionID] = ev.Todos.Items
+	}
 	if ev.Payload == nil || (ev.Type != acpdialect.EventToolCall && ev.Type != acpdialect.EventToolCallUpdate) {
 		return
 	}
@@ -271,9 +301,36 @@ func (s *state) event(n int, ev acpdialect.Event) {
 	c.Agent, c.Payload = ev.Agent, ev.Payload.Clone()
 }
 
+// request records the event of a vendor request, and pairs a reply event
+// with the request it answers.
+func (s *state) request(n int, ev acpdialect.Event) {
+	switch ev.Type {
+	case acpdialect.EventQuestion, acpdialect.EventPlan, acpdialect.EventImage:
+		s.out.Requests = append(s.out.Requests, Request{Line: n, Event: ev})
+		if ev.ID != nil {
+			s.requests[string(ev.ID)] = len(s.out.Requests) - 1
+		}
+	case acpdialect.EventReply:
+		if i, ok := s.requests[string(ev.ID)]; ok {
+			r := ev
+			s.out.Requests[i].Reply = &r
+			delete(s.requests, string(ev.ID))
+		}
+	}
+}
+
 // finish takes the final counters and closes the connection. The final
 // state is built from events, so closing loses nothing.
 func (s *state) finish() *Replay {
+	// What the transcript leaves unanswered is past any deadline once it
+	// ends: the Conn answers the defaults, after the last line.
+	end := s.conn.Expire(time.Unix(1<<62, 0))
+	if end.Reply != nil {
+		s.out.Replies = append(s.out.Replies, Reply{Line: s.last, Frame: end.Reply})
+	}
+	for _, ev := range end.Events {
+		s.event(s.last, ev)
+	}
 	s.out.Agent = s.conn.Agent()
 	s.out.Stats = s.conn.Stats()
 	s.conn.Close()
