@@ -25,11 +25,46 @@ func (t *Tap) inbound(frame []byte) int {
 	if d != t.dialect.Load() {
 		t.dialect.Store(d)
 	}
-	t.emit(res.Events)
-	if err != nil || d == nil || bytes.HasPrefix(frame, []byte(sdkUpdatePrefix)) {
+	at := -1
+	if err == nil && d != nil {
+		at = t.rename(frame, res)
+	}
+	t.emit(res.Events) // after a blocking request's wait exists: OnEvent may answer it
+	return at
+}
+
+// rename decides where, if anywhere, to rename a frame of an identified
+// agent, and registers a blocking request the client will answer.
+func (t *Tap) rename(frame []byte, res acpdialect.Result) int {
+	switch {
+	case res.Quarantine:
+		return t.quarantineAt(frame)
+	case bytes.HasPrefix(frame, []byte(sdkUpdatePrefix)):
 		return -1
 	}
-	return t.renameAt(frame)
+	at := t.renameAt(frame)
+	if at >= 0 && res.Awaiting {
+		t.addWait(frame)
+	}
+	return at
+}
+
+// quarantineAt returns where to insert the '_' that turns a session/update
+// of the dialect's own kind into QuarantineMethod, or -1 when the SDK
+// would read the frame differently from the Conn.
+func (t *Tap) quarantineAt(frame []byte) int {
+	s := unsafeString(frame)
+	m := gjson.Get(s, "method")
+	if m.Str != "session/update" || m.Index <= 0 || m.Index >= len(frame) || frame[m.Index] != '"' {
+		t.skipped.Add(1)
+		return -1
+	}
+	if isRequest, ok := sdkView(frame, s, m.Str); !ok || isRequest {
+		t.skipped.Add(1)
+		return -1
+	}
+	t.quarantined.Add(1)
+	return m.Index + 1
 }
 
 // renameAt decides whether a frame is a vendor request or notification

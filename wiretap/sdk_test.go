@@ -146,10 +146,15 @@ type harness struct {
 }
 
 func start(t *testing.T, opts wiretap.Options) *harness {
+	return startConn(t, acpdialect.Options{}, opts)
+}
+
+// startConn is start with the Conn's options given.
+func startConn(t *testing.T, copts acpdialect.Options, opts wiretap.Options) *harness {
 	before := runtime.NumGoroutine()
 	h := &harness{t: t, rec: &recorder{}, want: make(chan struct{}), lines: make(chan []byte), quit: make(chan struct{})}
 	opts.OnEvent = h.rec.add
-	h.tap = wiretap.New(registry().NewConn(acpdialect.Options{}), opts)
+	h.tap = wiretap.New(registry().NewConn(copts), opts)
 	h.client = &testClient{tap: h.tap}
 	h.c2aR, h.c2aW = io.Pipe()
 	h.a2cR, h.a2cW = io.Pipe()

@@ -48,6 +48,7 @@ type Stats struct {
 	Oversize      uint64 `json:"oversize"`       // frames over MaxFrame passed uninspected, both directions
 	Outbound      uint64 `json:"outbound"`       // whole client frames fed to the Conn
 	Unaliased     uint64 `json:"unaliased"`      // client frames whose "_" alias was removed
+	Quarantined   uint64 `json:"quarantined"`    // agent updates of a dialect's own kind, moved to QuarantineMethod
 }
 
 // Tap connects one acpdialect.Conn to the byte streams of one agent: it
@@ -70,7 +71,9 @@ type Tap struct {
 	aliases  map[string]bool // "_name" for each Options.Outbound name
 
 	frames, renamed, skipped, oversize atomic.Uint64
-	outFrames, unaliased               atomic.Uint64
+	outFrames, unaliased, quarantined  atomic.Uint64
+
+	waits waits // blocking requests the client answers
 }
 
 // New returns a tap that feeds conn. The tap owns conn from now on: use
@@ -96,6 +99,13 @@ func New(conn *acpdialect.Conn, opts Options) *Tap {
 	return t
 }
 
+// QuarantineMethod is the method a session/update of a kind of the
+// dialect's own (Cursor's subagent_spawned) reaches the client on: the SDK
+// would otherwise turn it into a message chunk or an empty update. It
+// arrives at HandleExtensionMethod, in order with the other notifications,
+// with the update's params as they were sent.
+const QuarantineMethod = "_session/update"
+
 // Alias returns the extension method name the SDK uses for a vendor
 // method: "cursor/task" -> "_cursor/task".
 func Alias(method string) string { return "_" + method }
@@ -104,12 +114,13 @@ func Alias(method string) string { return "_" + method }
 // OnEvent.
 func (t *Tap) Stats() Stats {
 	st := Stats{
-		Frames:    t.frames.Load(),
-		Renamed:   t.renamed.Load(),
-		Skipped:   t.skipped.Load(),
-		Oversize:  t.oversize.Load(),
-		Outbound:  t.outFrames.Load(),
-		Unaliased: t.unaliased.Load(),
+		Frames:      t.frames.Load(),
+		Renamed:     t.renamed.Load(),
+		Skipped:     t.skipped.Load(),
+		Oversize:    t.oversize.Load(),
+		Outbound:    t.outFrames.Load(),
+		Unaliased:   t.unaliased.Load(),
+		Quarantined: t.quarantined.Load(),
 	}
 	st.PassedThrough = st.Frames - min(st.Renamed, st.Frames)
 	return st
@@ -142,7 +153,6 @@ func (t *Tap) ConnStats() acpdialect.Stats {
 // identified: the client does its own thing, typically returning
 // acp.NewMethodNotFound(method).
 func (t *Tap) HandleExtension(ctx context.Context, method string, params json.RawMessage) (result any, handled bool, err error) {
-	_ = ctx // the answer is a pure function of the request: nothing blocks
 	name, ok := strings.CutPrefix(method, "_")
 	if !ok {
 		return nil, false, nil
@@ -151,11 +161,17 @@ func (t *Tap) HandleExtension(ctx context.Context, method string, params json.Ra
 	if d.Allows(method) {
 		name = method // a dialect method whose own name starts with "_"
 	}
+	if method == QuarantineMethod && d != nil && len(d.Updates) > 0 {
+		return nil, true, nil // its events went to OnEvent, in order
+	}
 	res, rpcErr, ok := d.Reply(name, params)
 	switch {
 	case rpcErr != nil:
 		return nil, true, &acp.RequestError{Code: rpcErr.Code, Message: rpcErr.Message}
 	case ok:
+		if w := t.claim(name, params); w != nil {
+			return t.await(ctx, w, res), true, nil
+		}
 		return res, true, nil
 	case d.Allows(name):
 		return nil, true, nil // a notification: the SDK sends nothing
