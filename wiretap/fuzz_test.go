@@ -57,6 +57,12 @@ func FuzzReader(f *testing.F) {
 		`{"id":1,"method":"cursor/task","method":"cursor/task"}` + "\n" + `[{"method":"cursor/task"}]`,
 		`{"id":1.0e0,"params":{"method":"cursor/task"},"method":"cursor/task"}`,
 		"\n\n{\"method\":\"cursor/task\"\n",
+		`{"jsonrpc":"2.0","id":20,"method":"cursor/ask_question","params":{"toolCallId":"q","questions":[{"id":"a","prompt":"?","options":[{"id":"x","label":"X"}]}]}}` + "\n",
+		`{"jsonrpc":"2.0","id":"p","method":"cursor/create_plan","params":{"toolCallId":"p","plan":"# x","todos":[{"id":"1","content":"c","status":"pending"}]}}`,
+		`{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"todos":[{"id":"1"}],"merge":true}}` + "\n",
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"c","_meta":{"cursor":{"toolCallId":"t"}}}}}` + "\n",
+		`{"jsonrpc":"2.0","params":{"update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"c","state":"failed"},"sessionId":"s"},"method":"session/update"}` + "\n",
+		`{"jsonrpc":"2.0","id":3,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"subagent_spawned"}}}` + "\n",
 	} {
 		f.Add([]byte(s), []byte{1}, uint16(1), uint16(5))
 		f.Add([]byte(s), []byte(nil), uint16(4096), uint16(0))

@@ -64,6 +64,7 @@ func (t *Tap) quarantineAt(frame []byte) int {
 		return -1
 	}
 	t.quarantined.Add(1)
+	t.renamed.Add(1)
 	return m.Index + 1
 }
 

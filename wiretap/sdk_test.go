@@ -626,9 +626,24 @@ func TestSDKOutboundAlias(t *testing.T) {
 		return h.csc.CallExtension(ctx, wiretap.Alias("cursor/list_available_models"), map[string]any{})
 	})
 	id := h.expect("cursor/list_available_models")
-	h.send(testwire.Response(id, map[string]any{"models": []any{}}))
-	if got := string(wait()); got != `{"models":[]}` {
+	result := map[string]any{"availableModels": []any{
+		map[string]any{"modelId": "composer-2.5-fast", "name": "Composer"}, "claude-opus-4-8[effort=max]"}}
+	h.send(testwire.Response(id, result))
+	if got := string(wait()); !strings.HasPrefix(got, `{"availableModels":[`) {
 		t.Fatalf("CallExtension = %s", got)
+	}
+	// The Conn saw the request under its own name, and reads the result
+	// whichever of its shapes comes back.
+	var models *acpdialect.Event
+	for _, ev := range h.rec.all() {
+		if ev.Type == acpdialect.EventModels {
+			models = &ev
+		}
+	}
+	if models == nil || models.Method != "cursor/list_available_models" || string(models.ID) != string(id) ||
+		len(models.Models.Items) != 2 || models.Models.Items[0].ID != "composer-2.5-fast" ||
+		models.Models.Items[1].ID != "claude-opus-4-8[effort=max]" {
+		t.Fatalf("models event %+v", models)
 	}
 }
 

@@ -42,13 +42,13 @@ type Options struct {
 // Stats counts what a Tap did. Counters only grow.
 type Stats struct {
 	Frames        uint64 `json:"frames"`         // whole agent frames fed to the Conn
-	Renamed       uint64 `json:"renamed"`        // agent vendor frames renamed to their alias
+	Renamed       uint64 `json:"renamed"`        // agent frames renamed: vendor methods to their alias, and quarantined updates
 	PassedThrough uint64 `json:"passed_through"` // agent frames delivered byte for byte (Frames - Renamed)
 	Skipped       uint64 `json:"skipped"`        // allowed vendor frames left as they were: renaming was unsafe
 	Oversize      uint64 `json:"oversize"`       // frames over MaxFrame passed uninspected, both directions
 	Outbound      uint64 `json:"outbound"`       // whole client frames fed to the Conn
 	Unaliased     uint64 `json:"unaliased"`      // client frames whose "_" alias was removed
-	Quarantined   uint64 `json:"quarantined"`    // agent updates of a dialect's own kind, moved to QuarantineMethod
+	Quarantined   uint64 `json:"quarantined"`    // of Renamed, updates of a dialect's own kind moved to QuarantineMethod
 }
 
 // Tap connects one acpdialect.Conn to the byte streams of one agent: it
