@@ -24,7 +24,7 @@ type Options struct {
 	// Write, with the tap's lock held. It is the only way events come out:
 	// one ordered stream, so that a client applying the merged states in
 	// arrival order ends with the latest. It must not block and must not
-	// call the Tap's methods other than Stats (hand the events off to a
+	// call the Tap's methods other than Stats and Answer (hand the events off to a
 	// channel if needed). nil drops the events.
 	OnEvent func(acpdialect.Event)
 	// MaxFrame is the longest frame the tap inspects, in bytes without the
