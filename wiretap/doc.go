@@ -49,6 +49,20 @@
 // event OnEvent already got. It keeps no state per request: any number of
 // requests may be in flight, and each gets exactly one reply.
 //
+// Blocking requests (Cursor's questions and plans) are the exception, when
+// the Conn was made with acpdialect.Options.ClientAnswers: the request's
+// event reaches OnEvent with its ID, and HandleExtension waits, on the
+// SDK's goroutine for that request, until the client calls Tap.Answer, the
+// Conn's AnswerTimeout passes or the agent cancels the request; the last
+// two send the dialect's default. Without ClientAnswers the default goes at
+// once, so that a client with no handler never stalls the agent's turn.
+//
+// A session/update of a kind of the dialect's own (Cursor's
+// subagent_spawned), which the SDK would misread as a standard update, is
+// renamed to QuarantineMethod ("_session/update"): it reaches
+// HandleExtensionMethod in order with the other notifications, params as
+// sent, and HandleExtension reports it handled.
+//
 // A vendor method the client sends (Cursor's "cursor/list_available_models")
 // goes through the SDK as its alias and loses the "_" on the wire: list it
 // in Options.Outbound and call
