@@ -39,6 +39,32 @@ var connSeeds = []string{
 	`{"jsonrpc":"2.0","id":20,"method":"cursor/task","params":{"toolCallId":"t","desc`,
 	`{"method":"cursor/task","id":tru}`,
 	`[1,2]`, ``, `{`,
+	// Cursor's session-level frames. The blocking requests get their
+	// default reply at once (fuzzOpts has no ClientAnswers).
+	`{"jsonrpc":"2.0","id":40,"method":"cursor/ask_question","params":{"toolCallId":"tc-1","title":"Pick a stack","questions":[` +
+		`{"id":"q1","prompt":"Language?","options":[{"id":"go","label":"Go"},{"id":"rs","label":"Rust"}],"allowMultiple":false},` +
+		`{"id":"q2","prompt":"Extras?","options":[{"id":"ci","label":"CI"}],"allowMultiple":true}]}}`,
+	`{"jsonrpc":"2.0","method":"cursor/ask_question","params":{"questions":[{"id":"q1","options":[{"id":"a"},{"label":"no id"}]},{"prompt":"no id"}]}}`,
+	`{"jsonrpc":"2.0","id":"plan-1","method":"cursor/create_plan","params":{"toolCallId":"tc-2","name":"Refactor","overview":"Split the parser",` +
+		`"plan":"# Plan\n\n1. Split","todos":[{"id":"t1","content":"Split","status":"pending"}],"isProject":true}}`,
+	`{"jsonrpc":"2.0","id":43,"method":"_cursor/create_plan","params":[]}`,
+	`{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"toolCallId":"tc-3","todos":[{"id":"1","content":"Read","status":"completed"},` +
+		`{"id":"2","content":"Write","status":"in_progress"}],"merge":false}}`,
+	`{"jsonrpc":"2.0","id":41,"method":"cursor/update_todos","params":{"todos":[{"id":"2","status":"completed"},{"id":"3","content":"Ship","status":"bogus"},{"content":"no id"}],"merge":true}}`,
+	`{"jsonrpc":"2.0","id":42,"method":"cursor/generate_image","params":{"toolCallId":"tc-4","description":"A red fox","filePath":"assets/fox.png","referenceImagePaths":["a.png",""]}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"c1","task":"Find the bug","name":"explorer",` +
+		`"_meta":{"cursor":{"model":"composer-2","toolCallId":"tool-1"}}}}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s2","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"c2","task":"t"}}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"c1","state":"completed"}}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s2","update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"c2","state":"disconnected"}}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"state":"failed","sessionUpdate":"subagent_state_update"}}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"available_commands_update","availableCommands":[` +
+		`{"name":"review","description":"---","input":{"hint":"file"}},{"description":"no name"}]}}}`,
+	// a native subagent's life in one input, with a question and todos on the way
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"c3","_meta":{"cursor":{"toolCallId":"tool-3"}}}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":44,"method":"cursor/ask_question","params":{"toolCallId":"tool-3","questions":[{"id":"q","options":[{"id":"y","label":"Yes"}]}]}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"toolCallId":"tool-3","todos":[{"id":"1","status":"completed"}],"merge":true}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"c3","state":"cancelled"}}}`,
 }
 
 // standard reports whether ACP defines method as one the agent sends to
@@ -92,6 +118,10 @@ func checkInbound(t *testing.T, c *acpdialect.Conn, frame []byte) {
 	}
 	if r.Reply != nil && (!json.Valid(r.Reply) || r.Reply[len(r.Reply)-1] != '\n') {
 		t.Fatalf("reply %q to %q is not one JSON line", r.Reply, frame)
+	}
+	if r.Awaiting {
+		// Without ClientAnswers a blocking request is answered at once.
+		t.Fatalf("%q awaits an answer, with fuzzOpts.ClientAnswers false", frame)
 	}
 	checkReplyRule(t, frame, r)
 	st := c.Stats()
