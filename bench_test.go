@@ -201,3 +201,318 @@ func BenchmarkBaselineCursorTask(b *testing.B) {
 		sinkBytes = reply
 	})
 }
+
+// Cursor's session-level frames: a blocking question, a todo list and the
+// native subagent updates. Each setup below returns a Cursor connection
+// with benchSession open and a turn in flight (default Options, so a
+// blocking request is answered its default at once) and frames that each
+// do real work on it in steady state; TestCursorBenchFrames checks that
+// they do.
+
+// benchCursorConn is benchConn for any testing.TB, so that the test can
+// check what the benchmarks measure.
+func benchCursorConn(tb testing.TB) *acpdialect.Conn {
+	h := newHarness(tb, registry(), acpdialect.Options{})
+	h.initialize("cursor-agent")
+	h.session(2, benchSession)
+	h.out([]byte(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"` + benchSession + `","prompt":[]}}`))
+	return h.c
+}
+
+// questionFormat is cursor/ask_question with two questions of three options
+// each; ids and tool call ids are distinct per frame.
+const questionFormat = `{"jsonrpc":"2.0","id":%d,"method":"cursor/ask_question","params":{"toolCallId":"toolu_%06d","title":"Pick a stack","questions":[` +
+	`{"id":"q1","prompt":"Which language should the service use?","options":[{"id":"go","label":"Go"},{"id":"rs","label":"Rust"},{"id":"ts","label":"TypeScript"}],"allowMultiple":false},` +
+	`{"id":"q2","prompt":"What should the first release include?","options":[{"id":"ci","label":"CI pipeline"},{"id":"docs","label":"Docs"},{"id":"bench","label":"Benchmarks"}],"allowMultiple":true}]}}`
+
+// todoStatuses cycle through the todos so that every merge changes the list.
+var todoStatuses = [...]string{"pending", "in_progress", "completed", "cancelled"}
+
+// todosFrame is cursor/update_todos (a notification) with five todos, ids
+// 1-5, whose statuses depend on n.
+func todosFrame(n int, merge bool) []byte {
+	b := []byte(`{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"toolCallId":"toolu_todos","todos":[`)
+	for j := range 5 {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, `{"id":"%d","content":"Step %d: read, change and test the package","status":"%s"}`, j+1, j+1, todoStatuses[(n+j)%4])
+	}
+	return fmt.Appendf(b, `],"merge":%t}}`, merge)
+}
+
+// todosConn: the session's list holds the five todos.
+func todosConn(tb testing.TB) *acpdialect.Conn {
+	c := benchCursorConn(tb)
+	if _, err := c.Inbound(todosFrame(0, false)); err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// todosFrames each merge five todos (the same ids, new statuses).
+func todosFrames() ([][]byte, int64) {
+	return framesOf(64, func(i int) []byte { return todosFrame(i+1, true) })
+}
+
+// spawnFormat is subagent_spawned in the SDK layout (sessionUpdate first)
+// with the fields in the order the research notes give: child session, tool
+// call (both i%1024) and model (the round) as arguments.
+const spawnFormat = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + benchSession +
+	`","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"child_%06d","task":"Summarize the JS files under src","name":"explorer",` +
+	`"_meta":{"cursor":{"model":"composer-%d","toolCallId":"toolu_%06d"}}}}}`
+
+func spawnFrame(child, round, tool int) []byte {
+	return fmt.Appendf(nil, spawnFormat, child, round, tool)
+}
+
+// stateFrame is subagent_state_update for child_<child>.
+func stateFrame(child int, state string) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"`+benchSession+
+		`","update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"child_%06d","state":"%s"}}}`, child, state)
+}
+
+// framesOf makes n frames with frame and returns their mean size.
+func framesOf(n int, frame func(i int) []byte) ([][]byte, int64) {
+	frames := make([][]byte, n)
+	var size int
+	for i := range frames {
+		frames[i] = frame(i)
+		size += len(frames[i])
+	}
+	return frames, int64(size / n)
+}
+
+// feed feeds frames to c.
+func feed(tb testing.TB, c *acpdialect.Conn, frames [][]byte) {
+	for _, f := range frames {
+		if _, err := c.Inbound(f); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// taskCardsConn knows the 1024 Task tool calls of subagentFormat.
+func taskCardsConn(tb testing.TB) *acpdialect.Conn {
+	c := benchCursorConn(tb)
+	cards, _ := benchFrames(1024, subagentFormat)
+	feed(tb, c, cards)
+	return c
+}
+
+// spawnFrames is the usual order on taskCardsConn: each spawn names a
+// known Task tool call (and its child). The model alternates by round, so
+// that every merge is a change: each frame is a card update.
+func spawnFrames() ([][]byte, int64) {
+	return framesOf(2048, func(i int) []byte { return spawnFrame(i%1024, i/1024, i%1024) })
+}
+
+// spawnNewFrames name no known tool call: 8192 distinct ones cycling, twice
+// the tool store's per-session bound, so that each frame makes a new card
+// and the store evicts one.
+func spawnNewFrames() ([][]byte, int64) {
+	return framesOf(8192, func(i int) []byte { return spawnFrame(i, 0, i) })
+}
+
+// spawnedConn: the 1024 subagents spawned from their Task tool calls.
+func spawnedConn(tb testing.TB) *acpdialect.Conn {
+	c := taskCardsConn(tb)
+	spawns, _ := framesOf(1024, func(i int) []byte { return spawnFrame(i, 0, i) })
+	feed(tb, c, spawns)
+	return c
+}
+
+// stateFrames on spawnedConn: each is a state for a known child, found
+// through the child's session id. The state alternates by round so that
+// every frame changes the card.
+func stateFrames() ([][]byte, int64) {
+	states := [2]string{"completed", "cancelled"}
+	return framesOf(2048, func(i int) []byte { return stateFrame(i%1024, states[i/1024]) })
+}
+
+func BenchmarkInboundAskQuestion(b *testing.B) {
+	frames, size := benchFrames(4096, questionFormat)
+	benchInbound(b, benchCursorConn(b), frames, size)
+}
+
+func BenchmarkBaselineAskQuestion(b *testing.B) {
+	frames, size := benchFrames(4096, questionFormat)
+	benchBaseline(b, frames, size, func(m map[string]any) {
+		sinkString = str(m, "method")
+		id := m["id"]
+		p := obj(m, "params")
+		sinkString = str(p, "toolCallId")
+		sinkString = str(p, "title")
+		qs, _ := p["questions"].([]any)
+		for _, q := range qs {
+			qm, _ := q.(map[string]any)
+			sinkString = str(qm, "id")
+			sinkString = str(qm, "prompt")
+			_, _ = qm["allowMultiple"].(bool)
+			opts, _ := qm["options"].([]any)
+			for _, o := range opts {
+				om, _ := o.(map[string]any)
+				sinkString = str(om, "id")
+				sinkString = str(om, "label")
+			}
+		}
+		// The default answer, as an untyped client marshals it.
+		reply, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id,
+			"result": map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkBytes = reply
+	})
+}
+
+func BenchmarkInboundUpdateTodos(b *testing.B) {
+	frames, size := todosFrames()
+	benchInbound(b, todosConn(b), frames, size)
+}
+
+// BenchmarkBaselineUpdateTodos merges each frame's todos into a list of
+// maps by id, in place: it takes no snapshot of the list for the UI, which
+// the Conn's event is, so the baseline is if anything the cheaper.
+func BenchmarkBaselineUpdateTodos(b *testing.B) {
+	frames, size := todosFrames()
+	var list []map[string]any
+	for j := range 5 {
+		list = append(list, map[string]any{"id": fmt.Sprint(j + 1), "content": "x", "status": "pending"})
+	}
+	benchBaseline(b, frames, size, func(m map[string]any) {
+		sinkString = str(m, "method")
+		p := obj(m, "params")
+		sinkString = str(p, "toolCallId")
+		merge, _ := p["merge"].(bool)
+		todos, _ := p["todos"].([]any)
+		if !merge {
+			list = list[:0]
+		}
+		for _, t := range todos {
+			tm, _ := t.(map[string]any)
+			list = mergeTodoMap(list, tm)
+		}
+	})
+	if len(list) != 5 {
+		b.Fatalf("list has %d todos; want 5", len(list))
+	}
+}
+
+func mergeTodoMap(list []map[string]any, in map[string]any) []map[string]any {
+	id := str(in, "id")
+	if id == "" {
+		return list
+	}
+	for _, t := range list {
+		if str(t, "id") == id {
+			for _, k := range [...]string{"content", "status"} {
+				if v := str(in, k); v != "" {
+					t[k] = v
+				}
+			}
+			return list
+		}
+	}
+	return append(list, in)
+}
+
+func BenchmarkInboundSubagentSpawned(b *testing.B) {
+	frames, size := spawnFrames()
+	benchInbound(b, taskCardsConn(b), frames, size)
+}
+
+func BenchmarkInboundSubagentSpawnedNew(b *testing.B) {
+	frames, size := spawnNewFrames()
+	benchInbound(b, benchCursorConn(b), frames, size)
+}
+
+// BenchmarkBaselineSubagentSpawned reads the spawn's fields and remembers
+// the child's tool call, which a client needs to find the card when the
+// child's state comes.
+func BenchmarkBaselineSubagentSpawned(b *testing.B) {
+	frames, size := spawnFrames()
+	children := map[string]string{}
+	benchBaseline(b, frames, size, func(m map[string]any) {
+		_, u := readUpdate(m)
+		child := str(u, "subagentSessionId")
+		sinkString = str(u, "task")
+		sinkString = str(u, "name")
+		cur := obj(obj(u, "_meta"), "cursor")
+		sinkString = str(cur, "model")
+		children[child] = str(cur, "toolCallId")
+	})
+}
+
+func BenchmarkInboundSubagentState(b *testing.B) {
+	frames, size := stateFrames()
+	benchInbound(b, spawnedConn(b), frames, size)
+}
+
+// BenchmarkBaselineSubagentState reads the state and finds the child's tool
+// call.
+func BenchmarkBaselineSubagentState(b *testing.B) {
+	frames, size := stateFrames()
+	children := map[string]string{}
+	for i := range 1024 {
+		children[fmt.Sprintf("child_%06d", i)] = fmt.Sprintf("toolu_%06d", i)
+	}
+	benchBaseline(b, frames, size, func(m map[string]any) {
+		_, u := readUpdate(m)
+		sinkString = str(u, "state")
+		sinkString = children[str(u, "subagentSessionId")]
+	})
+}
+
+// TestCursorBenchFrames checks that the Cursor benchmarks measure what they
+// say: every frame, over more than one round of the cycle, gives the
+// reply and the events named, so no round is a cheap no-change.
+func TestCursorBenchFrames(t *testing.T) {
+	allTodos := func(t *testing.T, frame int, r acpdialect.Result) {
+		items := r.Events[0].Todos.Items
+		// Frame i of todosFrames carries statuses from todosFrame(i+1).
+		if len(items) != 5 || items[0].Status != todoStatuses[(frame+1)%4] {
+			t.Fatalf("frame %d: todos %+v; want the 5 merged", frame, items)
+		}
+	}
+	tests := []struct {
+		name   string
+		conn   func(testing.TB) *acpdialect.Conn
+		frames func() ([][]byte, int64)
+		reply  bool
+		events []string
+		check  func(t *testing.T, frame int, r acpdialect.Result)
+	}{
+		{"ask_question", benchCursorConn, func() ([][]byte, int64) { return benchFrames(4096, questionFormat) },
+			true, []string{acpdialect.EventQuestion, acpdialect.EventReply}, nil},
+		{"update_todos", todosConn, todosFrames, false, []string{acpdialect.EventTodos}, allTodos},
+		{"subagent_spawned", taskCardsConn, spawnFrames, false, []string{acpdialect.EventToolCallUpdate}, nil},
+		{"subagent_spawned, new cards", benchCursorConn, spawnNewFrames, false, []string{acpdialect.EventToolCall}, nil},
+		{"subagent_state_update", spawnedConn, stateFrames, false, []string{acpdialect.EventToolCallUpdate}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.conn(t)
+			frames, _ := tt.frames()
+			for i := range 2*len(frames) + 1 {
+				r, err := c.Inbound(frames[i%len(frames)])
+				if err != nil {
+					t.Fatal(err)
+				}
+				var types []string
+				for _, e := range r.Events {
+					types = append(types, e.Type)
+				}
+				if (r.Reply != nil) != tt.reply || strings.Join(types, ",") != strings.Join(tt.events, ",") {
+					t.Fatalf("frame %d: reply %q, events %v; want reply %t, events %v", i, r.Reply, types, tt.reply, tt.events)
+				}
+				if tt.check != nil {
+					tt.check(t, i%len(frames), r)
+				}
+			}
+			if st := c.Stats(); st.Tools.Live > acpdialect.DefaultToolsPerSession {
+				t.Fatalf("tool store over its bound: %+v", st.Tools)
+			}
+		})
+	}
+}
