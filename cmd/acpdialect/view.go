@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,13 +11,15 @@ import (
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/tidwall/gjson"
 )
 
 // maxText is how many characters of a long value the view shows.
 const maxText = 60
 
-// writeView writes the readable view: one line per tool call state and one
-// per reply, in columns, then a one-line summary.
+// writeView writes the readable view: one line per tool call state, per
+// reply and per session-level event (question, plan, todos, image, models,
+// commands), in columns, then a one-line summary.
 func writeView(w io.Writer, r *replay.Replay) error {
 	rows := make([][]string, 0, len(r.Events))
 	for _, rec := range r.Events {
@@ -68,7 +71,13 @@ func viewRow(rec replay.Record) []string {
 		return []string{line, ev.Type, "-", "id=" + string(ev.ID), ev.Method + " -> " + replyText(ev)}
 	}
 	if ev.Payload == nil {
-		return []string{line, ev.Type, orDash(ev.SessionID), orDash(ev.ToolCallID)}
+		row := []string{line, ev.Type, orDash(ev.SessionID), orDash(ev.ToolCallID)}
+		// Like a reply's, a session-level event's text goes in the last,
+		// unaligned column.
+		if text := sessionText(ev); text != "" {
+			row = append(row, text)
+		}
+		return row
 	}
 	p := ev.Payload
 	return []string{line, ev.Type, ev.SessionID, ev.ToolCallID, p.Kind, orDash(p.Status),
@@ -79,7 +88,130 @@ func replyText(ev acpdialect.Event) string {
 	if ev.Error != nil {
 		return fmt.Sprintf("error %d %s", ev.Error.Code, ev.Error.Message)
 	}
+	if o := outcomeText(ev.Result); o != "" {
+		return o
+	}
 	return truncate(string(ev.Result))
+}
+
+// outcomeText reads an answer of the {"outcome":{"outcome":...}} form that
+// Cursor's blocking requests get (answered, skipped, accepted, rejected,
+// cancelled): the outcome, then what the user chose or said. It is "" for
+// any other result, which is then shown as JSON.
+func outcomeText(result []byte) string {
+	o := gjson.GetBytes(result, "outcome")
+	kind := o.Get("outcome")
+	if !o.IsObject() || kind.Type != gjson.String || kind.Str == "" {
+		return ""
+	}
+	out := []string{kind.Str}
+	o.Get("answers").ForEach(func(_, a gjson.Result) bool {
+		var ids []string
+		a.Get("selectedOptionIds").ForEach(func(_, id gjson.Result) bool {
+			ids = append(ids, word(id.String()))
+			return true
+		})
+		out = append(out, word(a.Get("questionId").String())+"="+strings.Join(ids, ","))
+		return true
+	})
+	if u := o.Get("planUri").String(); u != "" {
+		out = append(out, "plan_uri="+token(u))
+	}
+	if r := o.Get("reason").String(); r != "" {
+		out = append(out, "reason="+quote(r))
+	}
+	return strings.Join(out, " ")
+}
+
+// sessionText is a session-level event (question, plan, todos, image,
+// models, commands) on one line: the request id when it is a request, then
+// what a user would read of it.
+func sessionText(ev acpdialect.Event) string {
+	var out []string
+	if ev.ID != nil {
+		out = append(out, "id="+string(ev.ID))
+	}
+	switch {
+	case ev.Question != nil:
+		out = append(out, questionText(ev.Question)...)
+	case ev.Plan != nil:
+		out = appendSet(out, "name", quote(ev.Plan.Name))
+		out = append(out, "todos="+strconv.Itoa(len(ev.Plan.Todos)))
+	case ev.Todos != nil:
+		out = append(out, todosText(ev.Todos.Items)...)
+	case ev.Image != nil:
+		out = appendSet(out, "description", quote(ev.Image.Description))
+		out = appendSet(out, "file", token(ev.Image.FilePath))
+	case ev.Models != nil:
+		ids := make([]string, len(ev.Models.Items))
+		for i, m := range ev.Models.Items {
+			ids[i] = token(m.ID)
+		}
+		out = append(out, "models="+strconv.Itoa(len(ids)))
+		out = append(out, ids...)
+	case ev.Commands != nil:
+		names := make([]string, len(ev.Commands.Items))
+		for i, c := range ev.Commands.Items {
+			names[i] = "/" + token(c.Name)
+		}
+		out = append(out, "commands="+strconv.Itoa(len(names)))
+		out = append(out, names...)
+	}
+	return strings.Join(out, " ")
+}
+
+// questionText is the title, then each question: its id and prompt, its
+// option labels (the id where there is no label) and whether several may
+// be picked.
+func questionText(q *acpdialect.Question) []string {
+	out := appendSet(nil, "title", quote(q.Title))
+	for _, it := range q.Questions {
+		labels := make([]string, len(it.Options))
+		for i, o := range it.Options {
+			labels[i] = word(cmp.Or(o.Label, o.ID))
+		}
+		out = append(out, word(it.ID)+"="+cmp.Or(quote(it.Prompt), `""`), "["+strings.Join(labels, "|")+"]")
+		if it.AllowMultiple {
+			out = append(out, "multiple")
+		}
+	}
+	return out
+}
+
+// todosText is the list's length, then each item as [status] and its
+// content (the id where there is none).
+func todosText(items []acpdialect.Todo) []string {
+	out := []string{"todos=" + strconv.Itoa(len(items))}
+	for _, t := range items {
+		out = append(out, "["+cmp.Or(t.Status, "-")+"]", cmp.Or(quote(t.Content), word(t.ID)))
+	}
+	return out
+}
+
+// appendSet appends k=v when v is set.
+func appendSet(out []string, k, v string) []string {
+	if v == "" {
+		return out
+	}
+	return append(out, k+"="+v)
+}
+
+// word shows an id or a label as is when it reads as one word, else
+// quoted, so that the view's separators (= , | [ ]) stay unambiguous.
+func word(s string) string { return plain(s, "=,|[]") }
+
+// token is word for a value whose own syntax uses those separators (a
+// model id such as grok-4.5[effort=high], a path): quoted only when it
+// holds a space or a character that needs escaping.
+func token(s string) string { return plain(s, "") }
+
+func plain(s, seps string) string {
+	s = truncate(s)
+	q := strconv.Quote(s)
+	if s == "" || q != `"`+s+`"` || strings.ContainsAny(s, " "+seps) {
+		return q
+	}
+	return s
 }
 
 // details are the payload's kind-specific fields that are set, as key=value.
@@ -107,6 +239,9 @@ func details(p *acpdialect.Payload) []string {
 		add("model", st.Model)
 		add("agent_id", st.AgentID)
 		add("child_session_id", st.ChildSessionID)
+		if st.Name != "" {
+			add("name", word(st.Name))
+		}
 		addInt("duration_ms", st.DurationMs)
 		addInt("total_tokens", st.TotalTokens)
 		addInt("tool_use_count", st.ToolUseCount)

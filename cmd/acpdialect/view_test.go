@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/internal/replay"
+)
+
+// viewLine renders one event alone, as the view prints it.
+func viewLine(ev acpdialect.Event) string {
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	writeAligned(w, [][]string{viewRow(replay.Record{Line: 7, Event: ev})})
+	w.Flush()
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// TestViewSessionEvents: each session-level event type is one line with
+// what a user reads of it; an event type the view does not know keeps the
+// four columns it always had.
+func TestViewSessionEvents(t *testing.T) {
+	id := json.RawMessage(`20`)
+	tests := []struct {
+		name string
+		ev   acpdialect.Event
+		want string
+	}{
+		{"question", acpdialect.Event{Type: acpdialect.EventQuestion, SessionID: "s1", ToolCallID: "tool-q1", ID: id,
+			Question: &acpdialect.Question{Title: "Before I start", Questions: []acpdialect.QuestionItem{
+				{ID: "scope", Prompt: "Which modules?", AllowMultiple: true, Options: []acpdialect.Option{
+					{ID: "cart", Label: "Cart"}, {ID: "pay", Label: "Payment and refunds"}, {ID: "ship"}}},
+				{ID: "tests", Prompt: "Add tests?", Options: []acpdialect.Option{{ID: "y", Label: "Yes"}, {ID: "n", Label: "No|never"}}},
+				{ID: "bare", Options: []acpdialect.Option{}},
+			}}},
+			`7  question  s1  tool-q1  id=20 title="Before I start" scope="Which modules?" [Cart|"Payment and refunds"|ship] multiple tests="Add tests?" [Yes|"No|never"] bare="" []`},
+		{"question notification", acpdialect.Event{Type: acpdialect.EventQuestion, SessionID: "s1",
+			Question: &acpdialect.Question{Questions: []acpdialect.QuestionItem{}}},
+			`7  question  s1  -`},
+		{"plan", acpdialect.Event{Type: acpdialect.EventPlan, SessionID: "s1", ToolCallID: "tool-p1", ID: json.RawMessage(`"p-1"`),
+			Plan: &acpdialect.Plan{Name: "Checkout refactor", Overview: "not shown", Markdown: "# not shown",
+				Todos: []acpdialect.Todo{{ID: "a"}, {ID: "b"}, {ID: "c"}}}},
+			`7  plan  s1  tool-p1  id="p-1" name="Checkout refactor" todos=3`},
+		{"plan without name or todos", acpdialect.Event{Type: acpdialect.EventPlan, SessionID: "s1", ID: id,
+			Plan: &acpdialect.Plan{Todos: []acpdialect.Todo{}}},
+			`7  plan  s1  -  id=20 todos=0`},
+		{"todos", acpdialect.Event{Type: acpdialect.EventTodos, SessionID: "s2", ToolCallID: "todo-9",
+			Todos: &acpdialect.Todos{Items: []acpdialect.Todo{
+				{ID: "x", Content: "Find the broken entry", Status: "completed"},
+				{ID: "y", Content: "Escape titles", Status: "in_progress"},
+				{ID: "no-content", Status: "pending"},
+				{ID: "z", Content: "No status"},
+			}}},
+			`7  todos  s2  todo-9  todos=4 [completed] "Find the broken entry" [in_progress] "Escape titles" [pending] no-content [-] "No status"`},
+		{"todos emptied", acpdialect.Event{Type: acpdialect.EventTodos, SessionID: "s2", ID: json.RawMessage(`61`),
+			Todos: &acpdialect.Todos{Items: []acpdialect.Todo{}}},
+			`7  todos  s2  -  id=61 todos=0`},
+		{"image", acpdialect.Event{Type: acpdialect.EventImage, SessionID: "s1", ToolCallID: "img-1", ID: json.RawMessage(`50`),
+			Image: &acpdialect.Image{Description: "A hero banner", FilePath: "/srv/my shop/hero.png", ReferenceImagePaths: []string{"/a.png"}}},
+			`7  image  s1  img-1  id=50 description="A hero banner" file="/srv/my shop/hero.png"`},
+		{"models", acpdialect.Event{Type: acpdialect.EventModels, Method: "cursor/list_available_models", ID: json.RawMessage(`40`),
+			Models: &acpdialect.Models{Items: []acpdialect.Model{{ID: "default[]", Name: "Auto"},
+				{ID: "grok-4.5[effort=high,fast=true]"}, {ID: "odd id"}}}},
+			`7  models  -  -  id=40 models=3 default[] grok-4.5[effort=high,fast=true] "odd id"`},
+		{"commands", acpdialect.Event{Type: acpdialect.EventCommands, SessionID: "s1",
+			Commands: &acpdialect.Commands{Items: []acpdialect.Command{{Name: "review", Description: "not shown"}, {Name: "compact"}}}},
+			`7  commands  s1  -  commands=2 /review /compact`},
+		{"unknown type", acpdialect.Event{Type: "mystery", SessionID: "s1"}, `7  mystery  s1  -`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := viewLine(tt.ev); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestViewReplyOutcomes: a reply of the outcome form shows the outcome and
+// what was chosen; any other reply is shown as before.
+func TestViewReplyOutcomes(t *testing.T) {
+	tests := []struct {
+		name, method, result string
+		err                  *acpdialect.RPCError
+		want                 string
+	}{
+		{"answered", "cursor/ask_question",
+			`{"outcome":{"outcome":"answered","answers":[{"questionId":"scope","selectedOptionIds":["cart","payment"]},{"questionId":"tests","selectedOptionIds":["yes"]},{"questionId":"none","selectedOptionIds":[]}]}}`,
+			nil, `answered scope=cart,payment tests=yes none=`},
+		{"answered with odd ids", "cursor/ask_question",
+			`{"outcome":{"outcome":"answered","answers":[{"questionId":"a b","selectedOptionIds":["x,y"]}]}}`,
+			nil, `answered "a b"="x,y"`},
+		{"skipped", "cursor/ask_question", `{"outcome":{"outcome":"skipped","reason":"not now"}}`, nil, `skipped reason="not now"`},
+		{"skipped without reason", "cursor/ask_question", `{"outcome":{"outcome":"skipped"}}`, nil, `skipped`},
+		{"cancelled", "cursor/create_plan", `{"outcome":{"outcome":"cancelled"}}`, nil, `cancelled`},
+		{"accepted", "cursor/create_plan", `{"outcome":{"outcome":"accepted","planUri":"file:///p.md"}}`, nil, `accepted plan_uri=file:///p.md`},
+		{"rejected", "cursor/generate_image", `{"outcome":{"outcome":"rejected","reason":"no images"}}`, nil, `rejected reason="no images"`},
+		{"empty result", "cursor/task", `{}`, nil, `{}`},
+		{"outcome not an object", "x/y", `{"outcome":"completed"}`, nil, `{"outcome":"completed"}`},
+		{"outcome without a kind", "x/y", `{"outcome":{"reason":"r"}}`, nil, `{"outcome":{"reason":"r"}}`},
+		{"error", "x/y", "", &acpdialect.ErrMethodNotFound, `error -32601 Method not found`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := acpdialect.Event{Type: acpdialect.EventReply, Method: tt.method, ID: json.RawMessage(`20`), Error: tt.err}
+			if tt.result != "" {
+				ev.Result = json.RawMessage(tt.result)
+			}
+			want := "7  reply  -  id=20  " + tt.method + " -> " + tt.want
+			if got := viewLine(ev); got != want {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
+// TestViewCursorTranscripts replays Cursor's golden transcripts and checks
+// the lines a reader looks for: each request, its answer on its own line,
+// and the default answered after the last line for one left unanswered.
+func TestViewCursorTranscripts(t *testing.T) {
+	tests := []struct {
+		name string
+		want []string
+	}{
+		{"question-answered", []string{
+			`question  s1  tool-q1  id=20 title="Before I refactor checkout" scope="Which modules should I touch?" [Cart|Payment|Shipping] multiple tests="Add tests for the changed code?" [Yes|No]`,
+			"reply     -   id=20    cursor/ask_question -> answered scope=cart,payment tests=yes"}},
+		{"question-unanswered", []string{"reply     -   id=20    cursor/ask_question -> cancelled"}},
+		{"plan-rejected", []string{`plan   s1  tool-p1  id=30 name="Checkout refactor" todos=3`,
+			`cursor/create_plan -> rejected reason="Split the payment work into its own plan"`}},
+		{"todos-merged-and-replaced", []string{
+			`todos      s1  todo-2  id=61 todos=4 [pending] "Extract the cart service" [in_progress] "Move payment calls behind an interface" [pending] "Add tests" [pending] "Update the checkout docs"`,
+			`todos      s2  todo-9  todos=2 [completed] "Find the broken feed entry" [pending] "Escape titles in the RSS template"`}},
+		{"mixed-legacy-and-native", []string{
+			"commands          s1     -       commands=3 /review /compact /plan",
+			"models            -      -       id=40 models=3 default[] composer-2.5 claude-opus-4-8",
+			`image             s1     img-1   id=50 description="A wide hero banner`,
+			`cursor/generate_image -> rejected reason="image generation is not supported by this client"`,
+			"child_session_id=sub-7 name=explore"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join("..", "..", "cursor", "testdata", tt.name+".jsonl")
+			code, out, errs := cli(t, "", "replay", "--strict", path)
+			if code != 0 || errs != "" {
+				t.Fatalf("exit %d, stderr %q", code, errs)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("view lacks %q:\n%s", w, out)
+				}
+			}
+			for i, l := range strings.Split(out, "\n") {
+				if strings.HasSuffix(l, " ") {
+					t.Errorf("line %d has trailing spaces: %q", i+1, l)
+				}
+			}
+		})
+	}
+}
