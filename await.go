@@ -28,6 +28,7 @@ var (
 // awaited is a blocking agent request waiting for the client's answer.
 type awaited struct {
 	method   string
+	session  string // the session the request was attributed to
 	deadline time.Time
 	def      []byte // the dialect's default result
 	done     bool
@@ -37,7 +38,7 @@ type awaited struct {
 // Beyond MaxRequests waiting at once, the oldest is answered its default
 // now: an agent cannot grow the table without bound, and no request is left
 // without a reply. It returns that reply, if any.
-func (c *Conn) awaitRequest(id, method string, def []byte) Result {
+func (c *Conn) awaitRequest(id, method, session string, def []byte) Result {
 	var out Result
 	if c.waiting >= c.opts.MaxRequests {
 		out = c.answerOldest()
@@ -52,6 +53,7 @@ func (c *Conn) awaitRequest(id, method string, def []byte) Result {
 	id = strings.Clone(id)
 	c.awaiting[id] = &awaited{
 		method:   method,
+		session:  session,
 		deadline: c.now().Add(c.opts.AnswerTimeout),
 		def:      bytes.Clone(def),
 	}
@@ -141,6 +143,22 @@ func (c *Conn) AnswerDeadline(id json.RawMessage) (deadline time.Time, ok bool) 
 		return a.deadline, true
 	}
 	return time.Time{}, false
+}
+
+// dueNow makes the requests of a session that still wait due at once:
+// the client cancelled the turn, or the turn or the session ended, so the
+// agent no longer waits for an answer. Like ACP's permission requests at
+// session/cancel, they get the default (cancelled) at the next Expire.
+func (c *Conn) dueNow(sid string) {
+	if c.waiting == 0 {
+		return
+	}
+	now := c.now()
+	for _, id := range c.awaitOrder {
+		if a := c.awaiting[id]; a != nil && !a.done && a.session == sid && a.deadline.After(now) {
+			a.deadline = now
+		}
+	}
 }
 
 // Deadline returns the earliest deadline of the requests awaiting the

@@ -248,3 +248,42 @@ func TestTodosPerSession(t *testing.T) {
 	r := h.in(todo(true, `{"id":"2","content":"s2 work"}`))
 	wantEvents(t, r.Events, `{"type":"todos","agent":"asker","session_id":"s2","todos":{"items":[{"id":"2","content":"s2 work"}]}}`)
 }
+
+// When the client cancels the turn, or the turn or session ends, the agent
+// no longer waits: the session's waiting requests are due at once (like
+// ACP's permission requests at session/cancel), and only that session's.
+func TestBlockingRequestDueWhenTheTurnStops(t *testing.T) {
+	for _, stop := range []struct {
+		name, frame string
+		fromAgent   bool
+	}{
+		{"cancel", `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}`, false},
+		{"turn end", `{"jsonrpc":"2.0","id":3,"result":{"stopReason":"cancelled"}}`, true},
+		{"session close", `{"jsonrpc":"2.0","id":50,"method":"session/close","params":{"sessionId":"s1"}}`, false},
+	} {
+		t.Run(stop.name, func(t *testing.T) {
+			clk := &clock{t: time.Unix(1000, 0)}
+			h := askConn(t, true, clk)
+			h.session(4, "s2")
+			h.in(ask("1"))                        // s1's turn is the one in flight
+			h.out(testwire.Prompt(5, "s2", "go")) // now s2's
+			h.in(ask("2"))                        // goes to s2
+			clk.t = clk.t.Add(time.Second)
+			if stop.fromAgent {
+				h.in([]byte(stop.frame))
+			} else if _, err := h.c.Outbound([]byte(stop.frame)); err != nil {
+				t.Fatal(err)
+			}
+			if d, ok := h.c.Deadline(); !ok || !d.Equal(clk.t) {
+				t.Fatalf("Deadline = %v, %v; want now", d, ok)
+			}
+			r := h.c.Expire(clk.t)
+			if string(r.Reply) != `{"jsonrpc":"2.0","id":1,"result":{"d":1}}`+"\n" {
+				t.Fatalf("Expire = %q; want only s1's request", r.Reply)
+			}
+			if _, err := h.c.Answer(json.RawMessage("2"), json.RawMessage(`{"ok":1}`)); err != nil {
+				t.Fatalf("s2's request: %v", err)
+			}
+		})
+	}
+}

@@ -126,7 +126,8 @@ type Conn struct {
 	awaiting   map[string]*awaited
 	awaitOrder []string
 	waiting    int
-	children   *correlate.Store[string] // (session, child session id) -> tool call id
+	children   *correlate.Store[string]        // (session, child session id) -> tool call id
+	childOf    *correlate.Store[correlate.Key] // (child session, "") -> the parent's card
 }
 
 type session struct {
@@ -140,6 +141,9 @@ type session struct {
 	epoch    uint64
 	created  uint64
 	todoList []Todo // the latest todo list, after merges
+	// parent is the card of the native subagent this session is the
+	// child session of: its tool calls nest under that card.
+	parent correlate.Key
 }
 
 // request is a client request awaiting the agent's response.
@@ -182,6 +186,7 @@ func (r *Registry) NewConn(opts Options) *Conn {
 		tools:    correlate.New[toolState](opts.Tools),
 		pending:  correlate.New[Payload](opts.Pending),
 		children: correlate.New[string](opts.Tools),
+		childOf:  correlate.New[correlate.Key](correlate.Limits{PerSession: 1, Total: opts.Tools.Total}),
 		awaiting: map[string]*awaited{},
 		opts:     opts,
 	}
@@ -309,6 +314,8 @@ func (c *Conn) Outbound(frame []byte) ([]Event, error) {
 		if s := c.touchSession(sid); s != nil && v.hasID && !c.tracked(v.id.Raw) {
 			c.turnStart(s)
 		}
+	case "session/cancel":
+		c.dueNow(sid)
 	case "session/close":
 		c.endSession(sid)
 	case "session/load", "session/new":
@@ -451,6 +458,9 @@ func (c *Conn) turnEnd(r request) {
 	if s.turns > 0 {
 		s.turns--
 	}
+	if s.turns == 0 {
+		c.dueNow(sid) // the agent stopped: it waits for no answer
+	}
 	c.seq++
 	s.epoch = c.seq
 	if c.d != nil && c.d.SweepAtTurnEnd {
@@ -472,6 +482,9 @@ func (c *Conn) touchSession(sid string) *session {
 	}
 	c.seq++
 	s := &session{id: strings.Clone(sid), created: c.seq}
+	if p := c.childOf.Get(correlate.Key{Session: sid}); p != nil {
+		s.parent = *p
+	}
 	c.sessions[s.id] = s
 	return s
 }
@@ -492,10 +505,17 @@ func (c *Conn) endSession(sid string) {
 	if _, ok := c.sessions[sid]; !ok {
 		return
 	}
+	c.dueNow(sid)
+	delete(c.sessions, sid)
+	for child, cs := range c.sessions {
+		if cs.parent.Session == sid {
+			c.endSession(child) // a native subagent's session ends with its parent
+		}
+	}
 	c.pending.SweepSession(sid)
 	c.tools.SweepSession(sid)
 	c.children.SweepSession(sid)
-	delete(c.sessions, sid)
+	c.childOf.SweepSession(sid)
 }
 
 func (c *Conn) endAll() {

@@ -36,7 +36,7 @@ func (c *Conn) vendorEvent(v frameView, method string, act Action, card cardChan
 		return Result{Events: events}
 	}
 	if c.awaits(act, v.hasID) {
-		out := c.awaitRequest(v.id.Raw, method, act.Result)
+		out := c.awaitRequest(v.id.Raw, method, ev.SessionID, act.Result)
 		out.Events = append(out.Events, events...)
 		return out
 	}

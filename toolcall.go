@@ -51,7 +51,8 @@ func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
 		// A new card: its id and title share one allocation.
 		title := View(u.Title)
 		Own(&k.ID, &title)
-		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, payload: Payload{Kind: KindGeneric, Title: title}})
+		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, payload: Payload{Kind: KindGeneric, Title: title,
+			ParentToolCallID: s.parent.ID}})
 	case first && st.native:
 		// The tool call a native subagent update named arrives after it:
 		// the card becomes the tool call's, keeping what the update said.
@@ -59,7 +60,7 @@ func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
 	case first:
 		// A tool_call for a known id is a new tool call (vendors reuse ids
 		// across turns): a fresh card in the old one's place.
-		*st = toolState{id: st.id, epoch: s.epoch, payload: Payload{Kind: KindGeneric}}
+		*st = toolState{id: st.id, epoch: s.epoch, payload: Payload{Kind: KindGeneric, ParentToolCallID: s.parent.ID}}
 	}
 	k.ID = st.id
 	old := st.payload

@@ -41,8 +41,14 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, native: true, payload: Payload{Kind: l.Payload.Kind}})
 	}
 	k.ID = st.id
-	if child != "" {
+	if child != "" && child != s.id {
 		c.children.Put(correlate.Key{Session: s.id, ID: strings.Clone(child)}, st.id)
+		// The child session's tool calls nest under this card, whenever
+		// its first frame comes.
+		c.childOf.Put(correlate.Key{Session: strings.Clone(child)}, k)
+		if cs := c.sessions[child]; cs != nil && cs.parent.Session == "" {
+			cs.parent = k
+		}
 	}
 	return c.mergeNative(k, st, l.Payload)
 }
@@ -62,6 +68,7 @@ func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload) []Event {
 	if c.d.MergeLate != nil {
 		if m, ok := c.d.MergeLate(cur, p); ok {
 			next = m
+			c.stats.LateMerged++
 		}
 	}
 	if st.native && p.Status != "" {

@@ -134,3 +134,19 @@ func TestCommands(t *testing.T) {
 		wantEvents(t, h.in(frame).Events, tt.want)
 	}
 }
+
+// A native subagent's child session: its tool calls nest under the
+// subagent's card, and it ends with its parent.
+func TestChildSessionNests(t *testing.T) {
+	h := spawnConn(t)
+	h.in(vupdate("spawned", `,"child":"c1","toolCallId":"t1"`))
+	child := []byte(toolCallFrame("c1", "read-1", `{}`))
+	wantEvents(t, h.in(child).Events,
+		`{"type":"tool_call","agent":"spawner","session_id":"c1","tool_call_id":"read-1","payload":{"kind":"generic","status":"in_progress","title":"Task: Subagent task","parent_tool_call_id":"t1","generic":{"acp_kind":"other"}}}`)
+	if _, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":9,"method":"session/close","params":{"sessionId":"s1"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if s := h.c.Sessions(); len(s) != 0 {
+		t.Fatalf("sessions left: %v", s)
+	}
+}

@@ -98,6 +98,8 @@ func TestGoldenSemantics(t *testing.T) {
 			[]string{`"cancelled"`, `"answered"`}},
 		{"question-unanswered", []string{`"id":20,"question":{`, `"answer":{"result":{"outcome":{"outcome":"cancelled"}}}`, `"replies":1`},
 			[]string{`"answered"`, `"skipped"`}},
+		{"question-cancelled", []string{`"id":20,"question":{`, `"answer":{"result":{"outcome":{"outcome":"cancelled"}}}`, `"replies":1`},
+			[]string{`"answered"`, `"skipped"`}},
 		{"plan-accepted", []string{`"session_id":"s1","tool_call_id":"tool-p1","method":"cursor/create_plan","id":30,"plan":{"name":"Checkout refactor","overview":"Split checkout into cart, payment and shipping services.","markdown":"# Checkout refactor\n\n1.`,
 			`{"id":"tests","content":"Add tests for cart and payment","status":"pending"}]}`,
 			`"answer":{"result":{"outcome":{"outcome":"accepted","planUri":"file:///home/dev/shop/.cursor/plans/checkout-refactor.plan.md"}}}`},

@@ -134,3 +134,27 @@ func (t *Tap) Answer(id json.RawMessage, result json.RawMessage) error {
 	}
 	return acpdialect.ErrNotPending
 }
+
+// expireDue answers the defaults of blocking requests that are due: the
+// client cancelled the turn, or the turn or session ended (the agent no
+// longer waits), or a deadline passed. Their reply events go to OnEvent
+// now; the waiting HandleExtension calls return the defaults, which the
+// SDK sends. Called with t.mu held, after each frame.
+func (t *Tap) expireDue() {
+	now := time.Now()
+	if d, ok := t.conn.Deadline(); !ok || d.After(now) {
+		return
+	}
+	r := t.conn.Expire(now)
+	t.emit(r.Events)
+	t.waits.mu.Lock()
+	defer t.waits.mu.Unlock()
+	for _, ev := range r.Events {
+		for _, w := range t.waits.list {
+			if w.id == string(ev.ID) && !w.done {
+				w.done = true
+				w.answer <- ev.Result
+			}
+		}
+	}
+}

@@ -30,6 +30,7 @@ func (t *Tap) inbound(frame []byte) int {
 		at = t.rename(frame, res)
 	}
 	t.emit(res.Events) // after a blocking request's wait exists: OnEvent may answer it
+	t.expireDue()
 	return at
 }
 
@@ -171,6 +172,7 @@ func (t *Tap) outbound(frame, scratch []byte) []byte {
 	defer t.mu.Unlock()
 	events, _ := t.conn.Outbound(frame)
 	t.emit(events)
+	t.expireDue()
 	return frame
 }
 

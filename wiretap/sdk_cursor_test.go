@@ -1,6 +1,7 @@
 package wiretap_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/acpdialect/acpdialect/cursor"
 	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/acpdialect/acpdialect/wiretap"
+	acp "github.com/coder/acp-go-sdk"
 	"github.com/tidwall/gjson"
 )
 
@@ -199,5 +201,39 @@ func TestSDKQuarantine(t *testing.T) {
 	}
 	if st := h.tap.Stats(); st.Quarantined != 2 {
 		t.Fatalf("stats %+v", st)
+	}
+}
+
+// TestSDKBlockingCancelled: the client cancels the turn while a question
+// waits for its answer: the agent no longer waits, so it gets the default
+// at once (as ACP asks of permission requests), and a later answer is
+// refused.
+func TestSDKBlockingCancelled(t *testing.T) {
+	h := startConn(t, acpdialect.Options{ClientAnswers: true}, wiretap.Options{})
+	h.handshake("cursor-agent")
+	end := h.prompt()
+	h.send(testwire.Request(20, cursor.MethodAskQuestion, questionParams))
+	ev := h.waitEvent(acpdialect.EventQuestion)
+	// The pipe has no buffer: the agent reads the cancel while the SDK
+	// writes it.
+	cancelled := call(h, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, h.csc.Cancel(ctx, acp.CancelNotification{SessionId: acp.SessionId(h.sid)})
+	})
+	if f := h.next(); gjson.GetBytes(f, "method").Str != "session/cancel" {
+		t.Fatalf("agent got %s", f)
+	}
+	cancelled()
+	if reply, want := string(h.next()), `{"jsonrpc":"2.0","id":20,"result":`+string(cursor.Cancelled())+`}`; reply != want {
+		t.Fatalf("agent got %s\nwant %s", reply, want)
+	}
+	if err := h.tap.Answer(ev.ID, cursor.Skipped("")); !errors.Is(err, acpdialect.ErrNotPending) {
+		t.Fatalf("answer after the cancel: %v", err)
+	}
+	end()
+	if rest := h.rest(); len(rest) != 0 {
+		t.Fatalf("agent got more frames: %q", rest)
+	}
+	if replies := replyEvents(h.rec.all(), cursor.MethodAskQuestion); len(replies) != 1 {
+		t.Fatalf("reply events %+v", replies)
 	}
 }

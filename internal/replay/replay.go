@@ -182,11 +182,11 @@ func known(reg *acpdialect.Registry) string {
 
 // line replays one raw line; it returns the bad line it recorded, if any.
 func (s *state) line(n int, raw []byte) *BadLine {
-	s.last = n
 	b := bytes.TrimSpace(raw)
 	if len(b) == 0 {
 		return nil
 	}
+	s.last = n
 	f, reason := parse(b)
 	if reason != "" {
 		bad := &BadLine{Line: n, Reason: reason}
@@ -209,7 +209,24 @@ func (s *state) line(n int, raw []byte) *BadLine {
 	for _, ev := range events {
 		s.event(n, ev)
 	}
+	s.expire(n, time.Now())
 	return nil
+}
+
+// expire records the defaults of blocking requests that are due: the
+// client cancelled their turn, or (at the end) the transcript left them
+// unanswered.
+func (s *state) expire(n int, now time.Time) {
+	if d, ok := s.conn.Deadline(); !ok || d.After(now) {
+		return
+	}
+	r := s.conn.Expire(now)
+	if r.Reply != nil {
+		s.out.Replies = append(s.out.Replies, Reply{Line: n, Frame: r.Reply})
+	}
+	for _, ev := range r.Events {
+		s.event(n, ev)
+	}
 }
 
 // parsed is the top level of a valid line.
@@ -324,13 +341,7 @@ func (s *state) request(n int, ev acpdialect.Event) {
 func (s *state) finish() *Replay {
 	// What the transcript leaves unanswered is past any deadline once it
 	// ends: the Conn answers the defaults, after the last line.
-	end := s.conn.Expire(time.Unix(1<<62, 0))
-	if end.Reply != nil {
-		s.out.Replies = append(s.out.Replies, Reply{Line: s.last, Frame: end.Reply})
-	}
-	for _, ev := range end.Events {
-		s.event(s.last, ev)
-	}
+	s.expire(s.last, time.Unix(1<<62, 0))
 	s.out.Agent = s.conn.Agent()
 	s.out.Stats = s.conn.Stats()
 	s.conn.Close()
