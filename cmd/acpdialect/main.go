@@ -45,7 +45,9 @@ sample; - reads standard input.
                 initialize response; unknown or none: standard ACP only
   --json        print the normalized events, one JSON object per line
   --final       print the final state: a line per tool call, a line per
-                session, then the counters (JSON lines; wins over --json)
+                question, plan or image request with its answer, a line
+                per session (with its todos), then the counters (JSON
+                lines; wins over --json)
   --strict      stop with exit status 1 at the first bad line (by default
                 a bad line is reported on stderr and skipped)
 
