@@ -165,6 +165,9 @@ func (c *Conn) dueNow(sid string) {
 // client's answer; ok is false when none waits. A client with its own
 // JSON-RPC loop sets a timer for it and then calls Expire.
 func (c *Conn) Deadline() (deadline time.Time, ok bool) {
+	if c.waiting == 0 {
+		return deadline, false
+	}
 	for _, id := range c.awaitOrder {
 		if a := c.awaiting[id]; a != nil && !a.done && (!ok || a.deadline.Before(deadline)) {
 			deadline, ok = a.deadline, true

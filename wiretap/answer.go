@@ -141,8 +141,12 @@ func (t *Tap) Answer(id json.RawMessage, result json.RawMessage) error {
 // now; the waiting HandleExtension calls return the defaults, which the
 // SDK sends. Called with t.mu held, after each frame.
 func (t *Tap) expireDue() {
-	now := time.Now()
-	if d, ok := t.conn.Deadline(); !ok || d.After(now) {
+	d, ok := t.conn.Deadline() // cheap when nothing waits: the usual case
+	now := time.Time{}
+	if ok {
+		now = time.Now()
+	}
+	if !ok || d.After(now) {
 		return
 	}
 	r := t.conn.Expire(now)
