@@ -237,6 +237,7 @@ type frameView struct {
 	method gjson.Result
 	id     gjson.Result
 	hasID  bool
+	params string // raw params, read with the id by readIDParams
 }
 
 func view(frame []byte) (frameView, error) {
@@ -247,6 +248,24 @@ func view(frame []byte) (frameView, error) {
 	v := frameView{s: unsafeString(frame)}
 	v.method = result(member(v.s, "method"))
 	return v, nil
+}
+
+// readIDParams reads the id and the raw params in one walk: a
+// notification has no id, so looking it up alone walks the whole frame.
+func (v *frameView) readIDParams() {
+	var id string
+	var seen uint8
+	members(v.s, func(k, raw string) bool {
+		switch {
+		case k == "id" && seen&1 == 0:
+			id, seen = raw, seen|1
+		case k == "params" && seen&2 == 0:
+			v.params, seen = raw, seen|2
+		}
+		return seen != 3
+	})
+	v.id = result(id)
+	v.hasID = v.id.Exists() && v.id.Type != gjson.Null
 }
 
 // readID looks up the id, which the hot path never needs.
@@ -266,7 +285,10 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 			c.skip.add(frame, f.end)
 			return Result{}, nil
 		}
-		u := ReadToolUpdate(gjson.Parse(unsafeString(f.update)))
+		u := ToolUpdate{Kind: unsafeString(f.kind), Raw: gjson.Parse(unsafeString(f.update))}
+		if c.d.update(u.Kind) == nil {
+			u = ReadToolUpdate(u.Raw) // the dialect's own kinds read the update themselves
+		}
 		return Result{Events: c.update(unsafeString(f.sid), u), Quarantine: c.d.Quarantines(u.Kind)}, nil
 	}
 	v, err := view(frame)
@@ -286,9 +308,9 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 	if method == "session/update" {
 		return c.sessionUpdate(v.s), nil
 	}
-	v.readID()
+	v.readIDParams()
 	if isClientMethod(method) || c.serves(method) {
-		c.touchSession(result(member(member(v.s, "params"), "sessionId")).Str)
+		c.touchSession(result(member(v.params, "sessionId")).Str)
 		return Result{}, nil
 	}
 	return c.vendor(v, method), nil

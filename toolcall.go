@@ -170,7 +170,7 @@ func (c *Conn) vendor(v frameView, method string) Result {
 	}
 	var act Action
 	if m.Handle != nil {
-		act = m.Handle(result(member(v.s, "params")))
+		act = m.Handle(result(v.params))
 	}
 	var card cardChange
 	if act.Late != (Late{}) {

@@ -42,10 +42,13 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 	}
 	k.ID = st.id
 	if child != "" && child != s.id {
-		c.children.Put(correlate.Key{Session: s.id, ID: strings.Clone(child)}, st.id)
-		// The child session's tool calls nest under this card, whenever
-		// its first frame comes.
-		c.childOf.Put(correlate.Key{Session: strings.Clone(child)}, k)
+		// Most updates name a child already linked to this card: no copy.
+		if p := c.children.Get(correlate.Key{Session: s.id, ID: child}); p == nil || *p != st.id {
+			c.children.Put(correlate.Key{Session: s.id, ID: strings.Clone(child)}, st.id)
+			// The child session's tool calls nest under this card,
+			// whenever its first frame comes.
+			c.childOf.Put(correlate.Key{Session: strings.Clone(child)}, k)
+		}
 		if cs := c.sessions[child]; cs != nil && cs.parent.Session == "" {
 			cs.parent = k
 		}

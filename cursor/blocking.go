@@ -41,7 +41,7 @@ func HandleQuestion(params gjson.Result) acpdialect.Action {
 // with) are skipped. Questions and each Options are never nil, so the JSON
 // has []. The strings are copies: nothing views the frame.
 func ParseQuestion(params gjson.Result) acpdialect.Question {
-	q := acpdialect.Question{Questions: []acpdialect.QuestionItem{}}
+	q := acpdialect.Question{Questions: make([]acpdialect.QuestionItem, 0, 4)}
 	var list gjson.Result
 	var seen uint8
 	acpdialect.Members(params, func(k string, v gjson.Result) bool {
@@ -56,7 +56,7 @@ func ParseQuestion(params gjson.Result) acpdialect.Question {
 		return true
 	})
 	if list.IsArray() {
-		list.ForEach(func(_, v gjson.Result) bool {
+		acpdialect.Elements(list, func(v gjson.Result) bool {
 			if it := readQuestionItem(v); it.ID != "" {
 				q.Questions = append(q.Questions, it)
 			}
@@ -65,7 +65,8 @@ func ParseQuestion(params gjson.Result) acpdialect.Question {
 	}
 	// All strings are owned at once (one allocation), after the slices
 	// stopped growing so that the pointers stay valid.
-	ptrs := []*string{&q.ToolCallID, &q.Title}
+	var buf [48]*string
+	ptrs := append(buf[:0], &q.ToolCallID, &q.Title)
 	for i := range q.Questions {
 		it := &q.Questions[i]
 		ptrs = append(ptrs, &it.ID, &it.Prompt)
@@ -97,11 +98,11 @@ func readQuestionItem(obj gjson.Result) acpdialect.QuestionItem {
 }
 
 func readOptions(list gjson.Result) []acpdialect.Option {
-	opts := []acpdialect.Option{}
+	opts := make([]acpdialect.Option, 0, 4)
 	if !list.IsArray() {
 		return opts
 	}
-	list.ForEach(func(_, v gjson.Result) bool {
+	acpdialect.Elements(list, func(v gjson.Result) bool {
 		var o acpdialect.Option
 		var seen uint8
 		acpdialect.Members(v, func(k string, v gjson.Result) bool {

@@ -63,18 +63,19 @@ func parseTodosParams(params gjson.Result) todosParams {
 	})
 	p.hasList = list.IsArray()
 	p.items = readTodos(list)
-	acpdialect.Own(ownTodos([]*string{&p.toolCallID}, p.items)...)
+	var buf [32]*string
+	acpdialect.Own(ownTodos(append(buf[:0], &p.toolCallID), p.items)...)
 	return p
 }
 
 // readTodos reads an array of todos (never nil); the strings view the frame
 // until Own'd (see ownTodos).
 func readTodos(list gjson.Result) []acpdialect.Todo {
-	items := []acpdialect.Todo{}
+	items := make([]acpdialect.Todo, 0, 8)
 	if !list.IsArray() {
 		return items
 	}
-	list.ForEach(func(_, v gjson.Result) bool {
+	acpdialect.Elements(list, func(v gjson.Result) bool {
 		if t := readTodo(v); t.ID != "" {
 			items = append(items, t)
 		}
