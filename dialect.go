@@ -77,7 +77,9 @@ type Update struct {
 	// into the card of the child session named by
 	// Late.Payload.SubagentTask.ChildSessionID, and makes a card when there
 	// is none (keyed by the tool call id, else by the child session id).
-	// A zero Late changes nothing.
+	// A zero Late changes nothing. The update's Raw may run on past the
+	// object (the rest of the frame): read it with Members or Get, which
+	// stop at its end. None of the Late's values may view the frame.
 	Handle func(update gjson.Result) Late
 }
 

@@ -13,36 +13,60 @@ import (
 // request either the default reply or, when the client answers it itself,
 // nothing yet (Result.Awaiting).
 func (c *Conn) vendorEvent(v frameView, method string, act Action, card cardChange) Result {
+	if !v.hasID {
+		// A notification: the events alone, in one allocation.
+		o := &struct {
+			ev [2]Event
+			p  Payload
+			td Todos
+		}{}
+		n := c.eventsOf(o.ev[:0], &o.p, &o.td, act, card)
+		return Result{Events: o.ev[:n:n]}
+	}
+	// A request: its reply too, in the same allocation (the frame in rb
+	// when it is short).
+	o := &struct {
+		ev [3]Event
+		p  Payload
+		td Todos
+		rb replyBuf
+	}{}
+	n := c.eventsOf(o.ev[:0], &o.p, &o.td, act, card)
+	ev := &o.ev[n-1]
+	ev.Method = method
+	if c.awaits(act, v.hasID) {
+		ev.ID = json.RawMessage(strings.Clone(v.id.Raw))
+		out := c.awaitRequest(v.id.Raw, method, ev.SessionID, act.Result)
+		out.Events = append(out.Events, o.ev[:n]...)
+		return out
+	}
+	c.stats.Replies++
+	frame := c.fillReply(&o.ev[n], &o.rb, v, method, act.Result, act.Error)
+	ev.ID = o.ev[n].ID // the reply frame's bytes: the same id
+	return Result{Reply: frame, Events: o.ev[: n+1 : n+1]}
+}
+
+// eventsOf writes into evs (which has room) the event of the card the
+// frame changed, if any, then the frame's own event, attributed to its
+// session; p and td are the storage their payload and todo snapshot point
+// into. It returns how many events it wrote.
+func (c *Conn) eventsOf(evs []Event, p *Payload, td *Todos, act Action, card cardChange) int {
+	if card.changed {
+		*p = card.payload
+		evs = append(evs, Event{Type: EventToolCallUpdate, Agent: c.Agent(), SessionID: card.key.Session,
+			ToolCallID: card.key.ID, Payload: p})
+	}
 	ev := *act.Event
 	ev.Agent = c.Agent()
 	if s := c.attribute(ev.ToolCallID); s != nil {
 		ev.SessionID = s.id
 		if ev.Type == EventTodos && ev.Todos != nil {
-			ev.Todos = s.todos(ev.Todos, act.Merge)
+			*td = Todos{ToolCallID: ev.Todos.ToolCallID, Items: s.todos(ev.Todos.Items, act.Merge)}
+			ev.Todos = td
 		}
 	}
-	var events []Event
-	if card.changed {
-		p := card.payload
-		events = append(events, Event{Type: EventToolCallUpdate, Agent: c.Agent(),
-			SessionID: card.key.Session, ToolCallID: card.key.ID, Payload: &p})
-	}
-	if v.hasID {
-		ev.Method = method
-		ev.ID = json.RawMessage(strings.Clone(v.id.Raw))
-	}
-	events = append(events, ev)
-	if !v.hasID {
-		return Result{Events: events}
-	}
-	if c.awaits(act, v.hasID) {
-		out := c.awaitRequest(v.id.Raw, method, ev.SessionID, act.Result)
-		out.Events = append(out.Events, events...)
-		return out
-	}
-	r := c.reply(v, method, act.Result, act.Error, cardChange{})
-	r.Events = append(events, r.Events...)
-	return r
+	evs = append(evs, ev)
+	return len(evs)
 }
 
 // attribute picks the session a vendor frame without a session id belongs
@@ -85,16 +109,17 @@ func later(a, b *session) bool {
 
 // todos applies a todo update to the session's list and returns the whole
 // list: merged by id (a non-empty field replaces, new ids are appended in
-// order) or replaced. The returned object is the event's own copy.
-func (s *session) todos(t *Todos, merge bool) *Todos {
+// order) or replaced. The returned slice is the event's own copy: the
+// session's list changes in place later.
+func (s *session) todos(items []Todo, merge bool) []Todo {
 	if !merge {
-		s.todoList = append([]Todo(nil), t.Items...)
+		s.todoList = append(s.todoList[:0], items...)
 	} else {
-		for _, in := range t.Items {
+		for _, in := range items {
 			s.todoList = mergeTodo(s.todoList, in)
 		}
 	}
-	return &Todos{ToolCallID: t.ToolCallID, Items: append([]Todo{}, s.todoList...)}
+	return append([]Todo{}, s.todoList...)
 }
 
 func mergeTodo(list []Todo, in Todo) []Todo {

@@ -21,48 +21,43 @@ const (
 // ask nothing: they are answered "cancelled" at once, with no event.
 func HandleQuestion(params gjson.Result) acpdialect.Action {
 	if !params.IsObject() {
-		return acpdialect.Action{Result: Cancelled()}
+		return acpdialect.Action{Result: cancelled}
 	}
-	q := ParseQuestion(params)
-	return acpdialect.Action{
-		Result: Cancelled(),
-		Event: &acpdialect.Event{
-			Type:       acpdialect.EventQuestion,
-			ToolCallID: q.ToolCallID,
-			Question:   &q,
-		},
-		Await: true,
-	}
+	o := &struct { // the event and its question in one allocation
+		ev acpdialect.Event
+		q  acpdialect.Question
+	}{q: ParseQuestion(params)}
+	o.ev = acpdialect.Event{Type: acpdialect.EventQuestion, ToolCallID: o.q.ToolCallID, Question: &o.q}
+	return acpdialect.Action{Result: cancelled, Event: &o.ev, Await: true}
 }
 
-// ParseQuestion reads cursor/ask_question params, one pass per object.
-// Fields of the wrong type are absent; of a key that appears twice the
-// first counts. Questions and options without an id (nothing to answer
-// with) are skipped. Questions and each Options are never nil, so the JSON
-// has []. The strings are copies: nothing views the frame.
+// cancelled is the handlers' default answer, shared: the Conn copies a
+// result into the reply frame and never changes it.
+var cancelled = Cancelled()
+
+// ParseQuestion reads cursor/ask_question params in one pass. Fields of
+// the wrong type are absent; of a key that appears twice the first counts.
+// Questions and options without an id (nothing to answer with) are
+// skipped. Questions and each Options are never nil, so the JSON has [].
+// The strings are copies: nothing views the frame.
 func ParseQuestion(params gjson.Result) acpdialect.Question {
 	q := acpdialect.Question{Questions: make([]acpdialect.QuestionItem, 0, 4)}
-	var list gjson.Result
+	r := acpdialect.NewReader(params)
 	var seen uint8
-	acpdialect.Members(params, func(k string, v gjson.Result) bool {
+	r.Object(func(k string) {
 		switch {
 		case k == "toolCallId" && once(&seen, 1):
-			q.ToolCallID = acpdialect.View(v)
+			q.ToolCallID = r.String()
 		case k == "title" && once(&seen, 2):
-			q.Title = acpdialect.View(v)
+			q.Title = r.String()
 		case k == "questions" && once(&seen, 4):
-			list = v
+			r.Array(func() {
+				if it := readQuestionItem(r); it.ID != "" {
+					q.Questions = append(q.Questions, it)
+				}
+			})
 		}
-		return true
 	})
-	if list.IsArray() {
-		acpdialect.Elements(list, func(v gjson.Result) bool {
-			if it := readQuestionItem(v); it.ID != "" {
-				q.Questions = append(q.Questions, it)
-			}
-			return true
-		})
-	}
 	// All strings are owned at once (one allocation), after the slices
 	// stopped growing so that the pointers stay valid.
 	var buf [48]*string
@@ -78,46 +73,40 @@ func ParseQuestion(params gjson.Result) acpdialect.Question {
 	return q
 }
 
-func readQuestionItem(obj gjson.Result) acpdialect.QuestionItem {
+func readQuestionItem(r *acpdialect.Reader) acpdialect.QuestionItem {
 	it := acpdialect.QuestionItem{Options: []acpdialect.Option{}}
 	var seen uint8
-	acpdialect.Members(obj, func(k string, v gjson.Result) bool {
+	r.Object(func(k string) {
 		switch {
 		case k == "id" && once(&seen, 1):
-			it.ID = acpdialect.View(v)
+			it.ID = r.String()
 		case k == "prompt" && once(&seen, 2):
-			it.Prompt = acpdialect.View(v)
+			it.Prompt = r.String()
 		case k == "allowMultiple" && once(&seen, 4):
-			it.AllowMultiple = v.Type == gjson.True
+			it.AllowMultiple = r.True()
 		case k == "options" && once(&seen, 8):
-			it.Options = readOptions(v)
+			it.Options = readOptions(r)
 		}
-		return true
 	})
 	return it
 }
 
-func readOptions(list gjson.Result) []acpdialect.Option {
+func readOptions(r *acpdialect.Reader) []acpdialect.Option {
 	opts := make([]acpdialect.Option, 0, 4)
-	if !list.IsArray() {
-		return opts
-	}
-	acpdialect.Elements(list, func(v gjson.Result) bool {
+	r.Array(func() {
 		var o acpdialect.Option
 		var seen uint8
-		acpdialect.Members(v, func(k string, v gjson.Result) bool {
+		r.Object(func(k string) {
 			switch {
 			case k == "id" && once(&seen, 1):
-				o.ID = acpdialect.View(v)
+				o.ID = r.String()
 			case k == "label" && once(&seen, 2):
-				o.Label = acpdialect.View(v)
+				o.Label = r.String()
 			}
-			return true
 		})
 		if o.ID != "" {
 			opts = append(opts, o)
 		}
-		return true
 	})
 	return opts
 }
@@ -127,18 +116,14 @@ func readOptions(list gjson.Result) []acpdialect.Option {
 // nothing: they are answered "cancelled" at once, with no event.
 func HandlePlan(params gjson.Result) acpdialect.Action {
 	if !params.IsObject() {
-		return acpdialect.Action{Result: Cancelled()}
+		return acpdialect.Action{Result: cancelled}
 	}
-	p := ParsePlan(params)
-	return acpdialect.Action{
-		Result: Cancelled(),
-		Event: &acpdialect.Event{
-			Type:       acpdialect.EventPlan,
-			ToolCallID: p.ToolCallID,
-			Plan:       &p,
-		},
-		Await: true,
-	}
+	o := &struct {
+		ev acpdialect.Event
+		p  acpdialect.Plan
+	}{p: ParsePlan(params)}
+	o.ev = acpdialect.Event{Type: acpdialect.EventPlan, ToolCallID: o.p.ToolCallID, Plan: &o.p}
+	return acpdialect.Action{Result: cancelled, Event: &o.ev, Await: true}
 }
 
 // ParsePlan reads cursor/create_plan params in one pass: the plan's
@@ -147,26 +132,27 @@ func HandlePlan(params gjson.Result) acpdialect.Action {
 // the wrong type are absent; of a key that appears twice the first counts.
 func ParsePlan(params gjson.Result) acpdialect.Plan {
 	var p acpdialect.Plan
-	var todos gjson.Result
+	r := acpdialect.NewReader(params)
 	var seen uint8
-	acpdialect.Members(params, func(k string, v gjson.Result) bool {
+	r.Object(func(k string) {
 		switch {
 		case k == "toolCallId" && once(&seen, 1):
-			p.ToolCallID = acpdialect.View(v)
+			p.ToolCallID = r.String()
 		case k == "name" && once(&seen, 2):
-			p.Name = acpdialect.View(v)
+			p.Name = r.String()
 		case k == "overview" && once(&seen, 4):
-			p.Overview = acpdialect.View(v)
+			p.Overview = r.String()
 		case k == "plan" && once(&seen, 8):
-			p.Markdown = acpdialect.View(v)
+			p.Markdown = r.String()
 		case k == "todos" && once(&seen, 16):
-			todos = v
+			p.Todos, _ = readTodos(r)
 		case k == "isProject" && once(&seen, 32):
-			p.IsProject = v.Type == gjson.True
+			p.IsProject = r.True()
 		}
-		return true
 	})
-	p.Todos = readTodos(todos)
+	if p.Todos == nil {
+		p.Todos = []acpdialect.Todo{}
+	}
 	acpdialect.Own(ownTodos([]*string{&p.ToolCallID, &p.Name, &p.Overview, &p.Markdown}, p.Todos)...)
 	return p
 }

@@ -19,19 +19,18 @@ const ImageRejectReason = "image generation is not supported by this client"
 // object ask for nothing: they are rejected at once, with no event.
 func HandleImage(params gjson.Result) acpdialect.Action {
 	if !params.IsObject() {
-		return acpdialect.Action{Result: Rejected(ImageRejectReason)}
+		return acpdialect.Action{Result: imageRejected}
 	}
-	img := ParseImage(params)
-	return acpdialect.Action{
-		Result: Rejected(ImageRejectReason),
-		Event: &acpdialect.Event{
-			Type:       acpdialect.EventImage,
-			ToolCallID: img.ToolCallID,
-			Image:      &img,
-		},
-		Await: true,
-	}
+	o := &struct {
+		ev  acpdialect.Event
+		img acpdialect.Image
+	}{img: ParseImage(params)}
+	o.ev = acpdialect.Event{Type: acpdialect.EventImage, ToolCallID: o.img.ToolCallID, Image: &o.img}
+	return acpdialect.Action{Result: imageRejected, Event: &o.ev, Await: true}
 }
+
+// imageRejected is HandleImage's default answer, shared (see cancelled).
+var imageRejected = Rejected(ImageRejectReason)
 
 // ParseImage reads cursor/generate_image params in one pass. Fields of the
 // wrong type are absent; of a key that appears twice the first counts.

@@ -19,14 +19,12 @@ func HandleTodos(params gjson.Result) acpdialect.Action {
 	if !p.hasList {
 		return acpdialect.Action{}
 	}
-	return acpdialect.Action{
-		Event: &acpdialect.Event{
-			Type:       acpdialect.EventTodos,
-			ToolCallID: p.toolCallID,
-			Todos:      &acpdialect.Todos{ToolCallID: p.toolCallID, Items: p.items},
-		},
-		Merge: p.merge,
-	}
+	o := &struct { // the event and its list in one allocation
+		ev acpdialect.Event
+		t  acpdialect.Todos
+	}{t: acpdialect.Todos{ToolCallID: p.toolCallID, Items: p.items}}
+	o.ev = acpdialect.Event{Type: acpdialect.EventTodos, ToolCallID: p.toolCallID, Todos: &o.t}
+	return acpdialect.Action{Event: &o.ev, Merge: p.merge}
 }
 
 // ParseTodos reads cursor/update_todos params in one pass: the todos (never
@@ -48,57 +46,49 @@ type todosParams struct {
 
 func parseTodosParams(params gjson.Result) todosParams {
 	var p todosParams
-	var list gjson.Result
+	r := acpdialect.NewReader(params)
 	var seen uint8
-	acpdialect.Members(params, func(k string, v gjson.Result) bool {
+	r.Object(func(k string) {
 		switch {
 		case k == "toolCallId" && once(&seen, 1):
-			p.toolCallID = acpdialect.View(v)
+			p.toolCallID = r.String()
 		case k == "todos" && once(&seen, 2):
-			list = v
+			p.items, p.hasList = readTodos(r)
 		case k == "merge" && once(&seen, 4):
-			p.merge = v.Type == gjson.True
+			p.merge = r.True()
 		}
-		return true
 	})
-	p.hasList = list.IsArray()
-	p.items = readTodos(list)
+	if p.items == nil {
+		p.items = []acpdialect.Todo{}
+	}
 	var buf [32]*string
 	acpdialect.Own(ownTodos(append(buf[:0], &p.toolCallID), p.items)...)
 	return p
 }
 
-// readTodos reads an array of todos (never nil); the strings view the frame
-// until Own'd (see ownTodos).
-func readTodos(list gjson.Result) []acpdialect.Todo {
+// readTodos reads an array of todos (never nil) and reports whether the
+// value was an array; the strings view the frame until Own'd (see
+// ownTodos).
+func readTodos(r *acpdialect.Reader) ([]acpdialect.Todo, bool) {
 	items := make([]acpdialect.Todo, 0, 8)
-	if !list.IsArray() {
-		return items
-	}
-	acpdialect.Elements(list, func(v gjson.Result) bool {
-		if t := readTodo(v); t.ID != "" {
+	ok := r.Array(func() {
+		var t acpdialect.Todo
+		var seen uint8
+		r.Object(func(k string) {
+			switch {
+			case k == "id" && once(&seen, 1):
+				t.ID = r.String()
+			case k == "content" && once(&seen, 2):
+				t.Content = r.String()
+			case k == "status" && once(&seen, 4):
+				t.Status = todoStatus(r.String())
+			}
+		})
+		if t.ID != "" {
 			items = append(items, t)
 		}
-		return true
 	})
-	return items
-}
-
-func readTodo(obj gjson.Result) acpdialect.Todo {
-	var t acpdialect.Todo
-	var seen uint8
-	acpdialect.Members(obj, func(k string, v gjson.Result) bool {
-		switch {
-		case k == "id" && once(&seen, 1):
-			t.ID = acpdialect.View(v)
-		case k == "content" && once(&seen, 2):
-			t.Content = acpdialect.View(v)
-		case k == "status" && once(&seen, 4):
-			t.Status = todoStatus(acpdialect.View(v))
-		}
-		return true
-	})
-	return t
+	return items, ok
 }
 
 // todoStatus returns s when it is one of Cursor's four todo statuses, as a

@@ -1,0 +1,148 @@
+package acpdialect
+
+import "github.com/tidwall/gjson"
+
+// Reader reads a JSON value in one pass, for a dialect's parser of nested
+// params (a list of questions, each with a list of options): each byte is
+// looked at once, where Members and Elements skip a nested value and then
+// read it again, once per level. Each method reads exactly one value at the
+// current position; a value of another type than asked for is skipped and
+// reads as absent. Like the rest of the package it is lenient: on broken
+// JSON it stops where it is, never panics, and what was read stays read.
+// Strings view the frame: Own what is kept.
+type Reader struct {
+	s string
+	i int
+}
+
+// NewReader reads v, a value viewing a frame (v.Raw may run on past it).
+func NewReader(v gjson.Result) *Reader { return &Reader{s: v.Raw} }
+
+// at returns the next byte after spaces, or 0 at the end.
+func (r *Reader) at() byte {
+	r.i = skipSpace(r.s, r.i)
+	if r.i >= len(r.s) {
+		return 0
+	}
+	return r.s[r.i]
+}
+
+// Peek returns the first byte of the next value ('{', '[', '"', 't', 'f',
+// 'n', '-' or a digit), without reading it; 0 at the end.
+func (r *Reader) Peek() byte { return r.at() }
+
+// stop ends the reading: the JSON is broken here.
+func (r *Reader) stop() { r.i = len(r.s) }
+
+// Skip reads over one value.
+func (r *Reader) Skip() {
+	if r.at() == 0 {
+		return
+	}
+	end := skipValue(r.s, r.i)
+	if end <= r.i {
+		r.stop()
+		return
+	}
+	r.i = end
+}
+
+// String reads a string; any other value reads as "". The result views the
+// frame unless the string has escapes.
+func (r *Reader) String() string {
+	if r.at() != '"' {
+		r.Skip()
+		return ""
+	}
+	start := r.i
+	r.i = skipString(r.s, r.i+1)
+	return result(r.s[start:r.i]).Str
+}
+
+// True reads a value and reports whether it is the JSON true.
+func (r *Reader) True() bool {
+	ok := r.at() == 't' && len(r.s)-r.i >= 4 && r.s[r.i:r.i+4] == "true"
+	r.Skip()
+	return ok
+}
+
+// Object reads an object, calling fn with each member's key, the reader at
+// the member's value: fn reads the value with the reader's methods, or
+// leaves it, and then it is skipped. It reports whether the value was an
+// object; anything else is skipped.
+func (r *Reader) Object(fn func(key string)) bool {
+	if r.at() != '{' {
+		r.Skip()
+		return false
+	}
+	r.i++
+	if r.at() == '}' {
+		r.i++
+		return true
+	}
+	for r.at() == '"' {
+		kstart := r.i
+		r.i = skipString(r.s, r.i+1)
+		key := result(r.s[kstart:r.i]).Str
+		if r.at() != ':' {
+			r.stop()
+			return true
+		}
+		r.i++
+		r.value(func() { fn(key) })
+		switch r.at() {
+		case ',':
+			r.i++
+		case '}':
+			r.i++
+			return true
+		default:
+			r.stop()
+			return true
+		}
+	}
+	r.stop()
+	return true
+}
+
+// Array reads an array, calling fn with the reader at each element, which
+// fn reads or leaves (then it is skipped). It reports whether the value was
+// an array; anything else is skipped.
+func (r *Reader) Array(fn func()) bool {
+	if r.at() != '[' {
+		r.Skip()
+		return false
+	}
+	r.i++
+	if r.at() == ']' {
+		r.i++
+		return true
+	}
+	for r.at() != 0 {
+		r.value(fn)
+		switch r.at() {
+		case ',':
+			r.i++
+		case ']':
+			r.i++
+			return true
+		default:
+			r.stop()
+			return true
+		}
+	}
+	return true
+}
+
+// value lets fn read the value at the reader, and skips it if fn did not.
+func (r *Reader) value(fn func()) {
+	start := skipSpace(r.s, r.i)
+	r.i = start
+	if start >= len(r.s) {
+		return
+	}
+	fn()
+	if r.i == start {
+		r.Skip()
+	}
+}
