@@ -253,7 +253,23 @@ func view(frame []byte) (frameView, error) {
 // readIDParams reads the id and the raw params in one walk: a
 // notification has no id, so looking it up alone walks the whole frame.
 func (v *frameView) readIDParams() {
+	// The usual layout has the id before the params: then the params are
+	// not skipped here, only viewed from their start (running on past
+	// them), for the handler that reads them and stops at their end.
 	var id string
+	seenID := false
+	_, tail := walk(v.s, "params", func(k, raw string) bool {
+		if k == "id" && !seenID {
+			id, seenID = raw, true
+		}
+		return true
+	})
+	if seenID && tail != "" {
+		v.params = tail
+		v.id = result(id)
+		v.hasID = v.id.Exists() && v.id.Type != gjson.Null
+		return
+	}
 	var seen uint8
 	members(v.s, func(k, raw string) bool {
 		switch {

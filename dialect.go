@@ -99,7 +99,9 @@ type Method struct {
 	Kind MethodKind
 	// Handle reads the params (possibly missing, of any JSON type, or
 	// malformed) and says what to do. It must degrade to "what was
-	// present" and never fail a request because of bad data.
+	// present" and never fail a request because of bad data. The params'
+	// Raw may run on past them (the rest of the frame): read them with
+	// Members, a Reader or Get, which stop at their end.
 	Handle func(params gjson.Result) Action
 }
 

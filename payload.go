@@ -84,22 +84,23 @@ func (p Payload) Equal(q Payload) bool {
 }
 
 func (a *SubagentTask) equal(b *SubagentTask) bool {
-	if a == nil || b == nil {
+	if a == nil || b == nil || a == b {
 		return a == b
 	}
 	return a.Equal(*b)
 }
 
-// Equal reports whether two subagent objects hold the same values.
+// Equal reports whether two subagent objects hold the same values. It
+// compares field by field (the counters by value), without copying the
+// objects: it runs on every merge.
 func (a SubagentTask) Equal(b SubagentTask) bool {
-	x, y := a, b
-	if !intEqual(x.DurationMs, y.DurationMs) || !intEqual(x.TotalTokens, y.TotalTokens) ||
-		!intEqual(x.ToolUseCount, y.ToolUseCount) {
-		return false
-	}
-	x.DurationMs, x.TotalTokens, x.ToolUseCount = nil, nil, nil
-	y.DurationMs, y.TotalTokens, y.ToolUseCount = nil, nil, nil
-	return x == y
+	return a.Status == b.Status && a.ChildSessionID == b.ChildSessionID &&
+		a.Description == b.Description && a.Prompt == b.Prompt &&
+		a.SubagentType == b.SubagentType && a.AgentID == b.AgentID &&
+		a.Model == b.Model && a.Name == b.Name && a.ResultText == b.ResultText &&
+		a.IsAsync == b.IsAsync && a.OutputFile == b.OutputFile &&
+		intEqual(a.DurationMs, b.DurationMs) && intEqual(a.TotalTokens, b.TotalTokens) &&
+		intEqual(a.ToolUseCount, b.ToolUseCount)
 }
 
 func (a *Generic) equal(b *Generic) bool {

@@ -24,10 +24,14 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 		child = l.Payload.SubagentTask.ChildSessionID
 	}
 	id := l.ToolCallID
+	var linked *string // the card the child is linked to, if known
+	if child != "" {
+		linked = c.children.Get(correlate.Key{Session: s.id, ID: child})
+	}
 	if id == "" && child != "" {
 		id = child
-		if p := c.children.Get(correlate.Key{Session: s.id, ID: child}); p != nil {
-			id = *p
+		if linked != nil {
+			id = *linked
 		}
 	}
 	if id == "" {
@@ -41,19 +45,21 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, native: true, payload: Payload{Kind: l.Payload.Kind}})
 	}
 	k.ID = st.id
-	if child != "" && child != s.id {
-		// Most updates name a child already linked to this card: no copy.
-		if p := c.children.Get(correlate.Key{Session: s.id, ID: child}); p == nil || *p != st.id {
-			c.children.Put(correlate.Key{Session: s.id, ID: strings.Clone(child)}, st.id)
-			// The child session's tool calls nest under this card,
-			// whenever its first frame comes.
-			c.childOf.Put(correlate.Key{Session: strings.Clone(child)}, k)
-		}
-		if cs := c.sessions[child]; cs != nil && cs.parent.Session == "" {
-			cs.parent = k
-		}
+	if child != "" && child != s.id && (linked == nil || *linked != st.id) {
+		c.link(k, child)
 	}
 	return c.mergeNative(k, st, l.Payload)
+}
+
+// link records that child is the session of the native subagent on card
+// k: later updates naming only the child find the card, and the child
+// session's tool calls nest under it, whenever its first frame comes.
+func (c *Conn) link(k correlate.Key, child string) {
+	c.children.Put(correlate.Key{Session: k.Session, ID: strings.Clone(child)}, k.ID)
+	c.childOf.Put(correlate.Key{Session: strings.Clone(child)}, k)
+	if cs := c.sessions[child]; cs != nil && cs.parent.Session == "" {
+		cs.parent = k
+	}
 }
 
 // mergeNative merges a native update's payload into a card, claiming a

@@ -192,7 +192,7 @@ func ToolCall(u acpdialect.ToolUpdate, prev acpdialect.Payload) acpdialect.Paylo
 		st.IsAsync = bg == yes
 	}
 	if prev.SubagentTask == nil || !st.Equal(*prev.SubagentTask) {
-		prev.SubagentTask = &st
+		prev.SubagentTask = clone(st)
 	}
 	return prev
 }
@@ -285,7 +285,15 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 	acpdialect.Fill(&st.Name, m.Name)
 	acpdialect.Fill(&st.Status, m.Status)
 	if !st.Equal(*cur.SubagentTask) {
-		cur.SubagentTask = &st
+		cur.SubagentTask = clone(st)
 	}
 	return cur, true
+}
+
+// clone returns a new copy of st: the merges work on a copy on the stack
+// and allocate only when something changed.
+func clone(st acpdialect.SubagentTask) *acpdialect.SubagentTask {
+	n := new(acpdialect.SubagentTask)
+	*n = st
+	return n
 }

@@ -94,24 +94,39 @@ func readSpawnMeta(meta gjson.Result) (model, toolCallID string) {
 func HandleSubagentState(update gjson.Result) acpdialect.Late {
 	var child, state string
 	var seen uint8
-	acpdialect.Members(update, func(k string, v gjson.Result) bool {
+	r := acpdialect.NewReader(update)
+	r.Object(func(k string) {
 		switch {
 		case k == "subagentSessionId" && once(&seen, 1):
-			child = acpdialect.View(v)
+			child = r.String()
 		case k == "state" && once(&seen, 2):
-			state = acpdialect.View(v)
+			state = r.String()
 		}
-		return true
 	})
 	if child == "" {
 		return acpdialect.Late{}
 	}
-	acpdialect.Own(&child, &state)
+	if known := subagentState(state); known != "" {
+		state = known // a constant: no copy
+		acpdialect.Own(&child)
+	} else {
+		acpdialect.Own(&child, &state)
+	}
 	return acpdialect.Late{Payload: acpdialect.Payload{
 		Kind:         acpdialect.KindSubagentTask,
 		Status:       cardStatus(state),
 		SubagentTask: &acpdialect.SubagentTask{ChildSessionID: child, Status: state},
 	}}
+}
+
+// subagentState returns Cursor's subagent states as constants, else "".
+func subagentState(s string) string {
+	for _, known := range [...]string{"completed", "failed", "cancelled", "disconnected"} {
+		if s == known {
+			return known
+		}
+	}
+	return ""
 }
 
 // cardStatus maps a subagent state to a tool call status. A disconnected
