@@ -301,11 +301,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 			c.skip.add(frame, f.end)
 			return Result{}, nil
 		}
-		u := ToolUpdate{Kind: unsafeString(f.kind), Raw: gjson.Parse(unsafeString(f.update))}
-		if c.d.update(u.Kind) == nil {
-			u = ReadToolUpdate(u.Raw) // the dialect's own kinds read the update themselves
-		}
-		return Result{Events: c.update(unsafeString(f.sid), u), Quarantine: c.d.Quarantines(u.Kind)}, nil
+		return c.fastUpdate(f), nil
 	}
 	v, err := view(frame)
 	if err != nil {
@@ -330,6 +326,17 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 		return Result{}, nil
 	}
 	return c.vendor(v, method), nil
+}
+
+// fastUpdate handles an SDK-layout update of a kind wantsUpdate accepted.
+// Tool calls, the hot case, go straight to their merge.
+func (c *Conn) fastUpdate(f fastUpdate) Result {
+	kind, sid, update := unsafeString(f.kind), unsafeString(f.sid), gjson.Parse(unsafeString(f.update))
+	if h := c.d.update(kind); h != nil {
+		// The dialect's own kind reads the update itself.
+		return Result{Events: c.vendorUpdate(sid, h, update), Quarantine: true}
+	}
+	return Result{Events: c.update(sid, ReadToolUpdate(update))}
 }
 
 // Outbound handles one frame from the client to the agent. It never replies.

@@ -17,17 +17,6 @@ import (
 // skipString returns the index just past the closing quote of the string
 // whose contents start at s[i], or len(s) if it does not close.
 func skipString(s string, i int) int {
-	// Keys and short values end within a few bytes: a plain loop finds
-	// their quote before IndexByte would have set up.
-	for n := min(len(s), i+16); i < n; i++ {
-		switch s[i] {
-		case '"':
-			return i + 1
-		case '\\':
-			goto long
-		}
-	}
-long:
 	for i < len(s) {
 		j := strings.IndexByte(s[i:], '"')
 		if j < 0 {

@@ -26,13 +26,13 @@ func (c *Conn) sessionUpdate(frame string) Result {
 
 // update dispatches a session/update of a kind wantsUpdate accepted.
 func (c *Conn) update(sid string, u ToolUpdate) []Event {
-	switch u.Kind {
-	case "tool_call", "tool_call_update":
-		return c.toolFrame(sid, u)
-	case "available_commands_update":
+	if u.Kind == "available_commands_update" {
 		return c.commands(sid, u.Raw)
 	}
-	return c.vendorUpdate(sid, c.d.update(u.Kind), u.Raw)
+	if h := c.d.update(u.Kind); h != nil {
+		return c.vendorUpdate(sid, h, u.Raw)
+	}
+	return c.toolFrame(sid, u)
 }
 
 // toolFrame merges one tool_call or tool_call_update into the tool call's
