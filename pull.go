@@ -47,6 +47,17 @@ func (r *Reader) Skip() {
 	r.i = end
 }
 
+// Value reads one value of any type, as a gjson.Result viewing the frame
+// (read a number with Int64; an object or array with Members or Get).
+func (r *Reader) Value() gjson.Result {
+	if r.at() == 0 {
+		return gjson.Result{}
+	}
+	start := r.i
+	r.Skip()
+	return result(r.s[start:r.i])
+}
+
 // String reads a string; any other value reads as "". The result views the
 // frame unless the string has escapes.
 func (r *Reader) String() string {

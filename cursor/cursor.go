@@ -115,34 +115,26 @@ type Task struct {
 // twice the first value counts. ok is false when the params name no tool
 // call, so nothing can be correlated.
 func ParseTask(params gjson.Result) (Task, bool) {
-	var t Task
-	var seen uint8
-	acpdialect.Members(params, func(k string, v gjson.Result) bool {
-		var dst *string
-		var bit uint8
-		switch k {
-		case "toolCallId":
-			dst, bit = &t.ToolCallID, 1
-		case "description":
-			dst, bit = &t.Description, 2
-		case "prompt":
-			dst, bit = &t.Prompt, 4
-		case "model":
-			dst, bit = &t.Model, 8
-		case "agentId":
-			dst, bit = &t.AgentID, 16
-		default:
-			return true
-		}
-		if seen&bit == 0 {
-			seen |= bit
-			*dst = acpdialect.View(v)
-		}
-		return true
-	})
 	if !params.IsObject() {
 		return Task{}, false
 	}
+	var t Task
+	var seen uint8
+	r := acpdialect.NewReader(params)
+	r.Object(func(k string) {
+		switch {
+		case k == "toolCallId" && once(&seen, 1):
+			t.ToolCallID = r.String()
+		case k == "description" && once(&seen, 2):
+			t.Description = r.String()
+		case k == "prompt" && once(&seen, 4):
+			t.Prompt = r.String()
+		case k == "model" && once(&seen, 8):
+			t.Model = r.String()
+		case k == "agentId" && once(&seen, 16):
+			t.AgentID = r.String()
+		}
+	})
 	acpdialect.Own(&t.ToolCallID, &t.Description, &t.Prompt, &t.Model, &t.AgentID)
 	return t, t.ToolCallID != ""
 }
@@ -151,10 +143,6 @@ func ParseTask(params gjson.Result) (Task, bool) {
 // rawInput._toolName is "task", in any case.
 func IsTask(u acpdialect.ToolUpdate) bool {
 	return readInput(u.RawInput).isTask
-}
-
-func isTaskName(n gjson.Result) bool {
-	return n.Type == gjson.String && strings.EqualFold(n.Str, "task")
 }
 
 // ToolCall claims Cursor's subagent tool calls and merges what the tool
@@ -219,23 +207,21 @@ const (
 func readOutput(raw gjson.Result) (durationMs int64, background flag) {
 	durationMs = -1
 	var seen uint8
-	acpdialect.Members(raw, func(k string, v gjson.Result) bool {
+	r := acpdialect.NewReader(raw)
+	r.Object(func(k string) {
 		switch {
-		case k == "durationMs" && seen&1 == 0:
-			seen |= 1
-			if ms, ok := acpdialect.Int64(v); ok && ms >= 0 {
+		case k == "durationMs" && once(&seen, 1):
+			if ms, ok := acpdialect.Int64(r.Value()); ok && ms >= 0 {
 				durationMs = ms
 			}
-		case k == "isBackground" && seen&2 == 0:
-			seen |= 2
-			switch v.Type {
+		case k == "isBackground" && once(&seen, 2):
+			switch r.Value().Type {
 			case gjson.True:
 				background = yes
 			case gjson.False:
 				background = no
 			}
 		}
-		return true
 	})
 	return durationMs, background
 }
@@ -243,19 +229,16 @@ func readOutput(raw gjson.Result) (durationMs int64, background flag) {
 func readInput(raw gjson.Result) input {
 	var in input
 	var seen uint8
-	acpdialect.Members(raw, func(k string, v gjson.Result) bool {
+	r := acpdialect.NewReader(raw)
+	r.Object(func(k string) {
 		switch {
-		case k == "_toolName" && seen&1 == 0:
-			seen |= 1
-			in.isTask = isTaskName(v)
-		case k == "description" && seen&2 == 0:
-			seen |= 2
-			in.description = acpdialect.View(v)
-		case k == "prompt" && seen&4 == 0:
-			seen |= 4
-			in.prompt = acpdialect.View(v)
+		case k == "_toolName" && once(&seen, 1):
+			in.isTask = strings.EqualFold(r.String(), "task")
+		case k == "description" && once(&seen, 2):
+			in.description = r.String()
+		case k == "prompt" && once(&seen, 4):
+			in.prompt = r.String()
 		}
-		return true
 	})
 	return in
 }

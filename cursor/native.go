@@ -33,18 +33,18 @@ func HandleSpawned(update gjson.Result) acpdialect.Late {
 	var st acpdialect.SubagentTask
 	var toolCallID string
 	var seen uint8
-	acpdialect.Members(update, func(k string, v gjson.Result) bool {
+	r := acpdialect.NewReader(update)
+	r.Object(func(k string) {
 		switch {
 		case k == "subagentSessionId" && once(&seen, 1):
-			st.ChildSessionID = acpdialect.View(v)
+			st.ChildSessionID = r.String()
 		case k == "task" && once(&seen, 2):
-			st.Description = acpdialect.View(v)
+			st.Description = r.String()
 		case k == "name" && once(&seen, 4):
-			st.Name = acpdialect.View(v)
+			st.Name = r.String()
 		case k == "_meta" && once(&seen, 8):
-			st.Model, toolCallID = readSpawnMeta(v)
+			st.Model, toolCallID = readSpawnMeta(r)
 		}
-		return true
 	})
 	if st.ChildSessionID == "" {
 		return acpdialect.Late{}
@@ -63,25 +63,21 @@ func HandleSpawned(update gjson.Result) acpdialect.Late {
 
 // readSpawnMeta reads _meta.cursor.{model,toolCallId}; the strings view the
 // frame.
-func readSpawnMeta(meta gjson.Result) (model, toolCallID string) {
-	var cur gjson.Result
+func readSpawnMeta(r *acpdialect.Reader) (model, toolCallID string) {
 	var seen uint8
-	acpdialect.Members(meta, func(k string, v gjson.Result) bool {
-		if k == "cursor" && once(&seen, 1) {
-			cur = v
-			return false
+	r.Object(func(k string) {
+		if k != "cursor" || !once(&seen, 1) {
+			return
 		}
-		return true
-	})
-	seen = 0
-	acpdialect.Members(cur, func(k string, v gjson.Result) bool {
-		switch {
-		case k == "model" && once(&seen, 1):
-			model = acpdialect.View(v)
-		case k == "toolCallId" && once(&seen, 2):
-			toolCallID = acpdialect.View(v)
-		}
-		return true
+		var seen uint8
+		r.Object(func(k string) {
+			switch {
+			case k == "model" && once(&seen, 1):
+				model = r.String()
+			case k == "toolCallId" && once(&seen, 2):
+				toolCallID = r.String()
+			}
+		})
 	})
 	return model, toolCallID
 }
