@@ -21,12 +21,9 @@ func HandleImage(params gjson.Result) acpdialect.Action {
 	if !params.IsObject() {
 		return acpdialect.Action{Result: imageRejected}
 	}
-	o := &struct {
-		ev  acpdialect.Event
-		img acpdialect.Image
-	}{img: ParseImage(params)}
-	o.ev = acpdialect.Event{Type: acpdialect.EventImage, ToolCallID: o.img.ToolCallID, Image: &o.img}
-	return acpdialect.Action{Result: imageRejected, Event: &o.ev, Await: true}
+	img := ParseImage(params)
+	ev := eventWith(acpdialect.EventImage, img.ToolCallID, img, func(e *acpdialect.Event, img *acpdialect.Image) { e.Image = img })
+	return acpdialect.Action{Result: imageRejected, Event: ev, Await: true}
 }
 
 // imageRejected is HandleImage's default answer, shared (see cancelled).

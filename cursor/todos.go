@@ -19,12 +19,9 @@ func HandleTodos(params gjson.Result) acpdialect.Action {
 	if !p.hasList {
 		return acpdialect.Action{}
 	}
-	o := &struct { // the event and its list in one allocation
-		ev acpdialect.Event
-		t  acpdialect.Todos
-	}{t: acpdialect.Todos{ToolCallID: p.toolCallID, Items: p.items}}
-	o.ev = acpdialect.Event{Type: acpdialect.EventTodos, ToolCallID: p.toolCallID, Todos: &o.t}
-	return acpdialect.Action{Event: &o.ev, Merge: p.merge}
+	t := acpdialect.Todos{ToolCallID: p.toolCallID, Items: p.items}
+	ev := eventWith(acpdialect.EventTodos, p.toolCallID, t, func(e *acpdialect.Event, t *acpdialect.Todos) { e.Todos = t })
+	return acpdialect.Action{Event: ev, Merge: p.merge}
 }
 
 // ParseTodos reads cursor/update_todos params in one pass: the todos (never

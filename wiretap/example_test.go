@@ -62,7 +62,7 @@ func Example() {
 	tap := wiretap.New(reg.NewConn(acpdialect.Options{}), wiretap.Options{OnEvent: render})
 	conn := acp.NewClientSideConnection(&editor{tap: tap}, tap.Writer(clientOut), tap.Reader(clientIn))
 
-	done := make(chan struct{})
+	done, prompted := make(chan struct{}), make(chan struct{})
 	go func() { // the agent
 		defer close(done)
 		in := bufio.NewScanner(agentStdin)
@@ -83,6 +83,10 @@ func Example() {
 		in.Scan()
 		fmt.Println("agent got:", in.Text())
 		fmt.Fprintf(agentStdout, `{"jsonrpc":"2.0","id":%s,"result":{"stopReason":"end_turn"}}`+"\n", gjson.Get(prompt, "id").Raw)
+		// Hang up only once the client has the prompt's response: the
+		// SDK fails a response whose connection closes while it still
+		// delivers the notifications that came before it.
+		<-prompted
 		agentStdout.Close()
 	}()
 
@@ -96,6 +100,7 @@ func Example() {
 	if _, err := conn.Prompt(ctx, acp.PromptRequest{SessionId: "s1", Prompt: []acp.ContentBlock{acp.TextBlock("go")}}); err != nil {
 		fmt.Println(err)
 	}
+	close(prompted)
 	<-done
 	<-conn.Done()
 	fmt.Println("renamed:", tap.Stats().Renamed)
