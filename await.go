@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // DefaultAnswerTimeout is how long a blocking request (a question, a plan)
@@ -27,11 +29,23 @@ var (
 
 // awaited is a blocking agent request waiting for the client's answer.
 type awaited struct {
+	id       string // the id as the agent sent it: the reply echoes it
 	method   string
 	session  string // the session the request was attributed to
 	deadline time.Time
 	def      []byte // the dialect's default result
 	done     bool
+}
+
+// awaitKey is the table's key for a request id: a string id by its value,
+// because a client's JSON library may write it back escaped otherwise
+// (encoding/json writes "<" as \u003c); any other id by its bytes, which
+// the SDKs echo as they are.
+func awaitKey(id string) string {
+	if len(id) > 1 && id[0] == '"' && strings.IndexByte(id, '\\') >= 0 {
+		return `"` + gjson.Parse(id).Str + `"`
+	}
+	return id
 }
 
 // awaitRequest registers a blocking request that the client will answer.
@@ -43,21 +57,26 @@ func (c *Conn) awaitRequest(id, method, session string, def []byte) Result {
 	if c.waiting >= c.opts.MaxRequests {
 		out = c.answerOldest()
 	}
-	if a := c.awaiting[id]; a != nil && !a.done {
+	key := awaitKey(id)
+	old := c.awaiting[key]
+	if old != nil && !old.done {
 		// The agent reused the id of a request still waiting: the first
 		// gets its default, so that each one gets exactly one reply.
-		r := c.settle(id, a, a.def, nil)
+		r := c.settle(old, old.def, nil)
 		out.Reply = append(out.Reply, r.Reply...)
 		out.Events = append(out.Events, r.Events...)
 	}
-	id = strings.Clone(id)
-	c.awaiting[id] = &awaited{
+	if old == nil {
+		key = strings.Clone(key)
+		c.awaitOrder = append(c.awaitOrder, key) // a reused id keeps its place
+	}
+	c.awaiting[key] = &awaited{
+		id:       strings.Clone(id),
 		method:   method,
 		session:  session,
 		deadline: c.now().Add(c.opts.AnswerTimeout),
 		def:      bytes.Clone(def),
 	}
-	c.awaitOrder = append(c.awaitOrder, id)
 	c.waiting++
 	c.pruneAnswered()
 	out.Awaiting = true
@@ -73,9 +92,9 @@ func (c *Conn) now() time.Time {
 
 // answerOldest answers the oldest waiting request its default.
 func (c *Conn) answerOldest() Result {
-	for _, id := range c.awaitOrder {
-		if a := c.awaiting[id]; a != nil && !a.done {
-			return c.settle(id, a, a.def, nil)
+	for _, key := range c.awaitOrder {
+		if a := c.awaiting[key]; a != nil && !a.done {
+			return c.settle(a, a.def, nil)
 		}
 	}
 	return Result{}
@@ -89,31 +108,31 @@ func (c *Conn) pruneAnswered() {
 	}
 	kept := c.awaitOrder[:0]
 	drop := len(c.awaitOrder) - c.opts.MaxRequests
-	for _, id := range c.awaitOrder {
-		if a := c.awaiting[id]; a != nil && a.done && drop > 0 {
-			delete(c.awaiting, id)
+	for _, key := range c.awaitOrder {
+		if a := c.awaiting[key]; a != nil && a.done && drop > 0 {
+			delete(c.awaiting, key)
 			drop--
 			continue
 		}
-		kept = append(kept, id)
+		kept = append(kept, key)
 	}
 	c.awaitOrder = kept
 }
 
 // settle marks a request answered and builds its reply: result, or e if
 // set.
-func (c *Conn) settle(id string, a *awaited, result []byte, e *RPCError) Result {
+func (c *Conn) settle(a *awaited, result []byte, e *RPCError) Result {
 	a.done = true
 	c.waiting--
 	c.stats.Replies++
-	ev := Event{Type: EventReply, Agent: c.Agent(), Method: a.method, ID: json.RawMessage(id)}
+	ev := Event{Type: EventReply, Agent: c.Agent(), Method: a.method, ID: json.RawMessage(a.id)}
 	var frame []byte
 	if e != nil {
 		ev.Error = e
-		frame = appendError(nil, id, *e)
+		frame = appendError(nil, a.id, *e)
 	} else {
 		ev.Result = json.RawMessage(result)
-		frame = appendReply(nil, id, result)
+		frame = appendReply(nil, a.id, result)
 	}
 	return Result{Reply: frame, Events: []Event{ev}}
 }
@@ -125,7 +144,7 @@ func (c *Conn) settle(id string, a *awaited, result []byte, e *RPCError) Result 
 // second answer, or one after the deadline sent the default, gets
 // ErrNotPending and no frame.
 func (c *Conn) Answer(id json.RawMessage, result json.RawMessage) (Result, error) {
-	a := c.awaiting[string(id)]
+	a := c.awaiting[awaitKey(string(id))]
 	if a == nil || a.done {
 		return Result{}, ErrNotPending
 	}
@@ -133,13 +152,13 @@ func (c *Conn) Answer(id json.RawMessage, result json.RawMessage) (Result, error
 	if err := json.Compact(&compact, result); err != nil {
 		return Result{}, ErrInvalidResult
 	}
-	return c.settle(string(id), a, compact.Bytes(), nil), nil
+	return c.settle(a, compact.Bytes(), nil), nil
 }
 
 // AnswerDeadline returns when the request with this id stops waiting for
 // the client's answer; ok is false unless it waits.
 func (c *Conn) AnswerDeadline(id json.RawMessage) (deadline time.Time, ok bool) {
-	if a := c.awaiting[string(id)]; a != nil && !a.done {
+	if a := c.awaiting[awaitKey(string(id))]; a != nil && !a.done {
 		return a.deadline, true
 	}
 	return time.Time{}, false
@@ -181,12 +200,12 @@ func (c *Conn) Deadline() (deadline time.Time, ok bool) {
 // holds their reply frames, one after another.
 func (c *Conn) Expire(now time.Time) Result {
 	var out Result
-	for _, id := range c.awaitOrder {
-		a := c.awaiting[id]
+	for _, key := range c.awaitOrder {
+		a := c.awaiting[key]
 		if a == nil || a.done || a.deadline.After(now) {
 			continue
 		}
-		r := c.settle(id, a, a.def, nil)
+		r := c.settle(a, a.def, nil)
 		out.Reply = append(out.Reply, r.Reply...)
 		out.Events = append(out.Events, r.Events...)
 	}
@@ -201,7 +220,7 @@ func (c *Conn) clientResponse(v frameView) ([]Event, error) {
 	if !v.hasID {
 		return nil, nil
 	}
-	a := c.awaiting[v.id.Raw]
+	a := c.awaiting[awaitKey(v.id.Raw)]
 	if a == nil {
 		return nil, nil // a response to a standard request: not ours
 	}
@@ -209,9 +228,8 @@ func (c *Conn) clientResponse(v frameView) ([]Event, error) {
 		return nil, ErrNotPending
 	}
 	var e *RPCError
-	if raw := member(v.s, "error"); raw != "" {
-		er := result(raw)
-		e = &RPCError{Code: int(er.Get("code").Int()), Message: er.Get("message").String()}
+	if er := result(member(v.s, "error")); er.IsObject() {
+		e = &RPCError{Code: int(er.Get("code").Int()), Message: strings.Clone(er.Get("message").String())}
 	}
 	res := result(member(v.s, "result"))
 	var body []byte
@@ -224,7 +242,7 @@ func (c *Conn) clientResponse(v frameView) ([]Event, error) {
 	if body == nil && e == nil {
 		body = []byte(emptyObject)
 	}
-	r := c.settle(v.id.Raw, a, body, e)
+	r := c.settle(a, body, e)
 	return r.Events, nil
 }
 

@@ -287,3 +287,71 @@ func TestBlockingRequestDueWhenTheTurnStops(t *testing.T) {
 		})
 	}
 }
+
+// An agent flooding a merge cannot make it slow or grow the list past
+// MaxTodos; a replacing list is cut at the bound too.
+func TestTodosBounded(t *testing.T) {
+	h := askConn(t, false, nil)
+	var b strings.Builder
+	for i := range 60000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":"%d","content":"c"}`, i)
+	}
+	for _, merge := range []bool{true, false} {
+		start := time.Now()
+		r := h.in(todo(merge, b.String()))
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("merge %v of 60,000 todos took %v", merge, d)
+		}
+		if n := len(r.Events[0].Todos.Items); n != acpdialect.MaxTodos {
+			t.Errorf("merge %v: list of %d, want the bound %d", merge, n, acpdialect.MaxTodos)
+		}
+	}
+	// A known id still merges at the bound; a new one is dropped.
+	r := h.in(todo(true, `{"id":"5","status":"completed"},{"id":"new"}`))
+	items := r.Events[0].Todos.Items
+	if len(items) != acpdialect.MaxTodos || items[5].Status != "completed" {
+		t.Errorf("merge at the bound: %d items, item 5 %+v", len(items), items[5])
+	}
+}
+
+// A string id that the client's JSON library writes back escaped
+// differently (encoding/json writes "<" as \u003c) is the same request.
+func TestBlockingRequestEscapedID(t *testing.T) {
+	h := askConn(t, true, nil)
+	h.in(ask(`"q<1>"`))
+	ev, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":"q\u003c1\u003e","result":{"x":1}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev) != 1 || string(ev[0].ID) != `"q<1>"` || string(ev[0].Result) != `{"x":1}` {
+		t.Fatalf("reply event %+v; want id \"q<1>\" as the agent sent it", ev)
+	}
+	if _, ok := h.c.Deadline(); ok {
+		t.Error("the request still waits")
+	}
+}
+
+// The client's error response is the answer; its message is the event's
+// own copy; "error":null beside a result is no error.
+func TestBlockingRequestErrorResponse(t *testing.T) {
+	h := askConn(t, true, nil)
+	h.in(ask(`"e1"`))
+	frame := []byte(`{"jsonrpc":"2.0","id":"e1","error":{"code":-1,"message":"nope"}}`)
+	ev, err := h.c.Outbound(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range frame {
+		frame[i] = 'X'
+	}
+	wantEvents(t, ev, `{"type":"reply","agent":"asker","method":"vendor/ask","id":"e1","error":{"code":-1,"message":"nope"}}`)
+	h.in(ask("5"))
+	ev, err = h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":5,"result":{"ok":true},"error":null}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantEvents(t, ev, fmt.Sprintf(replyEvent, "5", `{"ok":true}`))
+}

@@ -107,30 +107,67 @@ func later(a, b *session) bool {
 	return a.created > b.created
 }
 
+// MaxTodos bounds a session's todo list: items past it (new ids of a merge,
+// or the tail of a replacing list) are dropped, so that an agent cannot
+// grow the list, or the cost of merging into it, without bound.
+const MaxTodos = 1024
+
 // todos applies a todo update to the session's list and returns the whole
 // list: merged by id (a non-empty field replaces, new ids are appended in
 // order) or replaced. The returned slice is the event's own copy: the
 // session's list changes in place later.
 func (s *session) todos(items []Todo, merge bool) []Todo {
 	if !merge {
-		s.todoList = append(s.todoList[:0], items...)
+		s.todoList = append(s.todoList[:0], items[:min(len(items), MaxTodos)]...)
 	} else {
-		for _, in := range items {
-			s.todoList = mergeTodo(s.todoList, in)
-		}
+		s.todoList = mergeTodos(s.todoList, items)
 	}
 	return append([]Todo{}, s.todoList...)
 }
 
-func mergeTodo(list []Todo, in Todo) []Todo {
-	for i := range list {
-		if list[i].ID == in.ID {
-			Fill(&list[i].Content, in.Content)
-			Fill(&list[i].Status, in.Status)
-			return list
+// mergeTodos merges items into list by id, within MaxTodos. A few items
+// are looked up in place (at most 16 x MaxTodos compares); more, through an
+// index, so that a merge costs O(len(list) + len(items)).
+func mergeTodos(list, items []Todo) []Todo {
+	var index map[string]int
+	if len(items) > 16 {
+		index = make(map[string]int, len(list)+len(items))
+		for i, t := range list {
+			if _, ok := index[t.ID]; !ok {
+				index[t.ID] = i
+			}
 		}
 	}
-	return append(list, in)
+	for _, in := range items {
+		i := findTodo(list, index, in.ID)
+		switch {
+		case i >= 0:
+			Fill(&list[i].Content, in.Content)
+			Fill(&list[i].Status, in.Status)
+		case len(list) < MaxTodos:
+			if index != nil {
+				index[in.ID] = len(list)
+			}
+			list = append(list, in)
+		}
+	}
+	return list
+}
+
+// findTodo returns the index of the todo with id, or -1.
+func findTodo(list []Todo, index map[string]int, id string) int {
+	if index != nil {
+		if i, ok := index[id]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range list {
+		if list[i].ID == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // commands reads an available_commands_update: the session's commands,
