@@ -20,6 +20,7 @@ const sdkUpdatePrefix = `{"jsonrpc":"2.0","method":"session/update"`
 // frame where a '_' must be inserted to rename the frame, or -1. Called
 // with t.mu held.
 func (t *Tap) inbound(frame []byte) int {
+	t.settleAnswered()
 	res, err := t.conn.Inbound(frame)
 	d := t.conn.Dialect() // set by the initialize response
 	if d != t.dialect.Load() {
@@ -30,7 +31,7 @@ func (t *Tap) inbound(frame []byte) int {
 		at = t.rename(frame, res)
 	}
 	t.emit(res.Events) // after a blocking request's wait exists: OnEvent may answer it
-	t.expireDue()
+	t.afterFrame(res)
 	return at
 }
 
@@ -44,10 +45,17 @@ func (t *Tap) rename(frame []byte, res acpdialect.Result) int {
 		return -1
 	}
 	at := t.renameAt(frame)
-	if at >= 0 && res.Awaiting {
+	if res.Awaiting && (at >= 0 || sentAsAlias(frame)) {
 		t.addWait(frame)
 	}
 	return at
+}
+
+// sentAsAlias reports whether the agent sent a method under its "_" alias
+// already: the SDK routes it to HandleExtensionMethod as it is.
+func sentAsAlias(frame []byte) bool {
+	m := gjson.Get(unsafeString(frame), "method")
+	return m.Type == gjson.String && strings.HasPrefix(m.Str, "_")
 }
 
 // quarantineAt returns where to insert the '_' that turns a session/update
@@ -170,9 +178,10 @@ func (t *Tap) outbound(frame, scratch []byte) []byte {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.settleAnswered()
 	events, _ := t.conn.Outbound(frame)
 	t.emit(events)
-	t.expireDue()
+	t.afterFrame(acpdialect.Result{Events: events})
 	return frame
 }
 
