@@ -48,7 +48,8 @@ type Options struct {
 	// answer before Expire (or wiretap) answers its default. Default
 	// DefaultAnswerTimeout.
 	AnswerTimeout time.Duration
-	// Now is the clock for answer deadlines. Default time.Now.
+	// Now is the clock for answer deadlines. Default time.Now. (wiretap
+	// times its waits with the real clock: leave it unset there.)
 	Now func() time.Time
 }
 
