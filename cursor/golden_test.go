@@ -132,17 +132,25 @@ func TestGoldenSemantics(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			final, _ := goldenReplay(t, replay.Builtins(), filepath.Join("testdata", tt.name+".jsonl"))
-			for _, w := range tt.want {
-				if !bytes.Contains(final, []byte(w)) {
-					t.Errorf("final state lacks %s:\n%s", w, final)
-				}
-			}
-			for _, w := range tt.notWant {
-				if bytes.Contains(final, []byte(w)) {
-					t.Errorf("final state has %s:\n%s", w, final)
-				}
-			}
+			checkFragments(t, "final state", final, tt.want, tt.notWant)
 		})
+	}
+}
+
+// checkFragments fails the test for each fragment of want that out lacks
+// and each of notWant that it has: so that a golden blessed by mistake
+// still fails.
+func checkFragments(t *testing.T, what string, out []byte, want, notWant []string) {
+	t.Helper()
+	for _, w := range want {
+		if !bytes.Contains(out, []byte(w)) {
+			t.Errorf("%s lacks %s:\n%s", what, w, out)
+		}
+	}
+	for _, w := range notWant {
+		if bytes.Contains(out, []byte(w)) {
+			t.Errorf("%s has %s:\n%s", what, w, out)
+		}
 	}
 }
 
@@ -178,16 +186,7 @@ func TestGoldenEventSemantics(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, events := goldenReplay(t, replay.Builtins(), filepath.Join("testdata", tt.name+".jsonl"))
-			for _, w := range tt.want {
-				if !bytes.Contains(events, []byte(w)) {
-					t.Errorf("events lack %s:\n%s", w, events)
-				}
-			}
-			for _, w := range tt.notWant {
-				if bytes.Contains(events, []byte(w)) {
-					t.Errorf("events have %s:\n%s", w, events)
-				}
-			}
+			checkFragments(t, "events", events, tt.want, tt.notWant)
 		})
 	}
 }
