@@ -56,6 +56,13 @@
 // Conn's AnswerTimeout passes or the agent cancels the request; the last
 // two send the dialect's default. Without ClientAnswers the default goes at
 // once, so that a client with no handler never stalls the agent's turn.
+// The Conn decides each request's reply and the wire follows: an answer
+// given before a later frame (a cancel, say) counts; a default the Conn
+// gives first (the deadline, the turn's end, the bound) is what the SDK
+// sends, and a later Answer gets acpdialect.ErrNotPending. The SDK gives
+// HandleExtensionMethod no request id, so the tap pairs a call with its
+// request by method and params: two identical requests in flight may swap
+// answers, though each still gets exactly one.
 //
 // A session/update of a kind of the dialect's own (Cursor's
 // subagent_spawned), which the SDK would misread as a standard update, is
