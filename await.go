@@ -109,7 +109,11 @@ func (c *Conn) pruneAnswered() {
 	kept := c.awaitOrder[:0]
 	drop := len(c.awaitOrder) - c.opts.MaxRequests
 	for _, key := range c.awaitOrder {
-		if a := c.awaiting[key]; a != nil && a.done && drop > 0 {
+		a := c.awaiting[key]
+		if a == nil {
+			continue // forgotten already
+		}
+		if a.done && drop > 0 {
 			delete(c.awaiting, key)
 			drop--
 			continue
@@ -210,6 +214,16 @@ func (c *Conn) Expire(now time.Time) Result {
 		out.Events = append(out.Events, r.Events...)
 	}
 	return out
+}
+
+// forgetAnswered drops an answered blocking request whose id the agent
+// reuses for a request the client serves itself, so that the client's
+// response to the new one is not refused as a second answer.
+func (c *Conn) forgetAnswered(id string) {
+	key := awaitKey(id)
+	if a := c.awaiting[key]; a != nil && a.done {
+		delete(c.awaiting, key) // its place in the order is pruned later
+	}
 }
 
 // clientResponse handles the client's response to an agent request: for

@@ -355,3 +355,18 @@ func TestBlockingRequestErrorResponse(t *testing.T) {
 	}
 	wantEvents(t, ev, fmt.Sprintf(replyEvent, "5", `{"ok":true}`))
 }
+
+// An answered question's id reused by the agent for a request the client
+// serves itself (a permission request): the client's response to it is not
+// refused as a second answer.
+func TestAnsweredIDReusedForClientRequest(t *testing.T) {
+	h := askConn(t, true, nil)
+	h.in(ask("9"))
+	if _, err := h.c.Answer(json.RawMessage("9"), json.RawMessage(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	h.quiet([]byte(`{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"sessionId":"s1"}}`))
+	if ev, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":9,"result":{"outcome":{"outcome":"selected","optionId":"allow-once"}}}`)); err != nil || ev != nil {
+		t.Errorf("response to the permission request: %v, %v", ev, err)
+	}
+}

@@ -324,6 +324,9 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 	v.readIDParams()
 	if isClientMethod(method) || c.serves(method) {
 		c.touchSession(result(member(v.params, "sessionId")).Str)
+		if v.hasID {
+			c.forgetAnswered(v.id.Raw) // the client's response to this one is its own
+		}
 		return Result{}, nil
 	}
 	return c.vendor(v, method), nil
