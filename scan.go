@@ -201,32 +201,3 @@ func Members(obj gjson.Result, fn func(key string, v gjson.Result) bool) {
 	}
 	members(obj.Raw, func(k, raw string) bool { return fn(k, result(raw)) })
 }
-
-// Elements calls fn with each element of the JSON array arr, in order,
-// until fn returns false. Like Members it skips each element at
-// byte-search speed, where gjson's ForEach walks every byte.
-func Elements(arr gjson.Result, fn func(v gjson.Result) bool) {
-	if !arr.IsArray() {
-		return
-	}
-	s := arr.Raw
-	i := skipSpace(s, 0)
-	if i >= len(s) || s[i] != '[' {
-		return
-	}
-	i = skipSpace(s, i+1)
-	if i < len(s) && s[i] == ']' {
-		return
-	}
-	for i < len(s) {
-		end := skipValue(s, i)
-		if end <= i || !fn(result(s[i:end])) {
-			return
-		}
-		i = skipSpace(s, end)
-		if i >= len(s) || s[i] != ',' {
-			return
-		}
-		i = skipSpace(s, i+1)
-	}
-}
