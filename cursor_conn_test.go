@@ -330,6 +330,24 @@ func TestCursorTwoSessions(t *testing.T) {
 	wantEvents(t, r.Events, card("s1", "c", `{"model":"m"}`))
 }
 
+// A cursor/task whose tool call id two sessions have is weighed against
+// both cards; the merge that does not win must leave no trace in the one
+// that does (the merge may take over the half's object).
+func TestCursorTwoSessionsShareNoHalf(t *testing.T) {
+	h := cursorConn(t, acpdialect.Options{}) // s1, turn 3 in flight
+	h.session(4, "s2")
+	h.out(testwire.Prompt(5, "s2", "other")) // s2's turn is the latest
+	// Several ids, because the sessions are weighed in map order.
+	for i := range 8 {
+		id := fmt.Sprintf("d%d", i)
+		h.in([]byte(toolCallFrame("s1", id, `{"_toolName":"task","description":"one"}`)))
+		h.in([]byte(toolCallFrame("s2", id, `{"_toolName":"task","description":"two"}`)))
+		r := h.in([]byte(taskFrame("", `{"toolCallId":"`+id+`","prompt":"both"}`)))
+		wantEvents(t, r.Events, `{"type":"tool_call_update","agent":"cursor","session_id":"s2","tool_call_id":"`+id+
+			`","payload":{"kind":"subagent_task","status":"in_progress","title":"Task: Subagent task","subagent_task":{"description":"two","prompt":"both"}}}`)
+	}
+}
+
 // Scenario 8: malformed frames and params never fail the request, never
 // panic, and do not disturb later frames.
 func TestCursorTaskMalformed(t *testing.T) {

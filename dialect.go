@@ -38,7 +38,11 @@ type Dialect struct {
 	// false when the payload is not (yet) one the half applies to; the half
 	// then keeps waiting. MergeLate is also used to merge two late halves
 	// for the same tool call. Like ToolCall it must not modify the kind
-	// objects of cur or late: it copies what it changes.
+	// objects of cur: events already handed out share them. The late half
+	// is the merge's: when ok, late's kind objects may be changed and
+	// become next's (so a changed card costs no copy); the Conn merges a
+	// half at most once, and gives each candidate card its own copy when
+	// it weighs several. When not ok, late must be left as it was.
 	MergeLate func(cur, late Payload) (next Payload, ok bool)
 	// SweepAtTurnEnd is for vendors that reuse tool call ids across turns:
 	// unmatched late halves are dropped when a turn ends and when the
@@ -134,7 +138,9 @@ type Action struct {
 }
 
 // Late is one half of a correlation: metadata for the tool call ToolCallID,
-// merged into its payload with Dialect.MergeLate.
+// merged into its payload with Dialect.MergeLate. Its kind objects must be
+// made for it (not shared with anything else): the merge may take them
+// over.
 type Late struct {
 	ToolCallID string
 	Payload    Payload

@@ -263,11 +263,14 @@ func (c *Conn) late(l Late) cardChange {
 	var card *toolState
 	var merged Payload
 	var bestScore uint64
+	// The merge may take over the half's objects: with several candidate
+	// cards each is weighed with its own copy.
+	shared := c.lateCandidates(l.ToolCallID) > 1
 	for _, s := range c.sessions {
 		if s.turns > 0 && (busiest == nil || s.lastTurn > busiest.lastTurn) {
 			busiest = s
 		}
-		st := c.tools.Get(correlate.Key{Session: s.id, ID: l.ToolCallID})
+		st := c.lateCard(s, l.ToolCallID)
 		if st == nil {
 			continue
 		}
@@ -277,7 +280,11 @@ func (c *Conn) late(l Late) cardChange {
 		if c.d.SweepAtTurnEnd && st.epoch != s.epoch {
 			continue
 		}
-		m, ok := c.d.MergeLate(st.payload, l.Payload)
+		half := l.Payload
+		if shared {
+			half = half.Clone()
+		}
+		m, ok := c.d.MergeLate(st.payload, half)
 		score := s.created
 		if s.turns > 0 {
 			score = 1<<62 + s.lastTurn
@@ -312,6 +319,25 @@ func (c *Conn) late(l Late) cardChange {
 	}
 	c.pending.Put(k, l.Payload) // l is owned (see Action): no copy
 	return cardChange{}
+}
+
+// lateCard returns session s's card for the tool call id, if any.
+func (c *Conn) lateCard(s *session, id string) *toolState {
+	return c.tools.Get(correlate.Key{Session: s.id, ID: id})
+}
+
+// lateCandidates counts the cards a late half for id could merge into.
+func (c *Conn) lateCandidates(id string) int {
+	if len(c.sessions) < 2 {
+		return len(c.sessions) // at most one: no lookup needed
+	}
+	n := 0
+	for _, s := range c.sessions {
+		if st := c.lateCard(s, id); st != nil && (!c.d.SweepAtTurnEnd || st.epoch == s.epoch) {
+			n++
+		}
+	}
+	return n
 }
 
 // acpKind returns ACP's own tool kinds as constants, so that the common

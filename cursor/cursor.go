@@ -252,6 +252,9 @@ func readInput(raw gjson.Result) input {
 // description wins over the spawn's task whichever arrives first. It
 // applies only to subagent payloads; for anything else the metadata keeps
 // waiting. The card's own status (Payload.Status) is the Conn's to set.
+// cur's SubagentTask is never changed; when the merge changes the subagent,
+// late's object (the merge's, see acpdialect.Dialect.MergeLate) becomes the
+// new one, and when it does not, cur's comes back as it was.
 func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 	if cur.Kind != acpdialect.KindSubagentTask || cur.SubagentTask == nil || late.SubagentTask == nil {
 		return cur, false
@@ -268,7 +271,8 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 	acpdialect.Fill(&st.Name, m.Name)
 	acpdialect.Fill(&st.Status, m.Status)
 	if !st.Equal(*cur.SubagentTask) {
-		cur.SubagentTask = clone(st)
+		*m = st
+		cur.SubagentTask = m
 	}
 	return cur, true
 }

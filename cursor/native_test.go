@@ -131,12 +131,18 @@ func TestMergeLateNative(t *testing.T) {
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("payload (-want +got):\n%s", d)
 			}
-			// Copy-on-write: neither input's kind object changed.
-			if !cur.SubagentTask.Equal(curSt) || !late.SubagentTask.Equal(lateSt) {
-				t.Error("MergeLate changed an input's SubagentTask in place")
+			// cur's object never changes (events share it); a changed
+			// subagent is late's object taken over, an unchanged one is
+			// cur's, and then late's is left as it was.
+			if !cur.SubagentTask.Equal(curSt) {
+				t.Error("MergeLate changed cur's SubagentTask in place")
 			}
-			if got.SubagentTask.Equal(curSt) != (got.SubagentTask == cur.SubagentTask) {
-				t.Error("the same pointer must come back exactly when nothing changed")
+			changed := !got.SubagentTask.Equal(curSt)
+			if changed && got.SubagentTask != late.SubagentTask || !changed && got.SubagentTask != cur.SubagentTask {
+				t.Errorf("changed %t: got the wrong object back", changed)
+			}
+			if !changed && !late.SubagentTask.Equal(lateSt) {
+				t.Error("an unchanged merge changed late's SubagentTask")
 			}
 		})
 	}
