@@ -13,6 +13,15 @@ import (
 // request either the default reply or, when the client answers it itself,
 // nothing yet (Result.Awaiting).
 func (c *Conn) vendorEvent(v frameView, method string, act Action, card cardChange) Result {
+	if !v.hasID && !card.changed {
+		// A notification that changed no card: its one event.
+		o := &struct {
+			ev [1]Event
+			td Todos
+		}{}
+		n := c.eventsOf(o.ev[:0], nil, &o.td, act, card)
+		return Result{Events: o.ev[:n:n]}
+	}
 	if !v.hasID {
 		// A notification: the events alone, in one allocation.
 		o := &struct {

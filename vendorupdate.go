@@ -1,8 +1,6 @@
 package acpdialect
 
 import (
-	"strings"
-
 	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/tidwall/gjson"
 )
@@ -41,7 +39,8 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 	k := correlate.Key{Session: s.id, ID: id}
 	st := c.tools.Get(k)
 	if st == nil {
-		k.ID = strings.Clone(id)
+		// id and child are the Late's, which are owned (Update.Handle):
+		// the stores keep them without a copy.
 		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, native: true, payload: Payload{Kind: l.Payload.Kind}})
 	}
 	k.ID = st.id
@@ -55,8 +54,8 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 // k: later updates naming only the child find the card, and the child
 // session's tool calls nest under it, whenever its first frame comes.
 func (c *Conn) link(k correlate.Key, child string) {
-	c.children.Put(correlate.Key{Session: k.Session, ID: strings.Clone(child)}, k.ID)
-	c.childOf.Put(correlate.Key{Session: strings.Clone(child)}, k)
+	c.children.Put(correlate.Key{Session: k.Session, ID: child}, k.ID)
+	c.childOf.Put(correlate.Key{Session: child}, k)
 	if cs := c.sessions[child]; cs != nil && cs.parent.Session == "" {
 		cs.parent = k
 	}
