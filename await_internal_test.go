@@ -12,7 +12,7 @@ import (
 func TestAwaitTableBoundedWithReusedIDs(t *testing.T) {
 	d := &Dialect{ID: "asker", Methods: []Method{{Name: "vendor/ask", Kind: Request,
 		Handle: func(gjson.Result) Action {
-			return Action{Await: true, Event: &Event{Type: EventQuestion, Question: &Question{}}}
+			return Action{Await: true, Event: &Event{Type: EventQuestion, Object: &Question{}}}
 		}}}}
 	c := NewRegistry(d).NewConn(Options{Agent: "asker", ClientAnswers: true, MaxRequests: 4})
 	for i := range 1000 {

@@ -25,14 +25,14 @@ func asker() *acpdialect.Dialect {
 			{Name: "vendor/ask", Kind: acpdialect.RequestOrNotification, Handle: func(p gjson.Result) acpdialect.Action {
 				q := &acpdialect.Question{ToolCallID: p.Get("toolCallId").String(), Questions: []acpdialect.QuestionItem{}}
 				return acpdialect.Action{Result: json.RawMessage(`{"d":1}`), Await: true,
-					Event: &acpdialect.Event{Type: acpdialect.EventQuestion, ToolCallID: q.ToolCallID, Question: q}}
+					Event: &acpdialect.Event{Type: acpdialect.EventQuestion, ToolCallID: q.ToolCallID, Object: q}}
 			}},
 			{Name: "vendor/todo", Kind: acpdialect.RequestOrNotification, Handle: func(p gjson.Result) acpdialect.Action {
 				t := &acpdialect.Todos{Items: []acpdialect.Todo{}}
 				for _, it := range p.Get("todos").Array() {
 					t.Items = append(t.Items, acpdialect.Todo{ID: it.Get("id").String(), Content: it.Get("content").String(), Status: it.Get("status").String()})
 				}
-				return acpdialect.Action{Merge: p.Get("merge").Bool(), Event: &acpdialect.Event{Type: acpdialect.EventTodos, Todos: t}}
+				return acpdialect.Action{Merge: p.Get("merge").Bool(), Event: &acpdialect.Event{Type: acpdialect.EventTodos, Object: t}}
 			}},
 		},
 	}
@@ -305,13 +305,13 @@ func TestTodosBounded(t *testing.T) {
 		if d := time.Since(start); d > 2*time.Second {
 			t.Errorf("merge %v of 60,000 todos took %v", merge, d)
 		}
-		if n := len(r.Events[0].Todos.Items); n != acpdialect.MaxTodos {
+		if n := len(r.Events[0].Todos().Items); n != acpdialect.MaxTodos {
 			t.Errorf("merge %v: list of %d, want the bound %d", merge, n, acpdialect.MaxTodos)
 		}
 	}
 	// A known id still merges at the bound; a new one is dropped.
 	r := h.in(todo(true, `{"id":"5","status":"completed"},{"id":"new"}`))
-	items := r.Events[0].Todos.Items
+	items := r.Events[0].Todos().Items
 	if len(items) != acpdialect.MaxTodos || items[5].Status != "completed" {
 		t.Errorf("merge at the bound: %d items, item 5 %+v", len(items), items[5])
 	}

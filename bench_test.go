@@ -469,7 +469,7 @@ func BenchmarkBaselineSubagentState(b *testing.B) {
 // reply and the events named, so no round is a cheap no-change.
 func TestCursorBenchFrames(t *testing.T) {
 	allTodos := func(t *testing.T, frame int, r acpdialect.Result) {
-		items := r.Events[0].Todos.Items
+		items := r.Events[0].Todos().Items
 		// Frame i of todosFrames carries statuses from todosFrame(i+1).
 		if len(items) != 5 || items[0].Status != todoStatuses[(frame+1)%4] {
 			t.Fatalf("frame %d: todos %+v; want the 5 merged", frame, items)

@@ -1,6 +1,9 @@
 package acpdialect
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Event types. Add types; never change the meaning of an existing field.
 const (
@@ -31,13 +34,98 @@ type Event struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  *RPCError       `json:"error,omitempty"`
 
-	// The object of a session-level event, named after its type.
+	// Object is the object of a session-level event (question, plan,
+	// todos, ...), written in the JSON under its name: "question":{...}.
+	// Read it with the accessor of its type (Event.Question, ...). One
+	// field for all of them keeps Event small however many session-level
+	// types dialects add: every tool call update allocates one.
+	Object Object `json:"-"`
+}
+
+// Object is the object of a session-level event: *Question, *Plan, *Todos,
+// *Image, *Models or *Commands. The set is the package's, like the event
+// types.
+type Object interface {
+	objectName() string
+}
+
+func (*Question) objectName() string { return EventQuestion }
+func (*Plan) objectName() string     { return EventPlan }
+func (*Todos) objectName() string    { return EventTodos }
+func (*Image) objectName() string    { return EventImage }
+func (*Models) objectName() string   { return EventModels }
+func (*Commands) objectName() string { return EventCommands }
+
+// Question returns the event's question, or nil.
+func (e Event) Question() *Question { o, _ := e.Object.(*Question); return o }
+
+// Plan returns the event's plan, or nil.
+func (e Event) Plan() *Plan { o, _ := e.Object.(*Plan); return o }
+
+// Todos returns the event's todo list, or nil.
+func (e Event) Todos() *Todos { o, _ := e.Object.(*Todos); return o }
+
+// Image returns the event's image request, or nil.
+func (e Event) Image() *Image { o, _ := e.Object.(*Image); return o }
+
+// Models returns the event's models, or nil.
+func (e Event) Models() *Models { o, _ := e.Object.(*Models); return o }
+
+// Commands returns the event's slash commands, or nil.
+func (e Event) Commands() *Commands { o, _ := e.Object.(*Commands); return o }
+
+// eventFields is Event without its methods, for the JSON encoding.
+type eventFields Event
+
+// eventJSON is the wire form of an Event: its fields, then its object
+// under the object's name.
+type eventJSON struct {
+	eventFields
 	Question *Question `json:"question,omitempty"`
 	Plan     *Plan     `json:"plan,omitempty"`
 	Todos    *Todos    `json:"todos,omitempty"`
 	Image    *Image    `json:"image,omitempty"`
 	Models   *Models   `json:"models,omitempty"`
 	Commands *Commands `json:"commands,omitempty"`
+}
+
+// MarshalJSON writes the event's fields, then its object under its name.
+// HTML characters are left to the caller's encoder to escape or not.
+func (e Event) MarshalJSON() ([]byte, error) {
+	w := eventJSON{eventFields: eventFields(e), Question: e.Question(), Plan: e.Plan(), Todos: e.Todos(),
+		Image: e.Image(), Models: e.Models(), Commands: e.Commands()}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes. Unknown members are
+// ignored, so a client reads the output of a newer version.
+func (e *Event) UnmarshalJSON(b []byte) error {
+	var w eventJSON
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*e = Event(w.eventFields)
+	switch {
+	case w.Question != nil:
+		e.Object = w.Question
+	case w.Plan != nil:
+		e.Object = w.Plan
+	case w.Todos != nil:
+		e.Object = w.Todos
+	case w.Image != nil:
+		e.Object = w.Image
+	case w.Models != nil:
+		e.Object = w.Models
+	case w.Commands != nil:
+		e.Object = w.Commands
+	}
+	return nil
 }
 
 // RPCError is a JSON-RPC error object.

@@ -69,9 +69,9 @@ func (c *Conn) eventsOf(evs []Event, p *Payload, td *Todos, act Action, card car
 	ev.Agent = c.Agent()
 	if s := c.attribute(ev.ToolCallID); s != nil {
 		ev.SessionID = s.id
-		if ev.Type == EventTodos && ev.Todos != nil {
-			*td = Todos{ToolCallID: ev.Todos.ToolCallID, Items: s.todos(ev.Todos.Items, act.Merge)}
-			ev.Todos = td
+		if t := ev.Todos(); ev.Type == EventTodos && t != nil {
+			*td = Todos{ToolCallID: t.ToolCallID, Items: s.todos(t.Items, act.Merge)}
+			ev.Object = td
 		}
 	}
 	evs = append(evs, ev)
@@ -202,7 +202,7 @@ func (c *Conn) commands(sid string, u gjson.Result) []Event {
 		})
 		return false // the first occurrence counts
 	})
-	return []Event{{Type: EventCommands, Agent: c.Agent(), SessionID: c.sessions[sid].id, Commands: cmds}}
+	return []Event{{Type: EventCommands, Agent: c.Agent(), SessionID: c.sessions[sid].id, Object: cmds}}
 }
 
 // readCommand reads one command; ok is false for one without a name.

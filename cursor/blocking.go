@@ -24,20 +24,21 @@ func HandleQuestion(params gjson.Result) acpdialect.Action {
 		return acpdialect.Action{Result: cancelled}
 	}
 	q := ParseQuestion(params)
-	ev := eventWith(acpdialect.EventQuestion, q.ToolCallID, q, func(e *acpdialect.Event, q *acpdialect.Question) { e.Question = q })
+	ev := eventWith(acpdialect.EventQuestion, q.ToolCallID, q)
 	return acpdialect.Action{Result: cancelled, Event: ev, Await: true}
 }
 
 // eventWith returns an event of type typ and its object in one
-// allocation, attach pointing the event at the object: a vendor frame's
-// event costs one allocation, not two.
-func eventWith[T any](typ, toolCallID string, obj T, attach func(*acpdialect.Event, *T)) *acpdialect.Event {
+// allocation: a vendor frame's event costs one allocation, not two.
+func eventWith[T any, P interface {
+	*T
+	acpdialect.Object
+}](typ, toolCallID string, obj T) *acpdialect.Event {
 	o := &struct {
 		ev  acpdialect.Event
 		obj T
 	}{obj: obj}
-	o.ev = acpdialect.Event{Type: typ, ToolCallID: toolCallID}
-	attach(&o.ev, &o.obj)
+	o.ev = acpdialect.Event{Type: typ, ToolCallID: toolCallID, Object: P(&o.obj)}
 	return &o.ev
 }
 
@@ -129,7 +130,7 @@ func HandlePlan(params gjson.Result) acpdialect.Action {
 		return acpdialect.Action{Result: cancelled}
 	}
 	p := ParsePlan(params)
-	ev := eventWith(acpdialect.EventPlan, p.ToolCallID, p, func(e *acpdialect.Event, p *acpdialect.Plan) { e.Plan = p })
+	ev := eventWith(acpdialect.EventPlan, p.ToolCallID, p)
 	return acpdialect.Action{Result: cancelled, Event: ev, Await: true}
 }
 

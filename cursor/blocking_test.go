@@ -101,7 +101,7 @@ func TestHandleQuestion(t *testing.T) {
 	q := cursor.ParseQuestion(gjson.Parse(questionParams))
 	want := acpdialect.Action{
 		Result: cursor.Cancelled(),
-		Event:  &acpdialect.Event{Type: acpdialect.EventQuestion, ToolCallID: "tc-1", Question: &q},
+		Event:  &acpdialect.Event{Type: acpdialect.EventQuestion, ToolCallID: "tc-1", Object: &q},
 		Await:  true,
 	}
 	if d := cmp.Diff(want, act); d != "" {
@@ -164,7 +164,7 @@ func TestHandlePlan(t *testing.T) {
 	p := cursor.ParsePlan(gjson.Parse(planParams))
 	want := acpdialect.Action{
 		Result: cursor.Cancelled(),
-		Event:  &acpdialect.Event{Type: acpdialect.EventPlan, ToolCallID: "tc-2", Plan: &p},
+		Event:  &acpdialect.Event{Type: acpdialect.EventPlan, ToolCallID: "tc-2", Object: &p},
 		Await:  true,
 	}
 	if d := cmp.Diff(want, act); d != "" {

@@ -22,7 +22,7 @@ func HandleImage(params gjson.Result) acpdialect.Action {
 		return acpdialect.Action{Result: imageRejected}
 	}
 	img := ParseImage(params)
-	ev := eventWith(acpdialect.EventImage, img.ToolCallID, img, func(e *acpdialect.Event, img *acpdialect.Image) { e.Image = img })
+	ev := eventWith(acpdialect.EventImage, img.ToolCallID, img)
 	return acpdialect.Action{Result: imageRejected, Event: ev, Await: true}
 }
 

@@ -46,7 +46,7 @@ func TestHandleImage(t *testing.T) {
 	img := cursor.ParseImage(gjson.Parse(imageParams))
 	want := acpdialect.Action{
 		Result: cursor.Rejected(cursor.ImageRejectReason),
-		Event:  &acpdialect.Event{Type: acpdialect.EventImage, ToolCallID: "tc-4", Image: &img},
+		Event:  &acpdialect.Event{Type: acpdialect.EventImage, ToolCallID: "tc-4", Object: &img},
 		Await:  true,
 	}
 	if d := cmp.Diff(want, cursor.HandleImage(gjson.Parse(imageParams))); d != "" {

@@ -115,7 +115,7 @@ func FuzzParseTodos(f *testing.F) {
 		}
 		checkTodos(t, p.Items)
 		act := owned(t, params, cursor.HandleTodos)
-		if act.Event != nil && (act.Event.Todos == nil || act.Event.Todos.Items == nil) {
+		if act.Event != nil && (act.Event.Todos() == nil || act.Event.Todos().Items == nil) {
 			t.Fatalf("todos event without a list: %+v", act.Event)
 		}
 		if act.Result != nil || act.Await {

@@ -302,5 +302,5 @@ func firstNonEmpty(s ...string) string {
 // modelsEvent is the models event of a cursor/list_available_models result.
 func modelsEvent(result gjson.Result) *acpdialect.Event {
 	m := ParseModels(result)
-	return &acpdialect.Event{Type: acpdialect.EventModels, Models: &m}
+	return &acpdialect.Event{Type: acpdialect.EventModels, Object: &m}
 }

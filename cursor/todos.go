@@ -20,7 +20,7 @@ func HandleTodos(params gjson.Result) acpdialect.Action {
 		return acpdialect.Action{}
 	}
 	t := acpdialect.Todos{ToolCallID: p.toolCallID, Items: p.items}
-	ev := eventWith(acpdialect.EventTodos, p.toolCallID, t, func(e *acpdialect.Event, t *acpdialect.Todos) { e.Todos = t })
+	ev := eventWith(acpdialect.EventTodos, p.toolCallID, t)
 	return acpdialect.Action{Event: ev, Merge: p.merge}
 }
 

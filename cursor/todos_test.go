@@ -67,12 +67,12 @@ func TestHandleTodos(t *testing.T) {
 		want         acpdialect.Action
 	}{
 		{"merge", todosParams, acpdialect.Action{
-			Event: &acpdialect.Event{Type: acpdialect.EventTodos, ToolCallID: "tc-3", Todos: &acpdialect.Todos{ToolCallID: "tc-3", Items: items}},
+			Event: &acpdialect.Event{Type: acpdialect.EventTodos, ToolCallID: "tc-3", Object: &acpdialect.Todos{ToolCallID: "tc-3", Items: items}},
 			Merge: true,
 		}},
 		// An empty list that replaces is a real change: it clears the list.
 		{"replace with empty", `{"todos":[]}`, acpdialect.Action{
-			Event: &acpdialect.Event{Type: acpdialect.EventTodos, Todos: &acpdialect.Todos{Items: []acpdialect.Todo{}}},
+			Event: &acpdialect.Event{Type: acpdialect.EventTodos, Object: &acpdialect.Todos{Items: []acpdialect.Todo{}}},
 		}},
 		// No list at all must not blank the session's list.
 		{"no todos", `{"toolCallId":"t","merge":false}`, acpdialect.Action{}},

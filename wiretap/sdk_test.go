@@ -641,8 +641,8 @@ func TestSDKOutboundAlias(t *testing.T) {
 		}
 	}
 	if models == nil || models.Method != "cursor/list_available_models" || string(models.ID) != string(id) ||
-		len(models.Models.Items) != 2 || models.Models.Items[0].ID != "composer-2.5-fast" ||
-		models.Models.Items[1].ID != "claude-opus-4-8[effort=max]" {
+		len(models.Models().Items) != 2 || models.Models().Items[0].ID != "composer-2.5-fast" ||
+		models.Models().Items[1].ID != "claude-opus-4-8[effort=max]" {
 		t.Fatalf("models event %+v", models)
 	}
 }

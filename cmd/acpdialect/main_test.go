@@ -72,11 +72,18 @@ func TestJSONLinesAreEvents(t *testing.T) {
 		t.Fatalf("only %d events", len(lines))
 	}
 	for _, l := range lines {
+		// An event, and nothing but: read back and written again, the line
+		// is the same.
 		var ev acpdialect.Event
-		dec := json.NewDecoder(strings.NewReader(l))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&ev); err != nil || ev.Type == "" || ev.Agent != "cursor" {
+		if err := json.Unmarshal([]byte(l), &ev); err != nil || ev.Type == "" || ev.Agent != "cursor" {
 			t.Errorf("not an event: %s (%v)", l, err)
+			continue
+		}
+		var again strings.Builder
+		enc := json.NewEncoder(&again)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(ev); err != nil || again.String() != l+"\n" {
+			t.Errorf("event written again differs (%v):\n%s\n%s", err, l, again.String())
 		}
 	}
 }

@@ -131,27 +131,27 @@ func sessionText(ev acpdialect.Event) string {
 	if ev.ID != nil {
 		out = append(out, "id="+string(ev.ID))
 	}
-	switch {
-	case ev.Question != nil:
-		out = append(out, questionText(ev.Question)...)
-	case ev.Plan != nil:
-		out = appendSet(out, "name", quote(ev.Plan.Name))
-		out = append(out, "todos="+strconv.Itoa(len(ev.Plan.Todos)))
-	case ev.Todos != nil:
-		out = append(out, todosText(ev.Todos.Items)...)
-	case ev.Image != nil:
-		out = appendSet(out, "description", quote(ev.Image.Description))
-		out = appendSet(out, "file", token(ev.Image.FilePath))
-	case ev.Models != nil:
-		ids := make([]string, len(ev.Models.Items))
-		for i, m := range ev.Models.Items {
+	switch o := ev.Object.(type) {
+	case *acpdialect.Question:
+		out = append(out, questionText(o)...)
+	case *acpdialect.Plan:
+		out = appendSet(out, "name", quote(o.Name))
+		out = append(out, "todos="+strconv.Itoa(len(o.Todos)))
+	case *acpdialect.Todos:
+		out = append(out, todosText(o.Items)...)
+	case *acpdialect.Image:
+		out = appendSet(out, "description", quote(o.Description))
+		out = appendSet(out, "file", token(o.FilePath))
+	case *acpdialect.Models:
+		ids := make([]string, len(o.Items))
+		for i, m := range o.Items {
 			ids[i] = token(m.ID)
 		}
 		out = append(out, "models="+strconv.Itoa(len(ids)))
 		out = append(out, ids...)
-	case ev.Commands != nil:
-		names := make([]string, len(ev.Commands.Items))
-		for i, c := range ev.Commands.Items {
+	case *acpdialect.Commands:
+		names := make([]string, len(o.Items))
+		for i, c := range o.Items {
 			names[i] = "/" + token(c.Name)
 		}
 		out = append(out, "commands="+strconv.Itoa(len(names)))

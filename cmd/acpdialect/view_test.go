@@ -32,7 +32,7 @@ func TestViewSessionEvents(t *testing.T) {
 		want string
 	}{
 		{"question", acpdialect.Event{Type: acpdialect.EventQuestion, SessionID: "s1", ToolCallID: "tool-q1", ID: id,
-			Question: &acpdialect.Question{Title: "Before I start", Questions: []acpdialect.QuestionItem{
+			Object: &acpdialect.Question{Title: "Before I start", Questions: []acpdialect.QuestionItem{
 				{ID: "scope", Prompt: "Which modules?", AllowMultiple: true, Options: []acpdialect.Option{
 					{ID: "cart", Label: "Cart"}, {ID: "pay", Label: "Payment and refunds"}, {ID: "ship"}}},
 				{ID: "tests", Prompt: "Add tests?", Options: []acpdialect.Option{{ID: "y", Label: "Yes"}, {ID: "n", Label: "No|never"}}},
@@ -40,17 +40,17 @@ func TestViewSessionEvents(t *testing.T) {
 			}}},
 			`7  question  s1  tool-q1  id=20 title="Before I start" scope="Which modules?" [Cart|"Payment and refunds"|ship] multiple tests="Add tests?" [Yes|"No|never"] bare="" []`},
 		{"question notification", acpdialect.Event{Type: acpdialect.EventQuestion, SessionID: "s1",
-			Question: &acpdialect.Question{Questions: []acpdialect.QuestionItem{}}},
+			Object: &acpdialect.Question{Questions: []acpdialect.QuestionItem{}}},
 			`7  question  s1  -`},
 		{"plan", acpdialect.Event{Type: acpdialect.EventPlan, SessionID: "s1", ToolCallID: "tool-p1", ID: json.RawMessage(`"p-1"`),
-			Plan: &acpdialect.Plan{Name: "Checkout refactor", Overview: "not shown", Markdown: "# not shown",
+			Object: &acpdialect.Plan{Name: "Checkout refactor", Overview: "not shown", Markdown: "# not shown",
 				Todos: []acpdialect.Todo{{ID: "a"}, {ID: "b"}, {ID: "c"}}}},
 			`7  plan  s1  tool-p1  id="p-1" name="Checkout refactor" todos=3`},
 		{"plan without name or todos", acpdialect.Event{Type: acpdialect.EventPlan, SessionID: "s1", ID: id,
-			Plan: &acpdialect.Plan{Todos: []acpdialect.Todo{}}},
+			Object: &acpdialect.Plan{Todos: []acpdialect.Todo{}}},
 			`7  plan  s1  -  id=20 todos=0`},
 		{"todos", acpdialect.Event{Type: acpdialect.EventTodos, SessionID: "s2", ToolCallID: "todo-9",
-			Todos: &acpdialect.Todos{Items: []acpdialect.Todo{
+			Object: &acpdialect.Todos{Items: []acpdialect.Todo{
 				{ID: "x", Content: "Find the broken entry", Status: "completed"},
 				{ID: "y", Content: "Escape titles", Status: "in_progress"},
 				{ID: "no-content", Status: "pending"},
@@ -58,17 +58,17 @@ func TestViewSessionEvents(t *testing.T) {
 			}}},
 			`7  todos  s2  todo-9  todos=4 [completed] "Find the broken entry" [in_progress] "Escape titles" [pending] no-content [-] "No status"`},
 		{"todos emptied", acpdialect.Event{Type: acpdialect.EventTodos, SessionID: "s2", ID: json.RawMessage(`61`),
-			Todos: &acpdialect.Todos{Items: []acpdialect.Todo{}}},
+			Object: &acpdialect.Todos{Items: []acpdialect.Todo{}}},
 			`7  todos  s2  -  id=61 todos=0`},
 		{"image", acpdialect.Event{Type: acpdialect.EventImage, SessionID: "s1", ToolCallID: "img-1", ID: json.RawMessage(`50`),
-			Image: &acpdialect.Image{Description: "A hero banner", FilePath: "/srv/my shop/hero.png", ReferenceImagePaths: []string{"/a.png"}}},
+			Object: &acpdialect.Image{Description: "A hero banner", FilePath: "/srv/my shop/hero.png", ReferenceImagePaths: []string{"/a.png"}}},
 			`7  image  s1  img-1  id=50 description="A hero banner" file="/srv/my shop/hero.png"`},
 		{"models", acpdialect.Event{Type: acpdialect.EventModels, Method: "cursor/list_available_models", ID: json.RawMessage(`40`),
-			Models: &acpdialect.Models{Items: []acpdialect.Model{{ID: "default[]", Name: "Auto"},
+			Object: &acpdialect.Models{Items: []acpdialect.Model{{ID: "default[]", Name: "Auto"},
 				{ID: "grok-4.5[effort=high,fast=true]"}, {ID: "odd id"}}}},
 			`7  models  -  -  id=40 models=3 default[] grok-4.5[effort=high,fast=true] "odd id"`},
 		{"commands", acpdialect.Event{Type: acpdialect.EventCommands, SessionID: "s1",
-			Commands: &acpdialect.Commands{Items: []acpdialect.Command{{Name: "review", Description: "not shown"}, {Name: "compact"}}}},
+			Object: &acpdialect.Commands{Items: []acpdialect.Command{{Name: "review", Description: "not shown"}, {Name: "compact"}}}},
 			`7  commands  s1  -  commands=2 /review /compact`},
 		{"unknown type", acpdialect.Event{Type: "mystery", SessionID: "s1"}, `7  mystery  s1  -`},
 	}

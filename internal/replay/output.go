@@ -37,11 +37,6 @@ type (
 		SessionID string            `json:"session_id"`
 		Todos     []acpdialect.Todo `json:"todos,omitempty"` // the final list, if it had one
 	}
-	// requestLine is a vendor request's event with the answer it got.
-	requestLine struct {
-		acpdialect.Event
-		Answer *answer `json:"answer,omitempty"`
-	}
 	answer struct {
 		Result json.RawMessage      `json:"result,omitempty"`
 		Error  *acpdialect.RPCError `json:"error,omitempty"`
@@ -68,11 +63,7 @@ func (r *Replay) WriteFinal(w io.Writer) error {
 		}
 	}
 	for _, q := range r.Requests {
-		line := requestLine{Event: q.Event}
-		if q.Reply != nil {
-			line.Answer = &answer{Result: q.Reply.Result, Error: q.Reply.Error}
-		}
-		if err := writeJSON(bw, line); err != nil {
+		if err := writeRequest(bw, q); err != nil {
 			return err
 		}
 	}
@@ -89,12 +80,41 @@ func (r *Replay) WriteFinal(w io.Writer) error {
 
 // writeJSON writes v and a newline.
 func writeJSON(w io.Writer, v any) error {
+	b, err := marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// marshal is json.Marshal with <, > and & as they are: the output is read
+// by people and diffed, not embedded in HTML.
+func marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// writeRequest writes a vendor request's event with the answer it got
+// after the event's own members. (An Event embedded in a struct would
+// marshal as the Event alone: its MarshalJSON is promoted.)
+func writeRequest(w io.Writer, q Request) error {
+	ev, err := marshal(q.Event)
+	if err != nil {
 		return err
 	}
-	_, err := w.Write(b.Bytes())
+	if q.Reply != nil {
+		a, err := marshal(answer{Result: q.Reply.Result, Error: q.Reply.Error})
+		if err != nil {
+			return err
+		}
+		ev = append(append(append(ev[:len(ev)-1], `,"answer":`...), a...), '}')
+	}
+	_, err = w.Write(append(ev, '\n'))
 	return err
 }

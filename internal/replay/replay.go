@@ -298,11 +298,11 @@ func (s *state) event(n int, ev acpdialect.Event) {
 	s.out.Events = append(s.out.Events, Record{Line: n, Event: ev})
 	s.session(ev.SessionID)
 	s.request(n, ev)
-	if ev.Type == acpdialect.EventTodos && ev.Todos != nil && ev.SessionID != "" {
+	if t := ev.Todos(); ev.Type == acpdialect.EventTodos && t != nil && ev.SessionID != "" {
 		if s.out.Todos == nil {
 			s.out.Todos = map[string][]acpdialect.Todo{}
 		}
-		s.out.Todos[ev.SessionID] = ev.Todos.Items
+		s.out.Todos[ev.SessionID] = t.Items
 	}
 	if ev.Payload == nil || (ev.Type != acpdialect.EventToolCall && ev.Type != acpdialect.EventToolCallUpdate) {
 		return
