@@ -227,12 +227,24 @@ func TestTodosMergeAndReplace(t *testing.T) {
 		{todo(false, `{"id":"9","content":"new plan"}`), `[{"id":"9","content":"new plan"}]`},
 		{todo(true, ``), `[{"id":"9","content":"new plan"}]`},
 		{todo(false, ``), `[]`},
+		{todo(true, ``), `[]`},
+		{todo(true, `{"id":"4","content":"new"}`), `[{"id":"4","content":"new"}]`},
 	}
+	var results []acpdialect.Result
 	for i, s := range steps {
 		r := h.in(s.frame)
+		results = append(results, r)
 		wantEvents(t, r.Events, `{"type":"todos","agent":"asker","session_id":"s1","todos":{"items":`+s.want+`}}`)
 		if t.Failed() {
 			t.Fatalf("step %d", i)
+		}
+	}
+	// Each event is a snapshot: later merges and replacements (which share
+	// and copy the list) never change one already handed out.
+	for i, s := range steps {
+		wantEvents(t, results[i].Events, `{"type":"todos","agent":"asker","session_id":"s1","todos":{"items":`+s.want+`}}`)
+		if t.Failed() {
+			t.Fatalf("step %d changed later", i)
 		}
 	}
 }

@@ -125,7 +125,10 @@ type Action struct {
 	// Event, if set, is a session-level event the frame produced
 	// (question, plan, todos, image). The Conn fills in its Agent, its
 	// SessionID (the session of the tool call Event.ToolCallID names, else
-	// the one with a turn in flight), and for a request Method and ID.
+	// the one with a turn in flight), and for a request Method and ID. It
+	// does so in place and may hand the event and its object out as they
+	// are (a todos object gets the session's whole list): make them fresh
+	// for each frame and keep no reference.
 	Event *Event
 	// Await says a request waits for the client's answer when the client
 	// answers blocking requests itself (Options.ClientAnswers): Result is

@@ -3,6 +3,7 @@ package acpdialect
 import (
 	"encoding/json"
 	"strings"
+	"unsafe"
 
 	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/tidwall/gjson"
@@ -14,22 +15,18 @@ import (
 // nothing yet (Result.Awaiting).
 func (c *Conn) vendorEvent(v frameView, method string, act Action, card cardChange) Result {
 	if !v.hasID && !card.changed {
-		// A notification that changed no card: its one event.
-		o := &struct {
-			ev [1]Event
-			td Todos
-		}{}
-		n := c.eventsOf(o.ev[:0], nil, &o.td, act, card)
-		return Result{Events: o.ev[:n:n]}
+		// A notification that changed no card: its one event is the
+		// Action's own (the Conn's, see Action), handed out as it is.
+		c.finishEvent(act.Event, act)
+		return Result{Events: unsafe.Slice(act.Event, 1)}
 	}
 	if !v.hasID {
 		// A notification: the events alone, in one allocation.
 		o := &struct {
 			ev [2]Event
 			p  Payload
-			td Todos
 		}{}
-		n := c.eventsOf(o.ev[:0], &o.p, &o.td, act, card)
+		n := c.eventsOf(o.ev[:0], &o.p, act, card)
 		return Result{Events: o.ev[:n:n]}
 	}
 	// A request: its reply too, in the same allocation (the frame in rb
@@ -37,10 +34,9 @@ func (c *Conn) vendorEvent(v frameView, method string, act Action, card cardChan
 	o := &struct {
 		ev [3]Event
 		p  Payload
-		td Todos
 		rb replyBuf
 	}{}
-	n := c.eventsOf(o.ev[:0], &o.p, &o.td, act, card)
+	n := c.eventsOf(o.ev[:0], &o.p, act, card)
 	ev := &o.ev[n-1]
 	ev.Method = method
 	if c.awaits(act, v.hasID) {
@@ -56,26 +52,32 @@ func (c *Conn) vendorEvent(v frameView, method string, act Action, card cardChan
 }
 
 // eventsOf writes into evs (which has room) the event of the card the
-// frame changed, if any, then the frame's own event, attributed to its
-// session; p and td are the storage their payload and todo snapshot point
-// into. It returns how many events it wrote.
-func (c *Conn) eventsOf(evs []Event, p *Payload, td *Todos, act Action, card cardChange) int {
+// frame changed, if any, then the frame's own event; p is the storage the
+// card's payload snapshot points into. It returns how many events it
+// wrote.
+func (c *Conn) eventsOf(evs []Event, p *Payload, act Action, card cardChange) int {
 	if card.changed {
 		*p = card.payload
 		evs = append(evs, Event{Type: EventToolCallUpdate, Agent: c.Agent(), SessionID: card.key.Session,
 			ToolCallID: card.key.ID, Payload: p})
 	}
-	ev := *act.Event
-	ev.Agent = c.Agent()
-	if s := c.attribute(ev.ToolCallID); s != nil {
-		ev.SessionID = s.id
-		if t := ev.Todos(); ev.Type == EventTodos && t != nil {
-			*td = Todos{ToolCallID: t.ToolCallID, Items: s.todos(t.Items, act.Merge)}
-			ev.Object = td
-		}
-	}
-	evs = append(evs, ev)
+	c.finishEvent(act.Event, act)
+	evs = append(evs, *act.Event)
 	return len(evs)
+}
+
+// finishEvent fills in a vendor frame's event, in place: its agent, its
+// session, and for todos the session's whole list after the change.
+func (c *Conn) finishEvent(ev *Event, act Action) {
+	ev.Agent = c.Agent()
+	s := c.attribute(ev.ToolCallID)
+	if s == nil {
+		return
+	}
+	ev.SessionID = s.id
+	if t := ev.Todos(); ev.Type == EventTodos && t != nil {
+		t.Items = s.todos(t.Items, act.Merge)
+	}
 }
 
 // attribute picks the session a vendor frame without a session id belongs
@@ -123,15 +125,21 @@ const MaxTodos = 1024
 
 // todos applies a todo update to the session's list and returns the whole
 // list: merged by id (a non-empty field replaces, new ids are appended in
-// order) or replaced. The returned slice is the event's own copy: the
-// session's list changes in place later.
+// order) or replaced. The list is copy-on-write: the returned slice is
+// shared by the session and the event, and a later update makes a new one.
+// A replacing list is items itself (the Action's, so the Conn's).
 func (s *session) todos(items []Todo, merge bool) []Todo {
 	if !merge {
-		s.todoList = append(s.todoList[:0], items[:min(len(items), MaxTodos)]...)
-	} else {
-		s.todoList = mergeTodos(s.todoList, items)
+		n := min(len(items), MaxTodos)
+		s.todoList = items[:n:n]
+		return s.todoList
 	}
-	return append([]Todo{}, s.todoList...)
+	// Usually the ids are known: room for exactly the list (new ids grow
+	// it). Never nil, so that an empty list is written [].
+	list := make([]Todo, len(s.todoList))
+	copy(list, s.todoList)
+	s.todoList = mergeTodos(list, items)
+	return s.todoList
 }
 
 // mergeTodos merges items into list by id, within MaxTodos. A few items
