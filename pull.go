@@ -65,9 +65,19 @@ func (r *Reader) String() string {
 		r.Skip()
 		return ""
 	}
+	return r.str()
+}
+
+// str reads the string at the reader: a view of its contents when it has
+// no escapes (the usual case, found in the same pass), else decoded.
+func (r *Reader) str() string {
 	start := r.i
-	r.i = skipString(r.s, r.i+1)
-	return result(r.s[start:r.i]).Str
+	end, escaped := scanString(r.s, start+1)
+	r.i = end
+	if !escaped && end-start >= 2 && r.s[end-1] == '"' {
+		return r.s[start+1 : end-1]
+	}
+	return result(r.s[start:end]).Str
 }
 
 // True reads a value and reports whether it is the JSON true.
@@ -92,9 +102,7 @@ func (r *Reader) Object(fn func(key string)) bool {
 		return true
 	}
 	for r.at() == '"' {
-		kstart := r.i
-		r.i = skipString(r.s, r.i+1)
-		key := result(r.s[kstart:r.i]).Str
+		key := r.str()
 		if r.at() != ':' {
 			r.stop()
 			return true

@@ -112,12 +112,13 @@ func FuzzPullReader(f *testing.F) {
 		var b strings.Builder
 		dump(acpdialect.NewReader(gjson.Result{Type: gjson.JSON, Raw: s}), &b)
 		var got []string
+		strs := map[int]string{} // member index -> String() of it
 		r := acpdialect.NewReader(gjson.Result{Type: gjson.JSON, Raw: s})
 		r.Object(func(k string) {
 			got = append(got, k)
 			switch {
 			case strings.HasPrefix(k, "s"):
-				_ = r.String()
+				strs[len(got)-1] = r.String()
 			case strings.HasPrefix(k, "o"):
 				r.Object(func(string) {})
 			case strings.HasPrefix(k, "a"):
@@ -129,7 +130,15 @@ func FuzzPullReader(f *testing.F) {
 			return
 		}
 		var want []string
-		acpdialect.Members(v, func(k string, _ gjson.Result) bool {
+		acpdialect.Members(v, func(k string, val gjson.Result) bool {
+			// A string reads as gjson decodes it; anything else as "".
+			wantStr := ""
+			if val.Type == gjson.String {
+				wantStr = val.Str
+			}
+			if str, ok := strs[len(want)]; ok && str != wantStr {
+				t.Fatalf("member %q of %s: String() = %q; gjson %q", k, s, str, wantStr)
+			}
 			want = append(want, k)
 			return true
 		})

@@ -37,6 +37,24 @@ func skipString(s string, i int) int {
 	return len(s)
 }
 
+// scanString is skipString that also reports whether the string has an
+// escape. Keys and most values the parsers read are short: a byte loop
+// finds the quote (and sees any backslash) in one pass, where two
+// vectorized searches would each cost a call; a long string falls back to
+// them.
+func scanString(s string, i int) (end int, escaped bool) {
+	for stop := min(i+32, len(s)); i < stop; i++ {
+		switch s[i] {
+		case '"':
+			return i + 1, false
+		case '\\':
+			return skipString(s, i), true
+		}
+	}
+	end = skipString(s, i)
+	return end, strings.IndexByte(s[i:end], '\\') >= 0
+}
+
 // skipValue returns the index just past the JSON value starting at s[i].
 func skipValue(s string, i int) int {
 	if i >= len(s) {

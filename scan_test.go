@@ -157,3 +157,34 @@ func TestResultIsStrict(t *testing.T) {
 		}
 	}
 }
+
+// scanString reads short strings by hand and long ones with two searches:
+// quotes and escapes before, at and after the 32nd byte.
+func TestScanString(t *testing.T) {
+	long := strings.Repeat("x", 31)
+	tests := []struct {
+		in      string
+		want    string
+		escaped bool
+	}{
+		{`"",1`, `""`, false},
+		{`"abc",1`, `"abc"`, false},
+		{`"a\"b",1`, `"a\"b"`, true},
+		{`"a\\",1`, `"a\\"`, true},
+		{`"` + long + `",1`, `"` + long + `"`, false},
+		{`"` + long + `x",1`, `"` + long + `x"`, false},
+		{`"` + long + `xy",1`, `"` + long + `xy"`, false},
+		{`"` + long + `\"",1`, `"` + long + `\""`, true},
+		{`"` + long + `x\\",1`, `"` + long + `x\\"`, true},
+		{`"` + long + `xy\n",1`, `"` + long + `xy\n"`, true},
+		{`"` + long + long + `",1`, `"` + long + long + `"`, false},
+		{`"unterminated`, `"unterminated`, false},
+		{`"` + long + `unterminated\`, `"` + long + `unterminated\`, true},
+	}
+	for _, tt := range tests {
+		end, escaped := scanString(tt.in, 1)
+		if got := tt.in[:end]; got != tt.want || escaped != tt.escaped {
+			t.Errorf("scanString(%q) = %q, %v; want %q, %v", tt.in, got, escaped, tt.want, tt.escaped)
+		}
+	}
+}
