@@ -144,12 +144,12 @@ func walk(obj, stop string, fn func(key, raw string) bool) (end int, tail string
 		if i >= len(obj) || obj[i] != '"' {
 			return -1, ""
 		}
-		kend := skipString(obj, i+1)
+		kend, escaped := scanString(obj, i+1)
 		if kend-i < 2 || obj[kend-1] != '"' {
 			return -1, ""
 		}
 		key := obj[i+1 : kend-1]
-		if strings.IndexByte(key, '\\') >= 0 {
+		if escaped {
 			key = gjson.Parse(obj[i:kend]).Str // escaped keys are rare
 		}
 		i = skipSpace(obj, kend)
