@@ -113,6 +113,7 @@ type Conn struct {
 	d        *Dialect
 	fixed    bool // the dialect was named explicitly
 	sessions map[string]*session
+	last     *session // the session touched last, if it has not ended: most frames name it again
 	seq      uint64
 	requests map[string]request
 	reqOrder []string
@@ -127,8 +128,11 @@ type Conn struct {
 	awaiting   map[string]*awaited
 	awaitOrder []string
 	waiting    int
-	children   *correlate.Store[string]        // (session, child session id) -> tool call id
-	childOf    *correlate.Store[correlate.Key] // (child session, "") -> the parent's card
+	children   *correlate.Store[string] // (session, child session id) -> tool call id
+	// childOf maps a child session to its parent's card: ("", child
+	// session) -> card. One bucket for all (a child has one parent), not a
+	// session list per child.
+	childOf *correlate.Store[correlate.Key]
 }
 
 type session struct {
@@ -187,7 +191,7 @@ func (r *Registry) NewConn(opts Options) *Conn {
 		tools:    correlate.New[toolState](opts.Tools),
 		pending:  correlate.New[Payload](opts.Pending),
 		children: correlate.New[string](opts.Tools),
-		childOf:  correlate.New[correlate.Key](correlate.Limits{PerSession: 1, Total: opts.Tools.Total}),
+		childOf:  correlate.New[correlate.Key](correlate.Limits{PerSession: opts.Tools.Total, Total: opts.Tools.Total}),
 		awaiting: map[string]*awaited{},
 		opts:     opts,
 	}
@@ -522,7 +526,11 @@ func (c *Conn) touchSession(sid string) *session {
 	if sid == "" {
 		return nil
 	}
+	if s := c.last; s != nil && s.id == sid {
+		return s // the usual case: the same session as the frame before
+	}
 	if s := c.sessions[sid]; s != nil {
+		c.last = s
 		return s
 	}
 	if len(c.sessions) >= c.opts.MaxSessions {
@@ -531,7 +539,7 @@ func (c *Conn) touchSession(sid string) *session {
 	}
 	c.seq++
 	s := &session{id: strings.Clone(sid), created: c.seq}
-	if p := c.childOf.Get(correlate.Key{Session: sid}); p != nil {
+	if p := c.childOf.Get(correlate.Key{ID: sid}); p != nil {
 		s.parent = *p
 	}
 	c.sessions[s.id] = s
@@ -556,6 +564,9 @@ func (c *Conn) endSession(sid string) {
 	}
 	c.dueNow(sid)
 	delete(c.sessions, sid)
+	if c.last != nil && c.last.id == sid {
+		c.last = nil
+	}
 	for child, cs := range c.sessions {
 		if cs.parent.Session == sid {
 			c.endSession(child) // a native subagent's session ends with its parent
@@ -564,7 +575,7 @@ func (c *Conn) endSession(sid string) {
 	c.pending.SweepSession(sid)
 	c.tools.SweepSession(sid)
 	c.children.SweepSession(sid)
-	c.childOf.SweepSession(sid)
+	c.childOf.Delete(correlate.Key{ID: sid})
 }
 
 func (c *Conn) endAll() {

@@ -55,7 +55,7 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 // session's tool calls nest under it, whenever its first frame comes.
 func (c *Conn) link(k correlate.Key, child string) {
 	c.children.Put(correlate.Key{Session: k.Session, ID: child}, k.ID)
-	c.childOf.Put(correlate.Key{Session: child}, k)
+	c.childOf.Put(correlate.Key{ID: child}, k)
 	if cs := c.sessions[child]; cs != nil && cs.parent.Session == "" {
 		cs.parent = k
 	}
