@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func asker() *acpdialect.Dialect {
 					Event: &acpdialect.Event{Type: acpdialect.EventQuestion, ToolCallID: q.ToolCallID, Object: q}}
 			}},
 			{Name: "vendor/todo", Kind: acpdialect.RequestOrNotification, Handle: func(p gjson.Result) acpdialect.Action {
-				t := &acpdialect.Todos{Items: []acpdialect.Todo{}}
+				t := &acpdialect.Todos{} // nil Items for no todos: the Conn writes []
 				for _, it := range p.Get("todos").Array() {
 					t.Items = append(t.Items, acpdialect.Todo{ID: it.Get("id").String(), Content: it.Get("content").String(), Status: it.Get("status").String()})
 				}
@@ -320,6 +321,7 @@ func TestTodosBounded(t *testing.T) {
 		if n := len(r.Events[0].Todos().Items); n != acpdialect.MaxTodos {
 			t.Errorf("merge %v: list of %d, want the bound %d", merge, n, acpdialect.MaxTodos)
 		}
+
 	}
 	// A known id still merges at the bound; a new one is dropped.
 	r := h.in(todo(true, `{"id":"5","status":"completed"},{"id":"new"}`))
@@ -327,6 +329,35 @@ func TestTodosBounded(t *testing.T) {
 	if len(items) != acpdialect.MaxTodos || items[5].Status != "completed" {
 		t.Errorf("merge at the bound: %d items, item 5 %+v", len(items), items[5])
 	}
+}
+
+// A replacing list of 200,000 todos leaves the session the bound's 1,024,
+// not the frame's whole parsed array (9 MB).
+func TestTodosReplaceKeepsOnlyTheBound(t *testing.T) {
+	h := askConn(t, false, nil)
+	var b strings.Builder
+	for i := range 200000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":"%d"}`, i)
+	}
+	frame := todo(false, b.String())
+	b.Reset()
+	heap := func() uint64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := heap()
+	h.in(frame)
+	frame = nil
+	// The frame (2.2 MB) was live before and is not after.
+	if grown := int64(heap()) - int64(before); grown > 2<<20 {
+		t.Errorf("the session keeps %d KiB after the frame", grown>>10)
+	}
+	runtime.KeepAlive(h)
 }
 
 // A string id that the client's JSON library writes back escaped

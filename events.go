@@ -131,6 +131,13 @@ const MaxTodos = 1024
 func (s *session) todos(items []Todo, merge bool) []Todo {
 	if !merge {
 		n := min(len(items), MaxTodos)
+		if n < len(items) || cap(items) > 2*n+16 {
+			// Keep the bound, not the frame's whole array.
+			items = append(make([]Todo, 0, n), items[:n]...)
+		}
+		if items == nil {
+			items = []Todo{} // written [], like every list
+		}
 		s.todoList = items[:n:n]
 		return s.todoList
 	}
