@@ -1,6 +1,8 @@
 package acpdialect
 
 import (
+	"strings"
+
 	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/tidwall/gjson"
 )
@@ -39,8 +41,11 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 	k := correlate.Key{Session: s.id, ID: id}
 	st := c.tools.Get(k)
 	if st == nil {
-		// id and child are the Late's, which are owned (Update.Handle):
-		// the stores keep them without a copy.
+		// A store key is copied even though the Late's strings are owned:
+		// a key that changed under the map (a dialect that broke the
+		// contract) would corrupt the store, and a copy keeps only the id
+		// alive, not the whole buffer the handler's strings share.
+		k.ID = strings.Clone(id)
 		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, native: true, payload: Payload{Kind: l.Payload.Kind}})
 	}
 	k.ID = st.id
@@ -54,6 +59,7 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 // k: later updates naming only the child find the card, and the child
 // session's tool calls nest under it, whenever its first frame comes.
 func (c *Conn) link(k correlate.Key, child string) {
+	child = strings.Clone(child) // a store key: see vendorUpdate
 	c.children.Put(correlate.Key{Session: k.Session, ID: child}, k.ID)
 	c.childOf.Put(correlate.Key{ID: child}, k)
 	if cs := c.sessions[child]; cs != nil && cs.parent.Session == "" {

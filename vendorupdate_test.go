@@ -1,6 +1,7 @@
 package acpdialect_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
@@ -17,15 +18,15 @@ func spawner() *acpdialect.Dialect {
 		Match: func(name, _ string) bool { return name == "spawner" },
 		Updates: []acpdialect.Update{
 			{Kind: "spawned", Handle: func(u gjson.Result) acpdialect.Late {
-				return acpdialect.Late{ToolCallID: u.Get("toolCallId").String(), Payload: acpdialect.Payload{
+				return acpdialect.Late{ToolCallID: acpdialect.Str(u.Get("toolCallId")), Payload: acpdialect.Payload{
 					Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress,
-					SubagentTask: &acpdialect.SubagentTask{ChildSessionID: u.Get("child").String(), Description: u.Get("task").String()},
+					SubagentTask: &acpdialect.SubagentTask{ChildSessionID: acpdialect.Str(u.Get("child")), Description: acpdialect.Str(u.Get("task"))},
 				}}
 			}},
 			{Kind: "state", Handle: func(u gjson.Result) acpdialect.Late {
 				return acpdialect.Late{Payload: acpdialect.Payload{
-					Kind: acpdialect.KindSubagentTask, Status: u.Get("status").String(),
-					SubagentTask: &acpdialect.SubagentTask{ChildSessionID: u.Get("child").String(), Status: u.Get("state").String()},
+					Kind: acpdialect.KindSubagentTask, Status: acpdialect.Str(u.Get("status")),
+					SubagentTask: &acpdialect.SubagentTask{ChildSessionID: acpdialect.Str(u.Get("child")), Status: acpdialect.Str(u.Get("state"))},
 				}}
 			}},
 		},
@@ -101,6 +102,37 @@ func TestVendorUpdates(t *testing.T) {
 			}
 			wantEvents(t, last.Events, tt.want...)
 		})
+	}
+}
+
+// A dialect whose Late views the frame breaks the Update contract (its
+// cards' text changes with the caller's buffer), but the stores' keys are
+// the Conn's own copies: a caller reusing its buffer cannot corrupt them.
+func TestVendorUpdateKeysAreCopies(t *testing.T) {
+	viewer := spawner()
+	viewer.Updates = []acpdialect.Update{{Kind: "spawned", Handle: func(u gjson.Result) acpdialect.Late {
+		return acpdialect.Late{ToolCallID: u.Get("toolCallId").Str, Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
+			SubagentTask: &acpdialect.SubagentTask{ChildSessionID: u.Get("child").Str}}}
+	}}}
+	h := newHarness(t, acpdialect.NewRegistry(viewer), acpdialect.Options{})
+	h.initialize("spawner")
+	h.session(2, "s1")
+	buf := make([]byte, 512)
+	in := func(frame []byte) acpdialect.Result {
+		r := h.in(buf[:copy(buf, frame)])
+		for i := range buf {
+			buf[i] = 'Z'
+		}
+		return r
+	}
+	in(vupdate("spawned", `,"toolCallId":"t1","child":"c1"`))
+	r := in(vupdate("spawned", `,"pad":"xxxxxxxx","toolCallId":"t1","child":"c1"`))
+	if st := h.c.Stats(); st.Tools.Live != 1 || len(r.Events) > 0 && r.Events[0].Type != acpdialect.EventToolCallUpdate {
+		t.Fatalf("the same tool call twice: %d cards, events %+v", st.Tools.Live, r.Events)
+	}
+	child := toolCallFrame("c1", "read-1", `{}`)
+	if got := eventLines(t, in([]byte(child)).Events); len(got) != 1 || !strings.Contains(got[0], `"parent_tool_call_id":"t1"`) {
+		t.Fatalf("child's tool call not nested: %s", got)
 	}
 }
 
