@@ -40,9 +40,11 @@ type Dialect struct {
 	// for the same tool call. Like ToolCall it must not modify the kind
 	// objects of cur: events already handed out share them. The late half
 	// is the merge's: when ok, late's kind objects may be changed and
-	// become next's (so a changed card costs no copy); the Conn merges a
-	// half at most once, and gives each candidate card its own copy when
-	// it weighs several. When not ok, late must be left as it was.
+	// become next's (so a changed card costs no copy). The Conn passes a
+	// given object as late only once per result it keeps (a half merged
+	// into a waiting half is passed on as part of the merged one), and
+	// gives each candidate card its own copy when it weighs several. When
+	// not ok, late must be left as it was.
 	MergeLate func(cur, late Payload) (next Payload, ok bool)
 	// SweepAtTurnEnd is for vendors that reuse tool call ids across turns:
 	// unmatched late halves are dropped when a turn ends and when the
@@ -143,7 +145,9 @@ type Action struct {
 // Late is one half of a correlation: metadata for the tool call ToolCallID,
 // merged into its payload with Dialect.MergeLate. Its kind objects must be
 // made for it (not shared with anything else): the merge may take them
-// over.
+// over. Its strings must not view the frame: they end up in cards (the
+// Conn copies those it uses as store keys, so that a broken handler cannot
+// corrupt the stores, but not the rest).
 type Late struct {
 	ToolCallID string
 	Payload    Payload

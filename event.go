@@ -103,23 +103,25 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// UnmarshalJSON reads what MarshalJSON writes. Unknown members are
-// ignored, so a client reads the output of a newer version.
+// UnmarshalJSON reads what MarshalJSON writes (the object's ToolCallID is
+// the event's). Unknown members are ignored, so a client reads the output
+// of a newer version.
 func (e *Event) UnmarshalJSON(b []byte) error {
 	var w eventJSON
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
 	*e = Event(w.eventFields)
+	// An object's tool call id is written once, as the event's.
 	switch {
 	case w.Question != nil:
-		e.Object = w.Question
+		w.Question.ToolCallID, e.Object = e.ToolCallID, w.Question
 	case w.Plan != nil:
-		e.Object = w.Plan
+		w.Plan.ToolCallID, e.Object = e.ToolCallID, w.Plan
 	case w.Todos != nil:
-		e.Object = w.Todos
+		w.Todos.ToolCallID, e.Object = e.ToolCallID, w.Todos
 	case w.Image != nil:
-		e.Object = w.Image
+		w.Image.ToolCallID, e.Object = e.ToolCallID, w.Image
 	case w.Models != nil:
 		e.Object = w.Models
 	case w.Commands != nil:

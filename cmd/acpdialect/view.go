@@ -131,27 +131,30 @@ func sessionText(ev acpdialect.Event) string {
 	if ev.ID != nil {
 		out = append(out, "id="+string(ev.ID))
 	}
-	switch o := ev.Object.(type) {
-	case *acpdialect.Question:
-		out = append(out, questionText(o)...)
-	case *acpdialect.Plan:
-		out = appendSet(out, "name", quote(o.Name))
-		out = append(out, "todos="+strconv.Itoa(len(o.Todos)))
-	case *acpdialect.Todos:
-		out = append(out, todosText(o.Items)...)
-	case *acpdialect.Image:
-		out = appendSet(out, "description", quote(o.Description))
-		out = appendSet(out, "file", token(o.FilePath))
-	case *acpdialect.Models:
-		ids := make([]string, len(o.Items))
-		for i, m := range o.Items {
+	// The accessors, not a type switch: a typed nil object reads as none.
+	switch {
+	case ev.Question() != nil:
+		out = append(out, questionText(ev.Question())...)
+	case ev.Plan() != nil:
+		out = appendSet(out, "name", quote(ev.Plan().Name))
+		out = append(out, "todos="+strconv.Itoa(len(ev.Plan().Todos)))
+	case ev.Todos() != nil:
+		out = append(out, todosText(ev.Todos().Items)...)
+	case ev.Image() != nil:
+		out = appendSet(out, "description", quote(ev.Image().Description))
+		out = appendSet(out, "file", token(ev.Image().FilePath))
+	case ev.Models() != nil:
+		items := ev.Models().Items
+		ids := make([]string, len(items))
+		for i, m := range items {
 			ids[i] = token(m.ID)
 		}
 		out = append(out, "models="+strconv.Itoa(len(ids)))
 		out = append(out, ids...)
-	case *acpdialect.Commands:
-		names := make([]string, len(o.Items))
-		for i, c := range o.Items {
+	case ev.Commands() != nil:
+		items := ev.Commands().Items
+		names := make([]string, len(items))
+		for i, c := range items {
 			names[i] = "/" + token(c.Name)
 		}
 		out = append(out, "commands="+strconv.Itoa(len(names)))

@@ -71,6 +71,7 @@ func TestViewSessionEvents(t *testing.T) {
 			Object: &acpdialect.Commands{Items: []acpdialect.Command{{Name: "review", Description: "not shown"}, {Name: "compact"}}}},
 			`7  commands  s1  -  commands=2 /review /compact`},
 		{"unknown type", acpdialect.Event{Type: "mystery", SessionID: "s1"}, `7  mystery  s1  -`},
+		{"typed nil object", acpdialect.Event{Type: acpdialect.EventPlan, SessionID: "s1", Object: (*acpdialect.Plan)(nil)}, `7  plan  s1  -`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
