@@ -305,45 +305,42 @@ func TestBlockingRequestDueWhenTheTurnStops(t *testing.T) {
 // MaxTodos; a replacing list is cut at the bound too.
 func TestTodosBounded(t *testing.T) {
 	h := askConn(t, false, nil)
-	var b strings.Builder
-	for i := range 60000 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":"%d","content":"c"}`, i)
-	}
+	items := manyTodos(60000, `,"content":"c"`)
 	for _, merge := range []bool{true, false} {
 		start := time.Now()
-		r := h.in(todo(merge, b.String()))
+		r := h.in(todo(merge, items))
 		if d := time.Since(start); d > 2*time.Second {
 			t.Errorf("merge %v of 60,000 todos took %v", merge, d)
 		}
 		if n := len(r.Events[0].Todos().Items); n != acpdialect.MaxTodos {
 			t.Errorf("merge %v: list of %d, want the bound %d", merge, n, acpdialect.MaxTodos)
 		}
-
 	}
 	// A known id still merges at the bound; a new one is dropped.
 	r := h.in(todo(true, `{"id":"5","status":"completed"},{"id":"new"}`))
-	items := r.Events[0].Todos().Items
-	if len(items) != acpdialect.MaxTodos || items[5].Status != "completed" {
-		t.Errorf("merge at the bound: %d items, item 5 %+v", len(items), items[5])
+	list := r.Events[0].Todos().Items
+	if len(list) != acpdialect.MaxTodos || list[5].Status != "completed" {
+		t.Errorf("merge at the bound: %d items, item 5 %+v", len(list), list[5])
 	}
+}
+
+// manyTodos is n todos with ids 0..n-1 and the given extra members.
+func manyTodos(n int, extra string) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":"%d"%s}`, i, extra)
+	}
+	return b.String()
 }
 
 // A replacing list of 200,000 todos leaves the session the bound's 1,024,
 // not the frame's whole parsed array (9 MB).
 func TestTodosReplaceKeepsOnlyTheBound(t *testing.T) {
 	h := askConn(t, false, nil)
-	var b strings.Builder
-	for i := range 200000 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":"%d"}`, i)
-	}
-	frame := todo(false, b.String())
-	b.Reset()
+	frame := todo(false, manyTodos(200000, ""))
 	heap := func() uint64 {
 		var ms runtime.MemStats
 		runtime.GC()
