@@ -44,17 +44,17 @@ type Event struct {
 
 // Object is the object of a session-level event: *Question, *Plan, *Todos,
 // *Image, *Models or *Commands. The set is the package's, like the event
-// types.
+// types (its JSON name comes from eventJSON).
 type Object interface {
-	objectName() string
+	sessionObject()
 }
 
-func (*Question) objectName() string { return EventQuestion }
-func (*Plan) objectName() string     { return EventPlan }
-func (*Todos) objectName() string    { return EventTodos }
-func (*Image) objectName() string    { return EventImage }
-func (*Models) objectName() string   { return EventModels }
-func (*Commands) objectName() string { return EventCommands }
+func (*Question) sessionObject() {}
+func (*Plan) sessionObject()     {}
+func (*Todos) sessionObject()    {}
+func (*Image) sessionObject()    {}
+func (*Models) sessionObject()   {}
+func (*Commands) sessionObject() {}
 
 // Question returns the event's question, or nil.
 func (e Event) Question() *Question { o, _ := e.Object.(*Question); return o }
