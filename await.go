@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
 )
 
@@ -200,18 +201,17 @@ func (c *Conn) Deadline() (deadline time.Time, ok bool) {
 }
 
 // Expire answers every request whose deadline is not after now with the
-// dialect's default (cancelled, for Cursor's questions and plans). Reply
-// holds their reply frames, one after another.
-func (c *Conn) Expire(now time.Time) Result {
-	var out Result
+// dialect's default (cancelled, for Cursor's questions and plans): one
+// Result per request, in the order they arrived, each with its reply frame
+// and reply event. It returns nil when nothing was due.
+func (c *Conn) Expire(now time.Time) []Result {
+	var out []Result
 	for _, key := range c.awaitOrder {
 		a := c.awaiting[key]
 		if a == nil || a.done || a.deadline.After(now) {
 			continue
 		}
-		r := c.settle(a, a.def, nil)
-		out.Reply = append(out.Reply, r.Reply...)
-		out.Events = append(out.Events, r.Events...)
+		out = append(out, c.settle(a, a.def, nil))
 	}
 	return out
 }
@@ -242,10 +242,10 @@ func (c *Conn) clientResponse(v frameView) ([]Event, error) {
 		return nil, ErrNotPending
 	}
 	var e *RPCError
-	if er := result(member(v.s, "error")); er.IsObject() {
+	if er := scan.Result(scan.Member(v.s, "error")); er.IsObject() {
 		e = &RPCError{Code: int(er.Get("code").Int()), Message: strings.Clone(er.Get("message").String())}
 	}
-	res := result(member(v.s, "result"))
+	res := scan.Result(scan.Member(v.s, "result"))
 	var body []byte
 	if res.Exists() {
 		var compact bytes.Buffer

@@ -121,10 +121,10 @@ func TestBlockingRequestDeadline(t *testing.T) {
 	if d, ok := h.c.Deadline(); !ok || !d.Equal(time.Unix(1060, 0)) {
 		t.Fatalf("Deadline = %v, %v; want the first request's", d, ok)
 	}
-	if r := h.c.Expire(time.Unix(1059, 0)); r.Reply != nil || len(r.Events) != 0 {
+	if r := expireAll(h.c, time.Unix(1059, 0)); r.Reply != nil || len(r.Events) != 0 {
 		t.Fatalf("Expire before the deadline answered %q", r.Reply)
 	}
-	r := h.c.Expire(time.Unix(1060, 0))
+	r := expireAll(h.c, time.Unix(1060, 0))
 	want := []string{
 		`reply {"jsonrpc":"2.0","id":1,"result":{"d":1}}` + "\n",
 		fmt.Sprintf(replyEvent, "1", `{"d":1}`),
@@ -135,7 +135,7 @@ func TestBlockingRequestDeadline(t *testing.T) {
 	if _, err := h.c.Answer(json.RawMessage("1"), json.RawMessage(`{}`)); !errors.Is(err, acpdialect.ErrNotPending) {
 		t.Errorf("late answer: %v", err)
 	}
-	if r := h.c.Expire(time.Unix(1_000_000, 0)); string(r.Reply) != `{"jsonrpc":"2.0","id":2,"result":{"d":1}}`+"\n" {
+	if r := expireAll(h.c, time.Unix(1_000_000, 0)); string(r.Reply) != `{"jsonrpc":"2.0","id":2,"result":{"d":1}}`+"\n" {
 		t.Errorf("second expiry: %q", r.Reply)
 	}
 }
@@ -145,20 +145,20 @@ func TestBlockingRequestDeadline(t *testing.T) {
 func TestBlockingRequestAnsweredOnTheWire(t *testing.T) {
 	h := askConn(t, true, nil)
 	h.in(ask("5"))
-	ev, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":5,"result":{"outcome":"ok"}}`))
+	ev, err := outbound(h.c, []byte(`{"jsonrpc":"2.0","id":5,"result":{"outcome":"ok"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantEvents(t, ev, fmt.Sprintf(replyEvent, "5", `{"outcome":"ok"}`))
-	if _, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":5,"result":{}}`)); !errors.Is(err, acpdialect.ErrNotPending) {
+	if _, err := outbound(h.c, []byte(`{"jsonrpc":"2.0","id":5,"result":{}}`)); !errors.Is(err, acpdialect.ErrNotPending) {
 		t.Errorf("second response: %v, want ErrNotPending", err)
 	}
 	// A response to a request nobody awaits is the client's business.
-	if ev, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":99,"result":{}}`)); err != nil || ev != nil {
+	if ev, err := outbound(h.c, []byte(`{"jsonrpc":"2.0","id":99,"result":{}}`)); err != nil || ev != nil {
 		t.Errorf("unrelated response: %v, %v", ev, err)
 	}
 	h.in(ask("6"))
-	ev, err = h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":6,"error":{"code":-32000,"message":"no"}}`))
+	ev, err = outbound(h.c, []byte(`{"jsonrpc":"2.0","id":6,"error":{"code":-32000,"message":"no"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestBlockingRequestsBounded(t *testing.T) {
 			replies[gjson.Get(l, "id").Raw]++
 		}
 	}
-	r := h.c.Expire(time.Now().Add(time.Hour))
+	r := expireAll(h.c, time.Now().Add(time.Hour))
 	for l := range strings.Lines(string(r.Reply)) {
 		replies[gjson.Get(l, "id").Raw]++
 	}
@@ -284,13 +284,13 @@ func TestBlockingRequestDueWhenTheTurnStops(t *testing.T) {
 			clk.t = clk.t.Add(time.Second)
 			if stop.fromAgent {
 				h.in([]byte(stop.frame))
-			} else if _, err := h.c.Outbound([]byte(stop.frame)); err != nil {
+			} else if _, err := outbound(h.c, []byte(stop.frame)); err != nil {
 				t.Fatal(err)
 			}
 			if d, ok := h.c.Deadline(); !ok || !d.Equal(clk.t) {
 				t.Fatalf("Deadline = %v, %v; want now", d, ok)
 			}
-			r := h.c.Expire(clk.t)
+			r := expireAll(h.c, clk.t)
 			if string(r.Reply) != `{"jsonrpc":"2.0","id":1,"result":{"d":1}}`+"\n" {
 				t.Fatalf("Expire = %q; want only s1's request", r.Reply)
 			}
@@ -362,7 +362,7 @@ func TestTodosReplaceKeepsOnlyTheBound(t *testing.T) {
 func TestBlockingRequestEscapedID(t *testing.T) {
 	h := askConn(t, true, nil)
 	h.in(ask(`"q<1>"`))
-	ev, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":"q\u003c1\u003e","result":{"x":1}}`))
+	ev, err := outbound(h.c, []byte(`{"jsonrpc":"2.0","id":"q\u003c1\u003e","result":{"x":1}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +380,7 @@ func TestBlockingRequestErrorResponse(t *testing.T) {
 	h := askConn(t, true, nil)
 	h.in(ask(`"e1"`))
 	frame := []byte(`{"jsonrpc":"2.0","id":"e1","error":{"code":-1,"message":"nope"}}`)
-	ev, err := h.c.Outbound(frame)
+	ev, err := outbound(h.c, frame)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +389,7 @@ func TestBlockingRequestErrorResponse(t *testing.T) {
 	}
 	wantEvents(t, ev, `{"type":"reply","agent":"asker","method":"vendor/ask","id":"e1","error":{"code":-1,"message":"nope"}}`)
 	h.in(ask("5"))
-	ev, err = h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":5,"result":{"ok":true},"error":null}`))
+	ev, err = outbound(h.c, []byte(`{"jsonrpc":"2.0","id":5,"result":{"ok":true},"error":null}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,7 +406,30 @@ func TestAnsweredIDReusedForClientRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.quiet([]byte(`{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"sessionId":"s1"}}`))
-	if ev, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":9,"result":{"outcome":{"outcome":"selected","optionId":"allow-once"}}}`)); err != nil || ev != nil {
+	if ev, err := outbound(h.c, []byte(`{"jsonrpc":"2.0","id":9,"result":{"outcome":{"outcome":"selected","optionId":"allow-once"}}}`)); err != nil || ev != nil {
 		t.Errorf("response to the permission request: %v, %v", ev, err)
 	}
+}
+
+// outbound feeds a client frame and returns its events.
+func outbound(c *acpdialect.Conn, frame []byte) ([]acpdialect.Event, error) {
+	res, err := c.Outbound(frame)
+	if res.Reply != nil {
+		panic("Outbound returned a reply")
+	}
+	return res.Events, err
+}
+
+// expireAll runs Expire and joins its results in order, checking that each
+// holds exactly one reply frame.
+func expireAll(c *acpdialect.Conn, now time.Time) acpdialect.Result {
+	var out acpdialect.Result
+	for _, r := range c.Expire(now) {
+		if strings.Count(string(r.Reply), "\n") != 1 || len(r.Events) != 1 {
+			panic(fmt.Sprintf("Expire result %q with %d events", r.Reply, len(r.Events)))
+		}
+		out.Reply = append(out.Reply, r.Reply...)
+		out.Events = append(out.Events, r.Events...)
+	}
+	return out
 }

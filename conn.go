@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/acpdialect/acpdialect/correlate"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
 )
 
@@ -196,7 +198,7 @@ func (r *Registry) NewConn(opts Options) *Conn {
 		opts:     opts,
 	}
 	if opts.Agent != "" {
-		c.d = r.Resolve(opts.Agent)
+		c.d = r.resolve(opts.Agent)
 		c.fixed = true
 	}
 	return c
@@ -250,8 +252,8 @@ func view(frame []byte) (frameView, error) {
 	if len(frame) == 0 || frame[0] != '{' {
 		return frameView{}, ErrNotObject
 	}
-	v := frameView{s: unsafeString(frame)}
-	v.method = result(member(v.s, "method"))
+	v := frameView{s: scan.UnsafeString(frame)}
+	v.method = scan.Result(scan.Member(v.s, "method"))
 	return v, nil
 }
 
@@ -263,7 +265,7 @@ func (v *frameView) readIDParams() {
 	// them), for the handler that reads them and stops at their end.
 	var id string
 	seenID := false
-	_, tail := walk(v.s, "params", func(k, raw string) bool {
+	_, tail := scan.Walk(v.s, "params", func(k, raw string) bool {
 		if k == "id" && !seenID {
 			id, seenID = raw, true
 		}
@@ -271,12 +273,12 @@ func (v *frameView) readIDParams() {
 	})
 	if seenID && tail != "" {
 		v.params = tail
-		v.id = result(id)
+		v.id = scan.Result(id)
 		v.hasID = v.id.Exists() && v.id.Type != gjson.Null
 		return
 	}
 	var seen uint8
-	members(v.s, func(k, raw string) bool {
+	scan.Members(v.s, func(k, raw string) bool {
 		switch {
 		case k == "id" && seen&1 == 0:
 			id, seen = raw, seen|1
@@ -285,13 +287,13 @@ func (v *frameView) readIDParams() {
 		}
 		return seen != 3
 	})
-	v.id = result(id)
+	v.id = scan.Result(id)
 	v.hasID = v.id.Exists() && v.id.Type != gjson.Null
 }
 
 // readID looks up the id, which the hot path never needs.
 func (v *frameView) readID() {
-	v.id = result(member(v.s, "id"))
+	v.id = scan.Result(scan.Member(v.s, "id"))
 	v.hasID = v.id.Exists() && v.id.Type != gjson.Null
 }
 
@@ -302,7 +304,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 		return Result{}, nil
 	}
 	if f, ok := fastUpdateKind(frame); ok {
-		if !c.wantsUpdate(unsafeString(f.kind)) {
+		if !c.wantsUpdate(scan.UnsafeString(f.kind)) {
 			c.skip.add(frame, f.end)
 			return Result{}, nil
 		}
@@ -327,7 +329,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 	}
 	v.readIDParams()
 	if isClientMethod(method) || c.serves(method) {
-		c.touchSession(result(member(v.params, "sessionId")).Str)
+		c.touchSession(scan.Result(scan.Member(v.params, "sessionId")).Str)
 		if v.hasID {
 			c.forgetAnswered(v.id.Raw) // the client's response to this one is its own
 		}
@@ -339,24 +341,28 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 // fastUpdate handles an SDK-layout update of a kind wantsUpdate accepted.
 // Tool calls, the hot case, go straight to their merge.
 func (c *Conn) fastUpdate(f fastUpdate) Result {
-	kind, sid, update := unsafeString(f.kind), unsafeString(f.sid), gjson.Parse(unsafeString(f.update))
+	kind, sid, update := scan.UnsafeString(f.kind), scan.UnsafeString(f.sid), gjson.Parse(scan.UnsafeString(f.update))
 	if h := c.d.update(kind); h != nil {
 		// The dialect's own kind reads the update itself.
 		return Result{Events: c.vendorUpdate(sid, h, update), Quarantine: true}
 	}
-	return Result{Events: c.update(sid, ReadToolUpdate(update))}
+	return Result{Events: c.update(sid, frame.ReadToolUpdate(update))}
 }
 
-// Outbound handles one frame from the client to the agent. It never replies.
-func (c *Conn) Outbound(frame []byte) ([]Event, error) {
+// Outbound handles one frame from the client to the agent. Its Result has
+// no Reply (the client sends its own frames); its Events are what the frame
+// changed: the reply event when the frame is the client's own answer to a
+// blocking request. A second answer to one returns ErrNotPending.
+func (c *Conn) Outbound(frame []byte) (Result, error) {
 	c.stats.Frames++
 	v, err := view(frame)
 	if err != nil {
 		c.stats.Malformed++
-		return nil, err
+		return Result{}, err
 	}
 	if v.method.Type != gjson.String {
-		return c.clientResponse(v)
+		events, err := c.clientResponse(v)
+		return Result{Events: events}, err
 	}
 	v.readID()
 	sid := gjson.Get(v.s, "params.sessionId").Str
@@ -384,7 +390,7 @@ func (c *Conn) Outbound(frame []byte) ([]Event, error) {
 		}
 		c.track(v.id.Raw, r)
 	}
-	return nil, nil
+	return Result{}, nil
 }
 
 func (c *Conn) tracked(id string) bool {
@@ -471,7 +477,7 @@ func (c *Conn) callResult(v frameView, r request) []Event {
 		if call.Name != r.method || call.Result == nil {
 			continue
 		}
-		res := result(member(v.s, "result"))
+		res := scan.Result(scan.Member(v.s, "result"))
 		if !res.Exists() {
 			return nil // an error: the client sees it as is
 		}
@@ -496,7 +502,7 @@ func (c *Conn) identify(result gjson.Result) {
 	if !info.Exists() {
 		info = result.Get("info")
 	}
-	c.d = c.reg.Identify(info.Get("name").String(), info.Get("title").String())
+	c.d = c.reg.ByAgent(info.Get("name").String(), info.Get("title").String())
 	c.skip = skipCache{} // what needs nothing may depend on the dialect
 }
 

@@ -56,7 +56,7 @@ func (h *harness) quiet(frame []byte) {
 // out feeds one client -> agent frame, which never produces an event.
 func (h *harness) out(frame []byte) {
 	h.t.Helper()
-	ev, err := h.c.Outbound(frame)
+	ev, err := outbound(h.c, frame)
 	if err != nil || len(ev) != 0 {
 		h.t.Fatalf("Outbound(%s) = %v, %v", frame, ev, err)
 	}
@@ -312,7 +312,7 @@ func TestNotAnObject(t *testing.T) {
 		if err == nil || r.Reply != nil || r.Events != nil {
 			t.Errorf("Inbound(%q) = %+v, %v; want ErrNotObject", f, r, err)
 		}
-		if _, err := h.c.Outbound([]byte(f)); err == nil {
+		if _, err := outbound(h.c, []byte(f)); err == nil {
 			t.Errorf("Outbound(%q): no error", f)
 		}
 	}

@@ -3,6 +3,8 @@ package acpdialect
 import (
 	"encoding/json"
 
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
 )
 
@@ -32,7 +34,7 @@ type Dialect struct {
 	// a kind object (prev.SubagentTask, ...) before changing it, because
 	// events already handed out share it. Returning prev leaves the payload
 	// as it is.
-	ToolCall func(u ToolUpdate, prev Payload) Payload
+	ToolCall func(u frame.ToolUpdate, prev Payload) Payload
 	// MergeLate folds a late half (metadata that a vendor method delivered
 	// for a tool call, see Action.Late) into a tool call's payload. ok is
 	// false when the payload is not (yet) one the half applies to; the half
@@ -107,7 +109,7 @@ type Method struct {
 	// malformed) and says what to do. It must degrade to "what was
 	// present" and never fail a request because of bad data. The params'
 	// Raw may run on past them (the rest of the frame): read them with
-	// Members, a Reader or Get, which stop at their end.
+	// Members, a frame.Reader or Get, which stop at their end.
 	Handle func(params gjson.Result) Action
 }
 
@@ -151,66 +153,6 @@ type Action struct {
 type Late struct {
 	ToolCallID string
 	Payload    Payload
-}
-
-// ToolUpdate is a read-only view of one tool_call or tool_call_update,
-// with its top-level fields read in one pass over the frame. Every field
-// views the frame: a hook that keeps a string copies it (Str does).
-type ToolUpdate struct {
-	Raw       gjson.Result // the whole update object
-	Kind      string       // "tool_call" or "tool_call_update"
-	ID        gjson.Result // toolCallId
-	Status    gjson.Result
-	Title     gjson.Result
-	ACPKind   gjson.Result // the ACP tool kind: read, edit, execute, ...
-	RawInput  gjson.Result
-	RawOutput gjson.Result
-	Meta      gjson.Result // _meta
-}
-
-// ReadToolUpdate reads the view of an update object. Of a key that appears
-// twice the first value counts, as with gjson's Get.
-func ReadToolUpdate(update gjson.Result) ToolUpdate {
-	u := ToolUpdate{Raw: update}
-	if !update.IsObject() {
-		return u
-	}
-	end := members(update.Raw, func(k, raw string) bool {
-		var dst *gjson.Result
-		switch k {
-		case "sessionUpdate":
-			if u.Kind == "" && raw[0] == '"' {
-				u.Kind = result(raw).Str
-			}
-			return true
-		case "toolCallId":
-			dst = &u.ID
-		case "status":
-			dst = &u.Status
-		case "title":
-			dst = &u.Title
-		case "kind":
-			dst = &u.ACPKind
-		case "rawInput":
-			dst = &u.RawInput
-		case "rawOutput":
-			dst = &u.RawOutput
-		case "_meta":
-			dst = &u.Meta
-		default:
-			return true
-		}
-		if !dst.Exists() {
-			*dst = result(raw)
-		}
-		return true
-	})
-	if end > 0 {
-		// A view of a frame's tail runs past the update: trim it, so that
-		// hooks see exactly the update object.
-		u.Raw = gjson.Result{Type: gjson.JSON, Raw: update.Raw[:end]}
-	}
-	return u
 }
 
 // update returns the dialect's handler of a session/update kind, or nil.
@@ -266,7 +208,7 @@ func (d *Dialect) Reply(method string, params []byte) (res json.RawMessage, rpcE
 	}
 	var act Action
 	if m.Handle != nil {
-		act = m.Handle(result(unsafeString(params)))
+		act = m.Handle(scan.Result(scan.UnsafeString(params)))
 	}
 	if act.Error != nil {
 		e := *act.Error

@@ -18,7 +18,7 @@ func TestEventObjectJSON(t *testing.T) {
 		want string
 	}{
 		{"question", acpdialect.Event{Type: acpdialect.EventQuestion, SessionID: "s1", Method: "cursor/ask_question", ID: json.RawMessage(`7`),
-			Object: &acpdialect.Question{Title: "Pick", Questions: []acpdialect.QuestionItem{{ID: "q", Options: []acpdialect.Option{}}}}},
+			Object: &acpdialect.Question{Title: "Pick", Questions: []acpdialect.QuestionItem{{ID: "q", Options: []acpdialect.QuestionOption{}}}}},
 			`{"type":"question","session_id":"s1","method":"cursor/ask_question","id":7,"question":{"title":"Pick","questions":[{"id":"q","options":[]}]}}`},
 		{"plan", acpdialect.Event{Type: acpdialect.EventPlan, Object: &acpdialect.Plan{Name: "p", Todos: []acpdialect.Todo{}}},
 			`{"type":"plan","plan":{"name":"p","todos":[]}}`},

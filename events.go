@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/acpdialect/acpdialect/correlate"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -166,8 +167,8 @@ func mergeTodos(list, items []Todo) []Todo {
 		i := findTodo(list, index, in.ID)
 		switch {
 		case i >= 0:
-			Fill(&list[i].Content, in.Content)
-			Fill(&list[i].Status, in.Status)
+			frame.Fill(&list[i].Content, in.Content)
+			frame.Fill(&list[i].Status, in.Status)
 		case len(list) < MaxTodos:
 			if index != nil {
 				index[in.ID] = len(list)
@@ -202,7 +203,7 @@ func (c *Conn) commands(sid string, u gjson.Result) []Event {
 		return nil
 	}
 	cmds := &Commands{Items: []Command{}}
-	Members(u, func(k string, v gjson.Result) bool {
+	frame.Members(u, func(k string, v gjson.Result) bool {
 		if k != "availableCommands" {
 			return true
 		}
@@ -229,8 +230,8 @@ func readCommand(v gjson.Result) (Command, bool) {
 	if name.Type != gjson.String || name.Str == "" {
 		return Command{}, false
 	}
-	x := Command{Name: name.Str, Description: View(v.Get("description"))}
-	x.InputHint = View(v.Get("input.hint"))
-	Own(&x.Name, &x.Description, &x.InputHint)
+	x := Command{Name: name.Str, Description: frame.View(v.Get("description"))}
+	x.InputHint = frame.View(v.Get("input.hint"))
+	frame.Own(&x.Name, &x.Description, &x.InputHint)
 	return x, true
 }

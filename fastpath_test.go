@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
 )
 
@@ -45,25 +47,25 @@ func TestFastUpdateKind(t *testing.T) {
 func FuzzFastUpdateKind(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","sessionUpdate":"x"}},"params":{}}`))
-	f.Fuzz(func(t *testing.T, frame []byte) {
-		f, ok := fastUpdateKind(frame)
-		if !ok || !json.Valid(frame) {
+	f.Fuzz(func(t *testing.T, line []byte) {
+		f, ok := fastUpdateKind(line)
+		if !ok || !json.Valid(line) {
 			return
 		}
 		kind := f.kind
-		if s := gjson.GetBytes(frame, "params.sessionId"); s.Str != string(f.sid) {
+		if s := gjson.GetBytes(line, "params.sessionId"); s.Str != string(f.sid) {
 			t.Fatalf("fast path session %q, gjson %q", f.sid, s.Str)
 		}
-		want := ReadToolUpdate(gjson.GetBytes(frame, "params.update"))
-		got := ReadToolUpdate(gjson.Parse(unsafeString(f.update)))
+		want := frame.ReadToolUpdate(gjson.GetBytes(line, "params.update"))
+		got := frame.ReadToolUpdate(gjson.Parse(scan.UnsafeString(f.update)))
 		if got.Kind != want.Kind || got.ID.Raw != want.ID.Raw || got.Status.Raw != want.Status.Raw ||
 			got.Title.Raw != want.Title.Raw || got.RawInput.Raw != want.RawInput.Raw || got.RawOutput.Raw != want.RawOutput.Raw {
 			t.Fatalf("update read from the fast path differs:\n got %+v\nwant %+v", got, want)
 		}
-		if m := gjson.GetBytes(frame, "method"); m.Str != "session/update" {
+		if m := gjson.GetBytes(line, "method"); m.Str != "session/update" {
 			t.Fatalf("fast path accepted method %q", m.Str)
 		}
-		if k := gjson.GetBytes(frame, "params.update.sessionUpdate"); k.Str != string(kind) {
+		if k := gjson.GetBytes(line, "params.update.sessionUpdate"); k.Str != string(kind) {
 			t.Fatalf("fast path kind %q, gjson %q", kind, k.Str)
 		}
 	})

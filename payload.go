@@ -110,14 +110,12 @@ func (a *Generic) equal(b *Generic) bool {
 	return *a == *b
 }
 
-// Int returns a pointer to v, for the optional counters of a payload.
-func Int(v int64) *int64 { return &v }
-
 func cloneInt(p *int64) *int64 {
 	if p == nil {
 		return nil
 	}
-	return Int(*p)
+	v := *p
+	return &v
 }
 
 func intEqual(a, b *int64) bool {
@@ -125,12 +123,4 @@ func intEqual(a, b *int64) bool {
 		return a == b
 	}
 	return *a == *b
-}
-
-// Fill sets *dst to v when v is not empty: a later empty value never blanks
-// a field that is already set. Mergers use it for every string field.
-func Fill(dst *string, v string) {
-	if v != "" {
-		*dst = v
-	}
 }

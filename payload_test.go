@@ -19,7 +19,7 @@ func TestSubagentTaskEqualSeesEveryField(t *testing.T) {
 		case reflect.Bool:
 			f.SetBool(true)
 		case reflect.Pointer:
-			f.Set(reflect.ValueOf(acpdialect.Int(0)))
+			f.Set(reflect.ValueOf(count(0)))
 		default:
 			t.Fatalf("field %s: kind %s not covered by this test", typ.Field(i).Name, f.Kind())
 		}
@@ -30,8 +30,11 @@ func TestSubagentTaskEqualSeesEveryField(t *testing.T) {
 			t.Errorf("Equal(itself) false with %s set", typ.Field(i).Name)
 		}
 	}
-	x, y := acpdialect.SubagentTask{DurationMs: acpdialect.Int(5)}, acpdialect.SubagentTask{DurationMs: acpdialect.Int(5)}
+	x, y := acpdialect.SubagentTask{DurationMs: count(5)}, acpdialect.SubagentTask{DurationMs: count(5)}
 	if !x.Equal(y) {
 		t.Error("counters compare by value")
 	}
 }
+
+// count returns a pointer to v, for a payload's optional counters.
+func count(v int64) *int64 { return &v }

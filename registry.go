@@ -14,7 +14,7 @@ type Registry struct {
 func NewRegistry(dialects ...*Dialect) *Registry {
 	r := &Registry{}
 	for _, d := range dialects {
-		if d == nil || r.Lookup(d.ID) != nil {
+		if d == nil || r.ByID(d.ID) != nil {
 			continue
 		}
 		r.dialects = append(r.dialects, d)
@@ -30,8 +30,9 @@ func (r *Registry) Dialects() []*Dialect {
 	return append([]*Dialect(nil), r.dialects...)
 }
 
-// Lookup returns the dialect with this ID (case-insensitive), or nil.
-func (r *Registry) Lookup(id string) *Dialect {
+// ByID returns the dialect with this ID ("cursor", case-insensitive), or
+// nil.
+func (r *Registry) ByID(id string) *Dialect {
 	if r == nil {
 		return nil
 	}
@@ -43,9 +44,10 @@ func (r *Registry) Lookup(id string) *Dialect {
 	return nil
 }
 
-// Identify returns the first dialect whose Match accepts the agent's
-// initialize agentInfo name and title, or nil for an unknown agent.
-func (r *Registry) Identify(name, title string) *Dialect {
+// ByAgent returns the first dialect whose Match accepts an agent's
+// initialize agentInfo name and title, or nil for an unknown agent. This is
+// how a Conn identifies its agent.
+func (r *Registry) ByAgent(name, title string) *Dialect {
 	if r == nil || (name == "" && title == "") {
 		return nil
 	}
@@ -57,13 +59,14 @@ func (r *Registry) Identify(name, title string) *Dialect {
 	return nil
 }
 
-// Resolve finds a dialect by an explicit name: an ID first, else an agent
-// name as Identify would see it. It returns nil when nothing matches.
-func (r *Registry) Resolve(name string) *Dialect {
-	if d := r.Lookup(name); d != nil {
+// resolve finds a dialect by an explicit name (Options.Agent): an ID first,
+// else an agent name as ByAgent would see it. It returns nil when nothing
+// matches.
+func (r *Registry) resolve(name string) *Dialect {
+	if d := r.ByID(name); d != nil {
 		return d
 	}
-	return r.Identify(name, "")
+	return r.ByAgent(name, "")
 }
 
 // Allowlist returns the union of every dialect's vendor method names, in

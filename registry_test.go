@@ -7,6 +7,7 @@ import (
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 )
@@ -42,27 +43,27 @@ func TestRegistry(t *testing.T) {
 	tests := []struct {
 		call, arg, arg2, want string
 	}{
-		{"Lookup", "cursor", "", "cursor"},
-		{"Lookup", "CLAUDE", "", "claude"},
-		{"Lookup", "cursor-agent", "", ""},
-		{"Identify", "cursor-agent", "", "cursor"},
-		{"Identify", "", "Cursor", "cursor"},
-		{"Identify", "claude-code", "", "claude"},
-		{"Identify", "", "", ""},
-		{"Identify", "vendor", "", ""}, // no Match: never identified
-		{"Resolve", "vendor", "", "vendor"},
-		{"Resolve", "Cursor Agent", "", "cursor"},
-		{"Resolve", "nope", "", ""},
+		{"ByID", "cursor", "", "cursor"},
+		{"ByID", "CLAUDE", "", "claude"},
+		{"ByID", "cursor-agent", "", ""},
+		{"ByAgent", "cursor-agent", "", "cursor"},
+		{"ByAgent", "", "Cursor", "cursor"},
+		{"ByAgent", "claude-code", "", "claude"},
+		{"ByAgent", "", "", ""},
+		{"ByAgent", "vendor", "", ""}, // no Match: never identified
+		{"Options.Agent", "vendor", "", "vendor"},
+		{"Options.Agent", "Cursor Agent", "", "cursor"},
+		{"Options.Agent", "nope", "", ""},
 	}
 	for _, tc := range tests {
 		var d *acpdialect.Dialect
 		switch tc.call {
-		case "Lookup":
-			d = reg.Lookup(tc.arg)
-		case "Identify":
-			d = reg.Identify(tc.arg, tc.arg2)
-		case "Resolve":
-			d = reg.Resolve(tc.arg)
+		case "ByID":
+			d = reg.ByID(tc.arg)
+		case "ByAgent":
+			d = reg.ByAgent(tc.arg, tc.arg2)
+		case "Options.Agent":
+			d = reg.NewConn(acpdialect.Options{Agent: tc.arg}).Dialect()
 		}
 		got := ""
 		if d != nil {
@@ -78,7 +79,7 @@ func TestRegistry(t *testing.T) {
 		t.Error("Dialects returned the registry's own slice")
 	}
 	var none *acpdialect.Registry
-	if none.Lookup("cursor") != nil || none.Identify("cursor", "") != nil {
+	if none.ByID("cursor") != nil || none.ByAgent("cursor", "") != nil {
 		t.Error("a nil registry found a dialect")
 	}
 }
@@ -147,7 +148,7 @@ func TestActionReply(t *testing.T) {
 
 func TestStr(t *testing.T) {
 	for raw, want := range map[string]string{`"a"`: "a", `"a\"b"`: `a"b`, `5`: "", `true`: "", `null`: "", `{}`: "", ``: ""} {
-		if got := acpdialect.Str(gjson.Parse(raw)); got != want {
+		if got := frame.Str(gjson.Parse(raw)); got != want {
 			t.Errorf("Str(%s) = %q; want %q", raw, got, want)
 		}
 	}
@@ -167,7 +168,7 @@ func TestInt64(t *testing.T) {
 		{`"5"`, 0, false}, {`true`, 0, false}, {`null`, 0, false}, {``, 0, false},
 	}
 	for _, tc := range tests {
-		got, ok := acpdialect.Int64(gjson.Parse(tc.raw))
+		got, ok := frame.Int64(gjson.Parse(tc.raw))
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("Int64(%s) = %d, %v; want %d, %v", tc.raw, got, ok, tc.want, tc.ok)
 		}
@@ -176,7 +177,7 @@ func TestInt64(t *testing.T) {
 
 func TestPayloadCloneAndEqual(t *testing.T) {
 	p := acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: "completed", SubagentTask: &acpdialect.SubagentTask{
-		Description: "d", DurationMs: acpdialect.Int(5), TotalTokens: acpdialect.Int(0), ToolUseCount: acpdialect.Int(2),
+		Description: "d", DurationMs: count(5), TotalTokens: count(0), ToolUseCount: count(2),
 	}}
 	q := p.Clone()
 	if !p.Equal(q) || !cmp.Equal(p, q) {
@@ -195,9 +196,9 @@ func TestPayloadCloneAndEqual(t *testing.T) {
 		{"zero", acpdialect.Payload{}, acpdialect.Payload{}, true},
 		{"status", acpdialect.Payload{Status: "a"}, acpdialect.Payload{Status: "b"}, false},
 		{"nil vs empty object", acpdialect.Payload{SubagentTask: &acpdialect.SubagentTask{}}, acpdialect.Payload{}, false},
-		{"same counts, other pointers", acpdialect.Payload{SubagentTask: &acpdialect.SubagentTask{DurationMs: acpdialect.Int(1)}},
-			acpdialect.Payload{SubagentTask: &acpdialect.SubagentTask{DurationMs: acpdialect.Int(1)}}, true},
-		{"zero count vs unknown", acpdialect.Payload{SubagentTask: &acpdialect.SubagentTask{TotalTokens: acpdialect.Int(0)}},
+		{"same counts, other pointers", acpdialect.Payload{SubagentTask: &acpdialect.SubagentTask{DurationMs: count(1)}},
+			acpdialect.Payload{SubagentTask: &acpdialect.SubagentTask{DurationMs: count(1)}}, true},
+		{"zero count vs unknown", acpdialect.Payload{SubagentTask: &acpdialect.SubagentTask{TotalTokens: count(0)}},
 			acpdialect.Payload{SubagentTask: &acpdialect.SubagentTask{}}, false},
 		{"generic kind", acpdialect.Payload{Generic: &acpdialect.Generic{ACPKind: "read"}},
 			acpdialect.Payload{Generic: &acpdialect.Generic{ACPKind: "edit"}}, false},
@@ -214,11 +215,11 @@ func TestPayloadCloneAndEqual(t *testing.T) {
 
 func TestFill(t *testing.T) {
 	s := "kept"
-	acpdialect.Fill(&s, "")
+	frame.Fill(&s, "")
 	if s != "kept" {
 		t.Errorf("empty blanked the field: %q", s)
 	}
-	acpdialect.Fill(&s, "new")
+	frame.Fill(&s, "new")
 	if s != "new" {
 		t.Errorf("non-empty did not replace: %q", s)
 	}
@@ -257,3 +258,4 @@ func TestDialectReply(t *testing.T) {
 		t.Error("a nil dialect replied")
 	}
 }
+

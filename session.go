@@ -35,12 +35,12 @@ type Question struct {
 type QuestionItem struct {
 	ID            string   `json:"id"`
 	Prompt        string   `json:"prompt,omitempty"`
-	Options       []Option `json:"options"`
+	Options       []QuestionOption `json:"options"`
 	AllowMultiple bool     `json:"allow_multiple,omitempty"`
 }
 
-// Option is one answer a question offers.
-type Option struct {
+// QuestionOption is one answer a question offers.
+type QuestionOption struct {
 	ID    string `json:"id"`
 	Label string `json:"label,omitempty"`
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/acpdialect/acpdialect/correlate"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
 )
 
@@ -11,13 +13,13 @@ import (
 // SDK layout takes the fast path). The update is read from its start in
 // params without first skipping over it, so that a frame whose session id
 // comes first (sorted keys) is walked once.
-func (c *Conn) sessionUpdate(frame string) Result {
-	params := memberTail(frame, "params")
-	u := ReadToolUpdate(result(memberTail(params, "update")))
+func (c *Conn) sessionUpdate(f string) Result {
+	params := scan.MemberTail(f, "params")
+	u := frame.ReadToolUpdate(scan.Result(scan.MemberTail(params, "update")))
 	if !c.wantsUpdate(u.Kind) {
 		return Result{}
 	}
-	sid := result(member(params, "sessionId"))
+	sid := scan.Result(scan.Member(params, "sessionId"))
 	if sid.Type != gjson.String {
 		sid.Str = ""
 	}
@@ -25,7 +27,7 @@ func (c *Conn) sessionUpdate(frame string) Result {
 }
 
 // update dispatches a session/update of a kind wantsUpdate accepted.
-func (c *Conn) update(sid string, u ToolUpdate) []Event {
+func (c *Conn) update(sid string, u frame.ToolUpdate) []Event {
 	if u.Kind == "available_commands_update" {
 		return c.commands(sid, u.Raw)
 	}
@@ -37,7 +39,7 @@ func (c *Conn) update(sid string, u ToolUpdate) []Event {
 
 // toolFrame merges one tool_call or tool_call_update into the tool call's
 // state and reports the change.
-func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
+func (c *Conn) toolFrame(sid string, u frame.ToolUpdate) []Event {
 	s := c.touchSession(sid)
 	if s == nil || u.ID.Type != gjson.String || u.ID.Str == "" {
 		c.stats.Malformed++
@@ -49,8 +51,8 @@ func (c *Conn) toolFrame(sid string, u ToolUpdate) []Event {
 	switch {
 	case st == nil:
 		// A new card: its id and title share one allocation.
-		title := View(u.Title)
-		Own(&k.ID, &title)
+		title := frame.View(u.Title)
+		frame.Own(&k.ID, &title)
 		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, payload: Payload{Kind: KindGeneric, Title: title,
 			ParentToolCallID: s.parent.ID}})
 	case first && st.native:
@@ -99,20 +101,20 @@ func (c *Conn) toolEvent(typ string, k correlate.Key, p Payload) []Event {
 
 // mergeStandard applies what every agent's tool call says: status and
 // title. Wrong types and unknown statuses are ignored.
-func mergeStandard(p Payload, u ToolUpdate) Payload {
+func mergeStandard(p Payload, u frame.ToolUpdate) Payload {
 	s := u.Status.Str
 	for _, known := range [...]string{StatusPending, StatusInProgress, StatusCompleted, StatusFailed, StatusCancelled} {
 		if s == known && u.Status.Type == gjson.String {
 			p.Status = known // not s: s views the caller's frame, which is only borrowed
 		}
 	}
-	Set(&p.Title, u.Title)
+	frame.Set(&p.Title, u.Title)
 	return p
 }
 
 // withGeneric gives an unclaimed payload its generic object with the ACP
 // kind seen so far, and drops it from a claimed one.
-func (st *toolState) withGeneric(p Payload, u ToolUpdate) Payload {
+func (st *toolState) withGeneric(p Payload, u frame.ToolUpdate) Payload {
 	if p.Kind != KindGeneric {
 		p.Generic = nil
 		return p
@@ -148,7 +150,7 @@ func (c *Conn) takeLate(k correlate.Key, p Payload) Payload {
 // vendor handles a method that is neither session/update nor a standard
 // client method: the dialect's allowlist decides.
 func (c *Conn) vendor(v frameView, method string) Result {
-	if v.hasID && !validID(v.id.Raw) {
+	if v.hasID && !scan.ValidScalar(v.id.Raw) {
 		// gjson reads a broken token (tru, 1e, an unterminated string) as
 		// an id; echoing it would send the agent a line that is not JSON.
 		c.stats.Malformed++
@@ -170,7 +172,7 @@ func (c *Conn) vendor(v frameView, method string) Result {
 	}
 	var act Action
 	if m.Handle != nil {
-		act = m.Handle(result(v.params))
+		act = m.Handle(scan.Result(v.params))
 	}
 	var card cardChange
 	if act.Late != (Late{}) {

@@ -26,7 +26,7 @@ func newTurnConn(t *testing.T, d *acpdialect.Dialect) *turnConn {
 }
 
 func (h *turnConn) out(s string) {
-	if _, err := h.c.Outbound([]byte(s)); err != nil {
+	if _, err := outbound(h.c, []byte(s)); err != nil {
 		h.t.Fatal(err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/tidwall/gjson"
 )
@@ -18,19 +19,19 @@ func spawner() *acpdialect.Dialect {
 		Match: func(name, _ string) bool { return name == "spawner" },
 		Updates: []acpdialect.Update{
 			{Kind: "spawned", Handle: func(u gjson.Result) acpdialect.Late {
-				return acpdialect.Late{ToolCallID: acpdialect.Str(u.Get("toolCallId")), Payload: acpdialect.Payload{
+				return acpdialect.Late{ToolCallID: frame.Str(u.Get("toolCallId")), Payload: acpdialect.Payload{
 					Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress,
-					SubagentTask: &acpdialect.SubagentTask{ChildSessionID: acpdialect.Str(u.Get("child")), Description: acpdialect.Str(u.Get("task"))},
+					SubagentTask: &acpdialect.SubagentTask{ChildSessionID: frame.Str(u.Get("child")), Description: frame.Str(u.Get("task"))},
 				}}
 			}},
 			{Kind: "state", Handle: func(u gjson.Result) acpdialect.Late {
 				return acpdialect.Late{Payload: acpdialect.Payload{
-					Kind: acpdialect.KindSubagentTask, Status: acpdialect.Str(u.Get("status")),
-					SubagentTask: &acpdialect.SubagentTask{ChildSessionID: acpdialect.Str(u.Get("child")), Status: acpdialect.Str(u.Get("state"))},
+					Kind: acpdialect.KindSubagentTask, Status: frame.Str(u.Get("status")),
+					SubagentTask: &acpdialect.SubagentTask{ChildSessionID: frame.Str(u.Get("child")), Status: frame.Str(u.Get("state"))},
 				}}
 			}},
 		},
-		ToolCall: func(u acpdialect.ToolUpdate, p acpdialect.Payload) acpdialect.Payload {
+		ToolCall: func(u frame.ToolUpdate, p acpdialect.Payload) acpdialect.Payload {
 			if u.RawInput.Get("_toolName").String() == "task" && p.Kind != acpdialect.KindSubagentTask {
 				p.Kind, p.SubagentTask = acpdialect.KindSubagentTask, &acpdialect.SubagentTask{}
 			}
@@ -41,9 +42,9 @@ func spawner() *acpdialect.Dialect {
 				return cur, false
 			}
 			st := *cur.SubagentTask
-			acpdialect.Fill(&st.ChildSessionID, late.SubagentTask.ChildSessionID)
-			acpdialect.Fill(&st.Description, late.SubagentTask.Description)
-			acpdialect.Fill(&st.Status, late.SubagentTask.Status)
+			frame.Fill(&st.ChildSessionID, late.SubagentTask.ChildSessionID)
+			frame.Fill(&st.Description, late.SubagentTask.Description)
+			frame.Fill(&st.Status, late.SubagentTask.Status)
 			cur.SubagentTask = &st
 			return cur, true
 		},
@@ -175,7 +176,7 @@ func TestChildSessionNests(t *testing.T) {
 	child := []byte(toolCallFrame("c1", "read-1", `{}`))
 	wantEvents(t, h.in(child).Events,
 		`{"type":"tool_call","agent":"spawner","session_id":"c1","tool_call_id":"read-1","payload":{"kind":"generic","status":"in_progress","title":"Task: Subagent task","parent_tool_call_id":"t1","generic":{"acp_kind":"other"}}}`)
-	if _, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":9,"method":"session/close","params":{"sessionId":"s1"}}`)); err != nil {
+	if _, err := outbound(h.c, []byte(`{"jsonrpc":"2.0","id":9,"method":"session/close","params":{"sessionId":"s1"}}`)); err != nil {
 		t.Fatal(err)
 	}
 	if s := h.c.Sessions(); len(s) != 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -53,7 +54,7 @@ var cancelled = Cancelled()
 // The strings are copies: nothing views the frame.
 func ParseQuestion(params gjson.Result) acpdialect.Question {
 	q := acpdialect.Question{Questions: make([]acpdialect.QuestionItem, 0, 4)}
-	r := acpdialect.NewReader(params)
+	r := frame.NewReader(params)
 	var seen uint8
 	r.Object(func(k string) {
 		switch {
@@ -80,12 +81,12 @@ func ParseQuestion(params gjson.Result) acpdialect.Question {
 			ptrs = append(ptrs, &it.Options[j].ID, &it.Options[j].Label)
 		}
 	}
-	acpdialect.Own(ptrs...)
+	frame.Own(ptrs...)
 	return q
 }
 
-func readQuestionItem(r *acpdialect.Reader) acpdialect.QuestionItem {
-	it := acpdialect.QuestionItem{Options: []acpdialect.Option{}}
+func readQuestionItem(r *frame.Reader) acpdialect.QuestionItem {
+	it := acpdialect.QuestionItem{Options: []acpdialect.QuestionOption{}}
 	var seen uint8
 	r.Object(func(k string) {
 		switch {
@@ -102,10 +103,10 @@ func readQuestionItem(r *acpdialect.Reader) acpdialect.QuestionItem {
 	return it
 }
 
-func readOptions(r *acpdialect.Reader) []acpdialect.Option {
-	opts := make([]acpdialect.Option, 0, 4)
+func readOptions(r *frame.Reader) []acpdialect.QuestionOption {
+	opts := make([]acpdialect.QuestionOption, 0, 4)
 	r.Array(func() {
-		var o acpdialect.Option
+		var o acpdialect.QuestionOption
 		var seen uint8
 		r.Object(func(k string) {
 			switch {
@@ -140,7 +141,7 @@ func HandlePlan(params gjson.Result) acpdialect.Action {
 // the wrong type are absent; of a key that appears twice the first counts.
 func ParsePlan(params gjson.Result) acpdialect.Plan {
 	var p acpdialect.Plan
-	r := acpdialect.NewReader(params)
+	r := frame.NewReader(params)
 	var seen uint8
 	r.Object(func(k string) {
 		switch {
@@ -161,7 +162,7 @@ func ParsePlan(params gjson.Result) acpdialect.Plan {
 	if p.Todos == nil {
 		p.Todos = []acpdialect.Todo{}
 	}
-	acpdialect.Own(ownTodos([]*string{&p.ToolCallID, &p.Name, &p.Overview, &p.Markdown}, p.Todos)...)
+	frame.Own(ownTodos([]*string{&p.ToolCallID, &p.Name, &p.Overview, &p.Markdown}, p.Todos)...)
 	return p
 }
 

@@ -17,11 +17,11 @@ const questionParams = `{"toolCallId":"tc-1","title":"Pick a stack","questions":
 
 func TestParseQuestion(t *testing.T) {
 	full := acpdialect.Question{ToolCallID: "tc-1", Title: "Pick a stack", Questions: []acpdialect.QuestionItem{
-		{ID: "q1", Prompt: "Language?", Options: []acpdialect.Option{{ID: "go", Label: "Go"}, {ID: "rs", Label: "Rust"}}},
-		{ID: "q2", Prompt: "Extras?", Options: []acpdialect.Option{{ID: "ci", Label: "CI"}}, AllowMultiple: true},
+		{ID: "q1", Prompt: "Language?", Options: []acpdialect.QuestionOption{{ID: "go", Label: "Go"}, {ID: "rs", Label: "Rust"}}},
+		{ID: "q2", Prompt: "Extras?", Options: []acpdialect.QuestionOption{{ID: "ci", Label: "CI"}}, AllowMultiple: true},
 	}}
 	empty := acpdialect.Question{Questions: []acpdialect.QuestionItem{}}
-	noOpts := []acpdialect.Option{}
+	noOpts := []acpdialect.QuestionOption{}
 	tests := []struct {
 		name, params string
 		want         acpdialect.Question
@@ -40,7 +40,7 @@ func TestParseQuestion(t *testing.T) {
 		{"question not an object is skipped", `{"questions":["q1",3,null,[],{"id":"q"}]}`,
 			acpdialect.Question{Questions: []acpdialect.QuestionItem{{ID: "q", Options: noOpts}}}},
 		{"option without id is skipped", `{"questions":[{"id":"q","options":[{"label":"L"},{"id":"","label":"E"},{"id":1},"a",{"id":"b"}]}]}`,
-			acpdialect.Question{Questions: []acpdialect.QuestionItem{{ID: "q", Options: []acpdialect.Option{{ID: "b"}}}}}},
+			acpdialect.Question{Questions: []acpdialect.QuestionItem{{ID: "q", Options: []acpdialect.QuestionOption{{ID: "b"}}}}}},
 		{"wrong types are absent", `{"toolCallId":1,"title":["t"],"questions":[{"id":"q","prompt":7,"options":{"id":"a"},"allowMultiple":"true"}]}`,
 			acpdialect.Question{Questions: []acpdialect.QuestionItem{{ID: "q", Options: noOpts}}}},
 		{"allowMultiple only for true", `{"questions":[{"id":"a","allowMultiple":1},{"id":"b","allowMultiple":false},{"id":"c","allowMultiple":true}]}`,
@@ -49,11 +49,11 @@ func TestParseQuestion(t *testing.T) {
 		{"duplicate keys: first wins", `{"toolCallId":"a","toolCallId":"b","title":"t1","title":"t2","questions":[{"id":"q","id":"r","prompt":"p","prompt":"x",` +
 			`"allowMultiple":true,"allowMultiple":false,"options":[{"id":"o","id":"p","label":"l","label":"m"}],"options":[]}],"questions":[]}`,
 			acpdialect.Question{ToolCallID: "a", Title: "t1", Questions: []acpdialect.QuestionItem{
-				{ID: "q", Prompt: "p", AllowMultiple: true, Options: []acpdialect.Option{{ID: "o", Label: "l"}}}}}},
+				{ID: "q", Prompt: "p", AllowMultiple: true, Options: []acpdialect.QuestionOption{{ID: "o", Label: "l"}}}}}},
 		{"duplicate key of the wrong type first still wins", `{"title":5,"title":"late"}`, empty},
 		{"unicode and escapes", `{"title":"caf\u00e9 \"q\"\n","questions":[{"id":"q\u0031","prompt":"日本語 ✓","options":[{"id":"a\\b","label":"\ud83d\ude00"}]}]}`,
 			acpdialect.Question{Title: "café \"q\"\n", Questions: []acpdialect.QuestionItem{
-				{ID: "q1", Prompt: "日本語 ✓", Options: []acpdialect.Option{{ID: `a\b`, Label: "😀"}}}}}},
+				{ID: "q1", Prompt: "日本語 ✓", Options: []acpdialect.QuestionOption{{ID: `a\b`, Label: "😀"}}}}}},
 		{"params array", `[` + questionParams + `]`, empty},
 		{"params string", `"x"`, empty},
 		{"params null", `null`, empty},

@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -120,7 +121,7 @@ func ParseTask(params gjson.Result) (Task, bool) {
 	}
 	var t Task
 	var seen uint8
-	r := acpdialect.NewReader(params)
+	r := frame.NewReader(params)
 	r.Object(func(k string) {
 		switch {
 		case k == "toolCallId" && once(&seen, 1):
@@ -135,13 +136,13 @@ func ParseTask(params gjson.Result) (Task, bool) {
 			t.AgentID = r.String()
 		}
 	})
-	acpdialect.Own(&t.ToolCallID, &t.Description, &t.Prompt, &t.Model, &t.AgentID)
+	frame.Own(&t.ToolCallID, &t.Description, &t.Prompt, &t.Model, &t.AgentID)
 	return t, t.ToolCallID != ""
 }
 
 // IsTask reports whether a tool call update is Cursor's subagent tool:
 // rawInput._toolName is "task", in any case.
-func IsTask(u acpdialect.ToolUpdate) bool {
+func IsTask(u frame.ToolUpdate) bool {
 	return readInput(u.RawInput).isTask
 }
 
@@ -149,7 +150,7 @@ func IsTask(u acpdialect.ToolUpdate) bool {
 // call itself says: rawInput's description and prompt, and the
 // completion's rawOutput run time and background flag. Other tool calls are
 // left as they are. It copies the subagent object before changing it.
-func ToolCall(u acpdialect.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
+func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	in := readInput(u.RawInput)
 	var st acpdialect.SubagentTask
 	switch {
@@ -169,12 +170,12 @@ func ToolCall(u acpdialect.ToolUpdate, prev acpdialect.Payload) acpdialect.Paylo
 	if st.Prompt != "" {
 		prompt = ""
 	}
-	acpdialect.Own(&desc, &prompt)
-	acpdialect.Fill(&st.Description, desc)
-	acpdialect.Fill(&st.Prompt, prompt)
+	frame.Own(&desc, &prompt)
+	frame.Fill(&st.Description, desc)
+	frame.Fill(&st.Prompt, prompt)
 	ms, bg := readOutput(u.RawOutput)
 	if ms >= 0 {
-		st.DurationMs = acpdialect.Int(ms)
+		st.DurationMs = &ms
 	}
 	if bg != unknown {
 		st.IsAsync = bg == yes
@@ -207,11 +208,11 @@ const (
 func readOutput(raw gjson.Result) (durationMs int64, background flag) {
 	durationMs = -1
 	var seen uint8
-	r := acpdialect.NewReader(raw)
+	r := frame.NewReader(raw)
 	r.Object(func(k string) {
 		switch {
 		case k == "durationMs" && once(&seen, 1):
-			if ms, ok := acpdialect.Int64(r.Value()); ok && ms >= 0 {
+			if ms, ok := frame.Int64(r.Value()); ok && ms >= 0 {
 				durationMs = ms
 			}
 		case k == "isBackground" && once(&seen, 2):
@@ -229,7 +230,7 @@ func readOutput(raw gjson.Result) (durationMs int64, background flag) {
 func readInput(raw gjson.Result) input {
 	var in input
 	var seen uint8
-	r := acpdialect.NewReader(raw)
+	r := frame.NewReader(raw)
 	r.Object(func(k string) {
 		switch {
 		case k == "_toolName" && once(&seen, 1):
@@ -262,14 +263,14 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 	st := *cur.SubagentTask
 	m := late.SubagentTask
 	if m.ChildSessionID == "" || st.Description == "" {
-		acpdialect.Fill(&st.Description, m.Description)
+		frame.Fill(&st.Description, m.Description)
 	}
-	acpdialect.Fill(&st.Prompt, m.Prompt)
-	acpdialect.Fill(&st.Model, m.Model)
-	acpdialect.Fill(&st.AgentID, m.AgentID)
-	acpdialect.Fill(&st.ChildSessionID, m.ChildSessionID)
-	acpdialect.Fill(&st.Name, m.Name)
-	acpdialect.Fill(&st.Status, m.Status)
+	frame.Fill(&st.Prompt, m.Prompt)
+	frame.Fill(&st.Model, m.Model)
+	frame.Fill(&st.AgentID, m.AgentID)
+	frame.Fill(&st.ChildSessionID, m.ChildSessionID)
+	frame.Fill(&st.Name, m.Name)
+	frame.Fill(&st.Status, m.Status)
 	if !st.Equal(*cur.SubagentTask) {
 		*m = st
 		cur.SubagentTask = m

@@ -6,6 +6,7 @@ import (
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/frame"
 	_ "github.com/acpdialect/acpdialect/internal/testwire" // registers -update for `go test ./... -update`
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
@@ -204,7 +205,7 @@ func TestIsTask(t *testing.T) {
 		{``, false},
 	}
 	for _, tc := range tests {
-		if got := cursor.IsTask(acpdialect.ReadToolUpdate(gjson.Parse(tc.update))); got != tc.want {
+		if got := cursor.IsTask(frame.ReadToolUpdate(gjson.Parse(tc.update))); got != tc.want {
 			t.Errorf("IsTask(%s) = %v; want %v", tc.update, got, tc.want)
 		}
 	}
@@ -248,11 +249,11 @@ func TestToolCall(t *testing.T) {
 		{"isBackground false clears an earlier true", `{"rawOutput":{"isBackground":false}}`,
 			subagent(acpdialect.SubagentTask{IsAsync: true}), subagent(acpdialect.SubagentTask{})},
 		{"isBackground absent keeps it", `{"rawOutput":{"durationMs":5}}`,
-			subagent(acpdialect.SubagentTask{IsAsync: true}), subagent(acpdialect.SubagentTask{IsAsync: true, DurationMs: acpdialect.Int(5)})},
+			subagent(acpdialect.SubagentTask{IsAsync: true}), subagent(acpdialect.SubagentTask{IsAsync: true, DurationMs: count(5)})},
 		{"isBackground of the wrong type keeps it", `{"rawOutput":{"isBackground":"false"}}`,
 			subagent(acpdialect.SubagentTask{IsAsync: true}), subagent(acpdialect.SubagentTask{IsAsync: true})},
 		{"completion without _toolName still merges", `{"status":"completed","rawOutput":{"durationMs":4200,"isBackground":false}}`,
-			subagent(acpdialect.SubagentTask{Model: "m"}), subagent(acpdialect.SubagentTask{Model: "m", DurationMs: acpdialect.Int(4200)})},
+			subagent(acpdialect.SubagentTask{Model: "m"}), subagent(acpdialect.SubagentTask{Model: "m", DurationMs: count(4200)})},
 	}
 	for _, tc := range durationCases() {
 		tests = append(tests, struct {
@@ -261,7 +262,7 @@ func TestToolCall(t *testing.T) {
 			prev   acpdialect.Payload
 			want   acpdialect.Payload
 		}{"durationMs " + tc.raw, `{"rawOutput":{"durationMs":` + tc.raw + `}}`,
-			subagent(acpdialect.SubagentTask{DurationMs: acpdialect.Int(7)}), subagent(acpdialect.SubagentTask{DurationMs: acpdialect.Int(tc.want)})})
+			subagent(acpdialect.SubagentTask{DurationMs: count(7)}), subagent(acpdialect.SubagentTask{DurationMs: count(tc.want)})})
 	}
 	for _, tc := range backgroundCases() {
 		tests = append(tests, struct {
@@ -275,7 +276,7 @@ func TestToolCall(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			prev := tc.prev.Clone()
-			got := cursor.ToolCall(acpdialect.ReadToolUpdate(gjson.Parse(tc.update)), prev)
+			got := cursor.ToolCall(frame.ReadToolUpdate(gjson.Parse(tc.update)), prev)
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("payload (-want +got):\n%s", d)
 			}
@@ -319,7 +320,7 @@ func backgroundCases() []struct {
 }
 
 func TestToolCallDurationZeroIsWritten(t *testing.T) {
-	got := cursor.ToolCall(acpdialect.ReadToolUpdate(gjson.Parse(`{"rawInput":{"_toolName":"task"},"rawOutput":{"durationMs":0}}`)), generic())
+	got := cursor.ToolCall(frame.ReadToolUpdate(gjson.Parse(`{"rawInput":{"_toolName":"task"},"rawOutput":{"durationMs":0}}`)), generic())
 	b, err := json.Marshal(got.SubagentTask)
 	if err != nil {
 		t.Fatal(err)
@@ -339,9 +340,9 @@ func TestMergeLate(t *testing.T) {
 		want   acpdialect.Payload
 		wantOK bool
 	}{
-		{"fills a subagent", subagent(acpdialect.SubagentTask{Description: "d", DurationMs: acpdialect.Int(9), IsAsync: true}),
+		{"fills a subagent", subagent(acpdialect.SubagentTask{Description: "d", DurationMs: count(9), IsAsync: true}),
 			late(acpdialect.SubagentTask{Prompt: "p", Model: "m", AgentID: "a"}),
-			subagent(acpdialect.SubagentTask{Description: "d", Prompt: "p", Model: "m", AgentID: "a", DurationMs: acpdialect.Int(9), IsAsync: true}), true},
+			subagent(acpdialect.SubagentTask{Description: "d", Prompt: "p", Model: "m", AgentID: "a", DurationMs: count(9), IsAsync: true}), true},
 		{"non-empty replaces", subagent(acpdialect.SubagentTask{Description: "d", Prompt: "p", Model: "m", AgentID: "a"}),
 			late(acpdialect.SubagentTask{Description: "D", Prompt: "P", Model: "M", AgentID: "A"}),
 			subagent(acpdialect.SubagentTask{Description: "D", Prompt: "P", Model: "M", AgentID: "A"}), true},
@@ -349,7 +350,7 @@ func TestMergeLate(t *testing.T) {
 			late(acpdialect.SubagentTask{}),
 			subagent(acpdialect.SubagentTask{Description: "d", Prompt: "p", Model: "m", AgentID: "a"}), true},
 		{"late fields beyond the four are not merged", subagent(acpdialect.SubagentTask{}),
-			late(acpdialect.SubagentTask{DurationMs: acpdialect.Int(5), SubagentType: "x", IsAsync: true}),
+			late(acpdialect.SubagentTask{DurationMs: count(5), SubagentType: "x", IsAsync: true}),
 			subagent(acpdialect.SubagentTask{}), true},
 		{"two late halves merge", late(acpdialect.SubagentTask{Description: "d", Model: "m"}),
 			late(acpdialect.SubagentTask{Prompt: "p", Model: "m2"}),
@@ -378,3 +379,6 @@ func TestMergeLate(t *testing.T) {
 		})
 	}
 }
+
+// count returns a pointer to v, for a payload's optional counters.
+func count(v int64) *int64 { return &v }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -82,7 +83,7 @@ func FuzzToolCall(f *testing.F) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, update string, wasSubagent bool) {
-		u := acpdialect.ReadToolUpdate(gjson.Parse(update))
+		u := frame.ReadToolUpdate(gjson.Parse(update))
 		prev := acpdialect.Payload{Kind: acpdialect.KindGeneric, Generic: &acpdialect.Generic{}}
 		if wasSubagent {
 			prev = acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{}}

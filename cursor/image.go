@@ -2,6 +2,7 @@ package cursor
 
 import (
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -37,14 +38,14 @@ func ParseImage(params gjson.Result) acpdialect.Image {
 	var img acpdialect.Image
 	var refs gjson.Result
 	var seen uint8
-	acpdialect.Members(params, func(k string, v gjson.Result) bool {
+	frame.Members(params, func(k string, v gjson.Result) bool {
 		switch {
 		case k == "toolCallId" && once(&seen, 1):
-			img.ToolCallID = acpdialect.View(v)
+			img.ToolCallID = frame.View(v)
 		case k == "description" && once(&seen, 2):
-			img.Description = acpdialect.View(v)
+			img.Description = frame.View(v)
 		case k == "filePath" && once(&seen, 4):
-			img.FilePath = acpdialect.View(v)
+			img.FilePath = frame.View(v)
 		case k == "referenceImagePaths" && once(&seen, 8):
 			refs = v
 		}
@@ -52,7 +53,7 @@ func ParseImage(params gjson.Result) acpdialect.Image {
 	})
 	if refs.IsArray() {
 		refs.ForEach(func(_, v gjson.Result) bool {
-			if s := acpdialect.View(v); s != "" {
+			if s := frame.View(v); s != "" {
 				img.ReferenceImagePaths = append(img.ReferenceImagePaths, s)
 			}
 			return true
@@ -62,6 +63,6 @@ func ParseImage(params gjson.Result) acpdialect.Image {
 	for i := range img.ReferenceImagePaths {
 		ptrs = append(ptrs, &img.ReferenceImagePaths[i])
 	}
-	acpdialect.Own(ptrs...)
+	frame.Own(ptrs...)
 	return img
 }

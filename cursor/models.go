@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -180,7 +181,7 @@ var modelLists = [...]string{"models", "availableModels", "modelIds"}
 // so the JSON shows "items":[].
 func ParseModels(result gjson.Result) acpdialect.Models {
 	var lists [len(modelLists)]gjson.Result
-	acpdialect.Members(result, func(k string, v gjson.Result) bool {
+	frame.Members(result, func(k string, v gjson.Result) bool {
 		for i, name := range modelLists {
 			if k == name && !lists[i].Exists() {
 				lists[i] = v
@@ -217,7 +218,7 @@ func parseModelList(list gjson.Result) []acpdialect.Model {
 // The strings are copied: the result may outlive the frame.
 func parseModel(v gjson.Result) (acpdialect.Model, bool) {
 	if v.Type == gjson.String {
-		id := acpdialect.Str(v)
+		id := frame.Str(v)
 		return acpdialect.Model{ID: id}, id != ""
 	}
 	f := readModelFields(v)
@@ -225,7 +226,7 @@ func parseModel(v gjson.Result) (acpdialect.Model, bool) {
 	if m.ID == "" {
 		return acpdialect.Model{}, false
 	}
-	acpdialect.Own(&m.ID, &m.Name)
+	frame.Own(&m.ID, &m.Name)
 	m.ConfigOptions = f.configOptions
 	return m, true
 }
@@ -240,14 +241,14 @@ type modelFields struct {
 func readModelFields(obj gjson.Result) modelFields {
 	var f modelFields
 	var seen uint8
-	acpdialect.Members(obj, func(k string, v gjson.Result) bool {
+	frame.Members(obj, func(k string, v gjson.Result) bool {
 		dst, bit := f.field(k)
 		if bit == 0 || seen&bit != 0 {
 			return true
 		}
 		seen |= bit
 		if dst != nil {
-			*dst = acpdialect.View(v)
+			*dst = frame.View(v)
 		} else {
 			f.configOptions = rawOptions(v)
 		}

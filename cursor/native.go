@@ -2,6 +2,7 @@ package cursor
 
 import (
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -33,7 +34,7 @@ func HandleSpawned(update gjson.Result) acpdialect.Late {
 	var st acpdialect.SubagentTask
 	var toolCallID string
 	var seen uint8
-	r := acpdialect.NewReader(update)
+	r := frame.NewReader(update)
 	r.Object(func(k string) {
 		switch {
 		case k == "subagentSessionId" && once(&seen, 1):
@@ -49,7 +50,7 @@ func HandleSpawned(update gjson.Result) acpdialect.Late {
 	if st.ChildSessionID == "" {
 		return acpdialect.Late{}
 	}
-	acpdialect.Own(&toolCallID, &st.ChildSessionID, &st.Description, &st.Name, &st.Model)
+	frame.Own(&toolCallID, &st.ChildSessionID, &st.Description, &st.Name, &st.Model)
 	st.Status = SubagentRunning
 	return acpdialect.Late{
 		ToolCallID: toolCallID,
@@ -63,7 +64,7 @@ func HandleSpawned(update gjson.Result) acpdialect.Late {
 
 // readSpawnMeta reads _meta.cursor.{model,toolCallId}; the strings view the
 // frame.
-func readSpawnMeta(r *acpdialect.Reader) (model, toolCallID string) {
+func readSpawnMeta(r *frame.Reader) (model, toolCallID string) {
 	var seen uint8
 	r.Object(func(k string) {
 		if k != "cursor" || !once(&seen, 1) {
@@ -90,7 +91,7 @@ func readSpawnMeta(r *acpdialect.Reader) (model, toolCallID string) {
 func HandleSubagentState(update gjson.Result) acpdialect.Late {
 	var child, state string
 	var seen uint8
-	r := acpdialect.NewReader(update)
+	r := frame.NewReader(update)
 	r.Object(func(k string) {
 		switch {
 		case k == "subagentSessionId" && once(&seen, 1):
@@ -104,9 +105,9 @@ func HandleSubagentState(update gjson.Result) acpdialect.Late {
 	}
 	if known := subagentState(state); known != "" {
 		state = known // a constant: no copy
-		acpdialect.Own(&child)
+		frame.Own(&child)
 	} else {
-		acpdialect.Own(&child, &state)
+		frame.Own(&child, &state)
 	}
 	return acpdialect.Late{Payload: acpdialect.Payload{
 		Kind:         acpdialect.KindSubagentTask,

@@ -2,6 +2,7 @@ package cursor
 
 import (
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -43,7 +44,7 @@ type todosParams struct {
 
 func parseTodosParams(params gjson.Result) todosParams {
 	var p todosParams
-	r := acpdialect.NewReader(params)
+	r := frame.NewReader(params)
 	var seen uint8
 	r.Object(func(k string) {
 		switch {
@@ -59,14 +60,14 @@ func parseTodosParams(params gjson.Result) todosParams {
 		p.items = []acpdialect.Todo{}
 	}
 	var buf [32]*string
-	acpdialect.Own(ownTodos(append(buf[:0], &p.toolCallID), p.items)...)
+	frame.Own(ownTodos(append(buf[:0], &p.toolCallID), p.items)...)
 	return p
 }
 
 // readTodos reads an array of todos (never nil) and reports whether the
 // value was an array; the strings view the frame until Own'd (see
 // ownTodos).
-func readTodos(r *acpdialect.Reader) ([]acpdialect.Todo, bool) {
+func readTodos(r *frame.Reader) ([]acpdialect.Todo, bool) {
 	items := make([]acpdialect.Todo, 0, 8)
 	ok := r.Array(func() {
 		var t acpdialect.Todo

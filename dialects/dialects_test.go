@@ -16,14 +16,14 @@ func TestRegistryHasEveryBuiltin(t *testing.T) {
 		t.Fatalf("registry has %d dialects, All has %d (duplicate IDs?)", got, len(all))
 	}
 	for _, d := range all {
-		if d.ID == "" || reg.Lookup(d.ID) == nil {
+		if d.ID == "" || reg.ByID(d.ID) == nil {
 			t.Errorf("dialect %q not found by its ID", d.ID)
 		}
 		if d.Match == nil {
 			t.Errorf("dialect %q cannot be identified from initialize", d.ID)
 		}
 	}
-	if reg.Lookup("cursor") == nil {
+	if reg.ByID("cursor") == nil {
 		t.Error("cursor is not built in")
 	}
 }

@@ -204,9 +204,10 @@ func (t *Tap) settleAnswered() {
 // OnEvent and their waits return them.
 func (t *Tap) afterFrame(res acpdialect.Result) {
 	if d, ok := t.conn.Deadline(); ok && !d.After(time.Now()) {
-		r := t.conn.Expire(time.Now())
-		t.emit(r.Events)
-		res.Events = append(res.Events[:len(res.Events):len(res.Events)], r.Events...)
+		for _, r := range t.conn.Expire(time.Now()) {
+			t.emit(r.Events)
+			res.Events = append(res.Events[:len(res.Events):len(res.Events)], r.Events...)
+		}
 	}
 	t.release(res.Events)
 }

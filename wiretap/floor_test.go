@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -62,7 +62,7 @@ func (f *floorReader) inspect(line []byte) {
 		return
 	}
 	start := len(line) - len(rest) + len(`","update":`)
-	u := acpdialect.ReadToolUpdate(gjson.Parse(unsafeStr(line[start:])))
+	u := frame.ReadToolUpdate(gjson.Parse(unsafeStr(line[start:])))
 	f.sink += len(u.Status.Raw)
 }
 

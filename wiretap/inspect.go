@@ -179,9 +179,9 @@ func (t *Tap) outbound(frame, scratch []byte) []byte {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.settleAnswered()
-	events, _ := t.conn.Outbound(frame)
-	t.emit(events)
-	t.afterFrame(acpdialect.Result{Events: events})
+	res, _ := t.conn.Outbound(frame)
+	t.emit(res.Events)
+	t.afterFrame(res)
 	return frame
 }
 

@@ -33,10 +33,10 @@ func TestViewSessionEvents(t *testing.T) {
 	}{
 		{"question", acpdialect.Event{Type: acpdialect.EventQuestion, SessionID: "s1", ToolCallID: "tool-q1", ID: id,
 			Object: &acpdialect.Question{Title: "Before I start", Questions: []acpdialect.QuestionItem{
-				{ID: "scope", Prompt: "Which modules?", AllowMultiple: true, Options: []acpdialect.Option{
+				{ID: "scope", Prompt: "Which modules?", AllowMultiple: true, Options: []acpdialect.QuestionOption{
 					{ID: "cart", Label: "Cart"}, {ID: "pay", Label: "Payment and refunds"}, {ID: "ship"}}},
-				{ID: "tests", Prompt: "Add tests?", Options: []acpdialect.Option{{ID: "y", Label: "Yes"}, {ID: "n", Label: "No|never"}}},
-				{ID: "bare", Options: []acpdialect.Option{}},
+				{ID: "tests", Prompt: "Add tests?", Options: []acpdialect.QuestionOption{{ID: "y", Label: "Yes"}, {ID: "n", Label: "No|never"}}},
+				{ID: "bare", Options: []acpdialect.QuestionOption{}},
 			}}},
 			`7  question  s1  tool-q1  id=20 title="Before I start" scope="Which modules?" [Cart|"Payment and refunds"|ship] multiple tests="Add tests?" [Yes|"No|never"] bare="" []`},
 		{"question notification", acpdialect.Event{Type: acpdialect.EventQuestion, SessionID: "s1",

@@ -151,7 +151,7 @@ func newState(reg *acpdialect.Registry, agent string) (*state, error) {
 		reg, agent = acpdialect.NewRegistry(), ""
 	case "":
 	default:
-		if reg.Resolve(agent) == nil {
+		if reg.ByID(agent) == nil && reg.ByAgent(agent, "") == nil {
 			return nil, fmt.Errorf("%w %q; known: %s", ErrUnknownAgent, agent, known(reg))
 		}
 	}
@@ -197,7 +197,8 @@ func (s *state) line(n int, raw []byte) *BadLine {
 	dir := s.direction(f)
 	var events []acpdialect.Event
 	if dir == ClientToAgent {
-		events, _ = s.conn.Outbound(b) // parse already rejected what it would
+		res, _ := s.conn.Outbound(b) // parse already rejected what it would
+		events = res.Events
 	} else {
 		res, _ := s.conn.Inbound(b)
 		events = res.Events
@@ -220,12 +221,11 @@ func (s *state) expire(n int, now time.Time) {
 	if d, ok := s.conn.Deadline(); !ok || d.After(now) {
 		return
 	}
-	r := s.conn.Expire(now)
-	if r.Reply != nil {
+	for _, r := range s.conn.Expire(now) {
 		s.out.Replies = append(s.out.Replies, Reply{Line: n, Frame: r.Reply})
-	}
-	for _, ev := range r.Events {
-		s.event(n, ev)
+		for _, ev := range r.Events {
+			s.event(n, ev)
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
-package acpdialect
+package frame
 
-import "github.com/tidwall/gjson"
+import (
+	"github.com/acpdialect/acpdialect/internal/scan"
+	"github.com/tidwall/gjson"
+)
 
 // Reader reads a JSON value in one pass, for a dialect's parser of nested
 // params (a list of questions, each with a list of options): each byte is
@@ -20,7 +23,7 @@ func NewReader(v gjson.Result) *Reader { return &Reader{s: v.Raw} }
 
 // at returns the next byte after spaces, or 0 at the end.
 func (r *Reader) at() byte {
-	r.i = skipSpace(r.s, r.i)
+	r.i = scan.SkipSpace(r.s, r.i)
 	if r.i >= len(r.s) {
 		return 0
 	}
@@ -39,7 +42,7 @@ func (r *Reader) Skip() {
 	if r.at() == 0 {
 		return
 	}
-	end := skipValue(r.s, r.i)
+	end := scan.SkipValue(r.s, r.i)
 	if end <= r.i {
 		r.stop()
 		return
@@ -55,7 +58,7 @@ func (r *Reader) Value() gjson.Result {
 	}
 	start := r.i
 	r.Skip()
-	return result(r.s[start:r.i])
+	return scan.Result(r.s[start:r.i])
 }
 
 // String reads a string; any other value reads as "". The result views the
@@ -72,12 +75,12 @@ func (r *Reader) String() string {
 // no escapes (the usual case, found in the same pass), else decoded.
 func (r *Reader) str() string {
 	start := r.i
-	end, escaped := scanString(r.s, start+1)
+	end, escaped := scan.ScanString(r.s, start+1)
 	r.i = end
 	if !escaped && end-start >= 2 && r.s[end-1] == '"' {
 		return r.s[start+1 : end-1]
 	}
-	return result(r.s[start:end]).Str
+	return scan.Result(r.s[start:end]).Str
 }
 
 // True reads a value and reports whether it is the JSON true.
@@ -155,7 +158,7 @@ func (r *Reader) Array(fn func()) bool {
 
 // value lets fn read the value at the reader, and skips it if fn did not.
 func (r *Reader) value(fn func()) {
-	start := skipSpace(r.s, r.i)
+	start := scan.SkipSpace(r.s, r.i)
 	r.i = start
 	if start >= len(r.s) {
 		return

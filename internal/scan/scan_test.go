@@ -1,4 +1,4 @@
-package acpdialect
+package scan
 
 import (
 	"encoding/json"
@@ -27,8 +27,8 @@ func TestSkipValue(t *testing.T) {
 		{``, ``},
 	}
 	for _, tt := range tests {
-		if got := tt.in[:skipValue(tt.in, 0)]; got != tt.want {
-			t.Errorf("skipValue(%q) = %q; want %q", tt.in, got, tt.want)
+		if got := tt.in[:SkipValue(tt.in, 0)]; got != tt.want {
+			t.Errorf("SkipValue(%q) = %q; want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -54,7 +54,7 @@ func TestMembers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []kv
-			end := members(tt.in, func(k, raw string) bool {
+			end := Members(tt.in, func(k, raw string) bool {
 				got = append(got, kv{k, raw})
 				return true
 			})
@@ -75,9 +75,9 @@ func TestMembers(t *testing.T) {
 
 func TestResult(t *testing.T) {
 	for _, raw := range []string{`"plain"`, `"esc\"aped\u0041"`, `{"a":1}`, `[1,2]`, `12.5`, `-3`, `true`, `false`, `null`} {
-		got, want := result(raw), gjson.Parse(raw)
+		got, want := Result(raw), gjson.Parse(raw)
 		if got.Type != want.Type || got.Str != want.Str || got.Num != want.Num || got.Raw != want.Raw {
-			t.Errorf("result(%s) = %+v; gjson.Parse = %+v", raw, got, want)
+			t.Errorf("Result(%s) = %+v; gjson.Parse = %+v", raw, got, want)
 		}
 	}
 }
@@ -95,7 +95,7 @@ func FuzzMembers(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		type kv struct{ k, v string }
 		var got []kv
-		end := members(s, func(k, raw string) bool {
+		end := Members(s, func(k, raw string) bool {
 			if raw == "" || !strings.Contains(s, raw) {
 				t.Fatalf("raw value %q is not a piece of the input", raw)
 			}
@@ -123,8 +123,8 @@ func FuzzMembers(f *testing.F) {
 			if got[i] != want[i] {
 				t.Fatalf("member %d: %q; gjson %q", i, got[i], want[i])
 			}
-			if r := result(got[i].v); r.Type != gjson.Parse(got[i].v).Type {
-				t.Fatalf("result(%s) type %v", got[i].v, r.Type)
+			if r := Result(got[i].v); r.Type != gjson.Parse(got[i].v).Type {
+				t.Fatalf("Result(%s) type %v", got[i].v, r.Type)
 			}
 		}
 	})
@@ -139,21 +139,21 @@ func TestMemberTail(t *testing.T) {
 		{`{"a":"x`, "params", ``},
 	}
 	for _, tt := range tests {
-		if got := memberTail(tt.in, tt.key); got != tt.want {
-			t.Errorf("memberTail(%s, %s) = %q; want %q", tt.in, tt.key, got, tt.want)
+		if got := MemberTail(tt.in, tt.key); got != tt.want {
+			t.Errorf("MemberTail(%s, %s) = %q; want %q", tt.in, tt.key, got, tt.want)
 		}
 	}
 }
 
 func TestResultIsStrict(t *testing.T) {
 	for _, raw := range []string{`t`, `tru`, `nul`, `f`, `1e`, `-`, `00`, `"open`, `x`, `+1`} {
-		if r := result(raw); r.Exists() {
-			t.Errorf("result(%s) = %+v; want absent", raw, r)
+		if r := Result(raw); r.Exists() {
+			t.Errorf("Result(%s) = %+v; want absent", raw, r)
 		}
 	}
 	for _, raw := range []string{`0`, `-0.5`, `1e3`, `true`, `null`, `""`} {
-		if r := result(raw); !r.Exists() {
-			t.Errorf("result(%s) is absent", raw)
+		if r := Result(raw); !r.Exists() {
+			t.Errorf("Result(%s) is absent", raw)
 		}
 	}
 }
@@ -182,9 +182,9 @@ func TestScanString(t *testing.T) {
 		{`"` + long + `unterminated\`, `"` + long + `unterminated\`, true},
 	}
 	for _, tt := range tests {
-		end, escaped := scanString(tt.in, 1)
+		end, escaped := ScanString(tt.in, 1)
 		if got := tt.in[:end]; got != tt.want || escaped != tt.escaped {
-			t.Errorf("scanString(%q) = %q, %v; want %q, %v", tt.in, got, escaped, tt.want, tt.escaped)
+			t.Errorf("ScanString(%q) = %q, %v; want %q, %v", tt.in, got, escaped, tt.want, tt.escaped)
 		}
 	}
 }

@@ -1,7 +1,12 @@
-package acpdialect
+// Package scan is the structural JSON scanner under the frame readers and
+// the Conn's hot path. It is internal: dialect authors read frames with
+// the public package frame, which is built on it.
+package scan
 
 import (
+	"encoding/json"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -14,9 +19,9 @@ import (
 // never loops. Values it hands out are converted to gjson.Result for the
 // hooks, which read small objects with Get.
 
-// skipString returns the index just past the closing quote of the string
+// SkipString returns the index just past the closing quote of the string
 // whose contents start at s[i], or len(s) if it does not close.
-func skipString(s string, i int) int {
+func SkipString(s string, i int) int {
 	for i < len(s) {
 		j := strings.IndexByte(s[i:], '"')
 		if j < 0 {
@@ -37,38 +42,38 @@ func skipString(s string, i int) int {
 	return len(s)
 }
 
-// scanString is skipString that also reports whether the string has an
+// ScanString is skipString that also reports whether the string has an
 // escape. Keys and most values the parsers read are short: a byte loop
 // finds the quote (and sees any backslash) in one pass, where two
 // vectorized searches would each cost a call; a long string falls back to
 // them.
-func scanString(s string, i int) (end int, escaped bool) {
+func ScanString(s string, i int) (end int, escaped bool) {
 	for stop := min(i+32, len(s)); i < stop; i++ {
 		switch s[i] {
 		case '"':
 			return i + 1, false
 		case '\\':
-			return skipString(s, i), true
+			return SkipString(s, i), true
 		}
 	}
-	end = skipString(s, i)
+	end = SkipString(s, i)
 	return end, strings.IndexByte(s[i:end], '\\') >= 0
 }
 
-// skipValue returns the index just past the JSON value starting at s[i].
-func skipValue(s string, i int) int {
+// SkipValue returns the index just past the JSON value starting at s[i].
+func SkipValue(s string, i int) int {
 	if i >= len(s) {
 		return len(s)
 	}
 	switch s[i] {
 	case '"':
-		return skipString(s, i+1)
+		return SkipString(s, i+1)
 	case '{', '[':
 		depth := 0
 		for i < len(s) {
 			switch s[i] {
 			case '"':
-				i = skipString(s, i+1)
+				i = SkipString(s, i+1)
 				continue
 			case '{', '[':
 				depth++
@@ -91,27 +96,27 @@ func skipValue(s string, i int) int {
 	return len(s)
 }
 
-func skipSpace(s string, i int) int {
+func SkipSpace(s string, i int) int {
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 		i++
 	}
 	return i
 }
 
-// members calls fn with the key and raw value of each member of the JSON
+// Members calls fn with the key and raw value of each member of the JSON
 // object at the start of obj, in order, until fn returns false. It stops at
 // the object's closing brace, so obj may run on past it (a frame's tail),
 // and returns the index just past that brace, or -1 if it stopped early
 // (fn said so, or the object is broken).
-func members(obj string, fn func(key, raw string) bool) int {
-	end, _ := walk(obj, "", fn)
+func Members(obj string, fn func(key, raw string) bool) int {
+	end, _ := Walk(obj, "", fn)
 	return end
 }
 
-// member returns the raw value of the first member named key, or "".
-func member(obj, key string) string {
+// Member returns the raw value of the first member named key, or "".
+func Member(obj, key string) string {
 	var out string
-	members(obj, func(k, raw string) bool {
+	Members(obj, func(k, raw string) bool {
 		if k == key {
 			out = raw
 			return false
@@ -121,22 +126,22 @@ func member(obj, key string) string {
 	return out
 }
 
-// memberTail returns obj from the start of the first member named key's
+// MemberTail returns obj from the start of the first member named key's
 // value on, without scanning the value: a view for a reader that stops at
 // the value's end itself (members, ReadToolUpdate). "" if there is none.
-func memberTail(obj, key string) string {
-	_, tail := walk(obj, key, func(string, string) bool { return true })
+func MemberTail(obj, key string) string {
+	_, tail := Walk(obj, key, func(string, string) bool { return true })
 	return tail
 }
 
-// walk is members, except that it stops at the first member named stop (if
+// Walk is members, except that it stops at the first member named stop (if
 // stop is not "") and returns obj from that member's value on.
-func walk(obj, stop string, fn func(key, raw string) bool) (end int, tail string) {
-	i := skipSpace(obj, 0)
+func Walk(obj, stop string, fn func(key, raw string) bool) (end int, tail string) {
+	i := SkipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return -1, ""
 	}
-	i = skipSpace(obj, i+1)
+	i = SkipSpace(obj, i+1)
 	if i < len(obj) && obj[i] == '}' {
 		return i + 1, ""
 	}
@@ -144,7 +149,7 @@ func walk(obj, stop string, fn func(key, raw string) bool) (end int, tail string
 		if i >= len(obj) || obj[i] != '"' {
 			return -1, ""
 		}
-		kend, escaped := scanString(obj, i+1)
+		kend, escaped := ScanString(obj, i+1)
 		if kend-i < 2 || obj[kend-1] != '"' {
 			return -1, ""
 		}
@@ -152,19 +157,19 @@ func walk(obj, stop string, fn func(key, raw string) bool) (end int, tail string
 		if escaped {
 			key = gjson.Parse(obj[i:kend]).Str // escaped keys are rare
 		}
-		i = skipSpace(obj, kend)
+		i = SkipSpace(obj, kend)
 		if i >= len(obj) || obj[i] != ':' {
 			return -1, ""
 		}
-		i = skipSpace(obj, i+1)
+		i = SkipSpace(obj, i+1)
 		if stop != "" && key == stop {
 			return -1, obj[i:]
 		}
-		vend := skipValue(obj, i)
+		vend := SkipValue(obj, i)
 		if vend <= i || !fn(key, obj[i:vend]) {
 			return -1, ""
 		}
-		i = skipSpace(obj, vend)
+		i = SkipSpace(obj, vend)
 		if i >= len(obj) {
 			return -1, ""
 		}
@@ -172,18 +177,18 @@ func walk(obj, stop string, fn func(key, raw string) bool) (end int, tail string
 		case '}':
 			return i + 1, ""
 		case ',':
-			i = skipSpace(obj, i+1)
+			i = SkipSpace(obj, i+1)
 		default:
 			return -1, ""
 		}
 	}
 }
 
-// result views a raw JSON value as a gjson.Result without scanning it
+// Result views a raw JSON value as a gjson.Result without scanning it
 // again: objects and arrays stay lazy, plain strings are sliced. Scalars
 // must be exact JSON (gjson alone would read "t" as true); anything else is
 // absent.
-func result(raw string) gjson.Result {
+func Result(raw string) gjson.Result {
 	if raw == "" {
 		return gjson.Result{}
 	}
@@ -199,7 +204,7 @@ func result(raw string) gjson.Result {
 		}
 	case raw == "true" || raw == "false" || raw == "null":
 	case c == '-' || (c >= '0' && c <= '9'):
-		if !validID(raw) {
+		if !ValidScalar(raw) {
 			return gjson.Result{}
 		}
 	default:
@@ -208,14 +213,19 @@ func result(raw string) gjson.Result {
 	return gjson.Parse(raw)
 }
 
-// Members calls fn for each member of the JSON object obj, in order, until
-// fn returns false; of a key that appears twice both are visited (a parser
-// that wants gjson's first-wins reading keeps the first). It skips values
-// it is not asked about at byte-search speed, so it is the way for a hook to
-// read several fields of an object that may hold large strings.
-func Members(obj gjson.Result, fn func(key string, v gjson.Result) bool) {
-	if !obj.IsObject() {
-		return
+// ValidScalar reports whether s (a view of a frame) is one valid JSON
+// value. Plain integers (no leading zero), the ids SDKs send, skip the
+// full check.
+func ValidScalar(s string) bool {
+	plain := len(s) > 0 && len(s) < 19 && (s[0] != '0' || len(s) == 1)
+	for i := 0; plain && i < len(s); i++ {
+		plain = s[i] >= '0' && s[i] <= '9'
 	}
-	members(obj.Raw, func(k, raw string) bool { return fn(k, result(raw)) })
+	return plain || json.Valid(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+// UnsafeString views b as a string without copying. The string must not
+// outlive the call that received b: anything kept is copied.
+func UnsafeString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }

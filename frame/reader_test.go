@@ -1,11 +1,11 @@
-package acpdialect_test
+package frame_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 )
@@ -13,7 +13,7 @@ import (
 // dump reads one value of any type with the Reader, writing what it read:
 // strings quoted, true as T, objects as {k:v,...}, arrays as [v,...], any
 // other value (skipped) as _.
-func dump(r *acpdialect.Reader, b *strings.Builder) {
+func dump(r *frame.Reader, b *strings.Builder) {
 	switch r.Peek() {
 	case '{':
 		b.WriteByte('{')
@@ -69,7 +69,7 @@ func TestReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var b strings.Builder
-		dump(acpdialect.NewReader(gjson.Result{Type: gjson.JSON, Raw: tt.in}), &b)
+		dump(frame.NewReader(gjson.Result{Type: gjson.JSON, Raw: tt.in}), &b)
 		if got := b.String(); got != tt.want {
 			t.Errorf("%s: read %s, want %s", tt.in, got, tt.want)
 		}
@@ -79,7 +79,7 @@ func TestReader(t *testing.T) {
 // A value of another type than asked for reads as absent and is skipped:
 // the reader goes on with the next member.
 func TestReaderWrongTypes(t *testing.T) {
-	r := acpdialect.NewReader(gjson.Parse(`{"s":{"x":"y"},"o":"str","a":{"k":1},"t":"true","last":"ok"}`))
+	r := frame.NewReader(gjson.Parse(`{"s":{"x":"y"},"o":"str","a":{"k":1},"t":"true","last":"ok"}`))
 	var got []string
 	r.Object(func(k string) {
 		switch k {
@@ -104,16 +104,16 @@ func TestReaderWrongTypes(t *testing.T) {
 // FuzzPullReader: on any input the Reader never panics and ends; on a
 // valid object it sees the same top-level keys, in order, as Members,
 // whatever it reads of their values.
-func FuzzPullReader(f *testing.F) {
+func FuzzReader(f *testing.F) {
 	for _, s := range []string{`{"a":1,"b":{"c":[1,2,{"d":"e"}]},"a":"x"}`, `{"q":[{"id":"1","options":[{"id":"x"}]}]}`, `{"s":"\"}"}`, `[]`, `{`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		var b strings.Builder
-		dump(acpdialect.NewReader(gjson.Result{Type: gjson.JSON, Raw: s}), &b)
+		dump(frame.NewReader(gjson.Result{Type: gjson.JSON, Raw: s}), &b)
 		var got []string
 		strs := map[int]string{} // member index -> String() of it
-		r := acpdialect.NewReader(gjson.Result{Type: gjson.JSON, Raw: s})
+		r := frame.NewReader(gjson.Result{Type: gjson.JSON, Raw: s})
 		r.Object(func(k string) {
 			got = append(got, k)
 			switch {
@@ -130,7 +130,7 @@ func FuzzPullReader(f *testing.F) {
 			return
 		}
 		var want []string
-		acpdialect.Members(v, func(k string, val gjson.Result) bool {
+		frame.Members(v, func(k string, val gjson.Result) bool {
 			// A string reads as gjson decodes it; anything else as "".
 			wantStr := ""
 			if val.Type == gjson.String {

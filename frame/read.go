@@ -1,0 +1,83 @@
+package frame
+
+import (
+	"math"
+	"strings"
+
+	"github.com/acpdialect/acpdialect/internal/scan"
+	"github.com/tidwall/gjson"
+)
+
+// Str returns r as a string when it is a JSON string, else "". Wrong types
+// are treated as absent, never coerced. The string is a copy: frames are
+// only borrowed, and hooks' results are kept.
+func Str(r gjson.Result) string {
+	if r.Type != gjson.String {
+		return ""
+	}
+	return strings.Clone(r.Str)
+}
+
+// Int64 returns r as an integer when it is a JSON number holding a whole
+// value that fits an int64; ok is false for anything else (a string, a
+// fraction, NaN, out of range).
+func Int64(r gjson.Result) (int64, bool) {
+	if r.Type != gjson.Number {
+		return 0, false
+	}
+	f := r.Num
+	if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// Set copies r into *dst when r is a non-empty JSON string that differs:
+// a later empty or wrong-typed value never blanks a field, and an unchanged
+// one costs no copy.
+func Set(dst *string, r gjson.Result) {
+	if r.Type == gjson.String && r.Str != "" && r.Str != *dst {
+		*dst = strings.Clone(r.Str)
+	}
+}
+
+// Own replaces each string that views a borrowed frame with its own copy.
+// A parser reads its fields as views (View) and calls Own once for the
+// ones it keeps. Each copy is separate, so that a field replaced later
+// frees its bytes instead of pinning its neighbours'.
+func Own(fields ...*string) {
+	for _, f := range fields {
+		if *f != "" {
+			*f = strings.Clone(*f)
+		}
+	}
+}
+
+// View returns r as a string when it is a JSON string, else "", like Str,
+// but without copying: the result views the frame until Own'd.
+func View(r gjson.Result) string {
+	if r.Type != gjson.String {
+		return ""
+	}
+	return r.Str
+}
+
+// Fill sets *dst to v when v is not empty: a later empty value never blanks
+// a field that is already set. Mergers use it for every string field.
+func Fill(dst *string, v string) {
+	if v != "" {
+		*dst = v
+	}
+}
+
+// Members calls fn for each member of the JSON object obj, in order, until
+// fn returns false; of a key that appears twice both are visited (a parser
+// that wants gjson's first-wins reading keeps the first). It skips values
+// it is not asked about at byte-search speed, so it is the way for a hook to
+// read several fields of an object that may hold large strings.
+func Members(obj gjson.Result, fn func(key string, v gjson.Result) bool) {
+	if !obj.IsObject() {
+		return
+	}
+	scan.Members(obj.Raw, func(k, raw string) bool { return fn(k, scan.Result(raw)) })
+}

@@ -1,0 +1,66 @@
+package frame
+
+import (
+	"github.com/acpdialect/acpdialect/internal/scan"
+	"github.com/tidwall/gjson"
+)
+
+// ToolUpdate is a read-only view of one tool_call or tool_call_update,
+// with its top-level fields read in one pass over the frame. Every field
+// views the frame: a hook that keeps a string copies it (Str does).
+type ToolUpdate struct {
+	Raw       gjson.Result // the whole update object
+	Kind      string       // "tool_call" or "tool_call_update"
+	ID        gjson.Result // toolCallId
+	Status    gjson.Result
+	Title     gjson.Result
+	ACPKind   gjson.Result // the ACP tool kind: read, edit, execute, ...
+	RawInput  gjson.Result
+	RawOutput gjson.Result
+	Meta      gjson.Result // _meta
+}
+
+// ReadToolUpdate reads the view of an update object. Of a key that appears
+// twice the first value counts, as with gjson's Get.
+func ReadToolUpdate(update gjson.Result) ToolUpdate {
+	u := ToolUpdate{Raw: update}
+	if !update.IsObject() {
+		return u
+	}
+	end := scan.Members(update.Raw, func(k, raw string) bool {
+		var dst *gjson.Result
+		switch k {
+		case "sessionUpdate":
+			if u.Kind == "" && raw[0] == '"' {
+				u.Kind = scan.Result(raw).Str
+			}
+			return true
+		case "toolCallId":
+			dst = &u.ID
+		case "status":
+			dst = &u.Status
+		case "title":
+			dst = &u.Title
+		case "kind":
+			dst = &u.ACPKind
+		case "rawInput":
+			dst = &u.RawInput
+		case "rawOutput":
+			dst = &u.RawOutput
+		case "_meta":
+			dst = &u.Meta
+		default:
+			return true
+		}
+		if !dst.Exists() {
+			*dst = scan.Result(raw)
+		}
+		return true
+	})
+	if end > 0 {
+		// A view of a frame's tail runs past the update: trim it, so that
+		// hooks see exactly the update object.
+		u.Raw = gjson.Result{Type: gjson.JSON, Raw: update.Raw[:end]}
+	}
+	return u
+}
