@@ -258,4 +258,3 @@ func TestDialectReply(t *testing.T) {
 		t.Error("a nil dialect replied")
 	}
 }
-

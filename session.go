@@ -33,10 +33,10 @@ type Question struct {
 
 // QuestionItem is one question and the options the user picks from.
 type QuestionItem struct {
-	ID            string   `json:"id"`
-	Prompt        string   `json:"prompt,omitempty"`
+	ID            string           `json:"id"`
+	Prompt        string           `json:"prompt,omitempty"`
 	Options       []QuestionOption `json:"options"`
-	AllowMultiple bool     `json:"allow_multiple,omitempty"`
+	AllowMultiple bool             `json:"allow_multiple,omitempty"`
 }
 
 // QuestionOption is one answer a question offers.
