@@ -1,0 +1,75 @@
+// Package acpdialect turns the vendor dialects of ACP agents into standard
+// replies and typed events for Go clients.
+//
+// ACP (the Agent Client Protocol: JSON-RPC 2.0 over newline-delimited stdio)
+// is standard at its core, but each agent CLI speaks a dialect around it:
+// Cursor sends "cursor/task" requests that a spec-following client answers
+// with -32601, so the subagent's prompt and model are lost; other agents
+// hide subagents and usage in _meta. A [Dialect] holds one vendor's rules;
+// a [Conn] applies them to one agent connection.
+//
+// # Who starts where
+//
+// A client builds a [Registry] of the dialects it supports (package
+// dialects has them all), makes one [Conn] per agent connection with
+// [Registry.NewConn], and feeds it every frame: [Conn.Inbound] for agent ->
+// client, [Conn.Outbound] for client -> agent. Each call returns a [Result]:
+// the [Result.Reply] frame the client owes the agent, if any, and the
+// normalized [Event]s. An event is a tool call's merged state (a
+// [Payload]: kind, status, title and one object per kind, such as a
+// [SubagentTask]), a reply, or a session-level object ([Question], [Plan],
+// [Todos], [Image], [Models], [Commands]) read with the accessor of its
+// type ([Event.Question], ...). Blocking requests the user answers go
+// through [Options.ClientAnswers], [Conn.Answer], [Conn.Deadline] and
+// [Conn.Expire]. [Stats] counts what the connection saw.
+//
+// There are three ways in:
+//
+//   - A client on the upstream SDK (github.com/coder/acp-go-sdk) wraps the
+//     agent's pipes with package wiretap, which feeds the Conn and renames
+//     allowed vendor methods so that the SDK routes them to the client's
+//     HandleExtensionMethod. No fork of the SDK.
+//   - A client with its own JSON-RPC layer calls Inbound and Outbound
+//     itself and writes [Result.Reply] to the agent.
+//   - The acpdialect command replays a recorded transcript and prints what
+//     a client would render (go run ./cmd/acpdialect replay).
+//
+// A dialect author fills a [Dialect]: pure hooks ([Method], [Action],
+// [Late], [Update], [Call]) that read frames with the helpers of package
+// frame and return data; the Conn keeps all state.
+//
+// # Example
+//
+//	reg := acpdialect.NewRegistry(cursor.Dialect())
+//	c := reg.NewConn(acpdialect.Options{})
+//	res, err := c.Inbound(line) // one agent -> client frame
+//	if err == nil && res.Reply != nil {
+//		agentStdin.Write(res.Reply) // e.g. {} for cursor/task
+//	}
+//	for _, ev := range res.Events {
+//		render(ev)
+//	}
+//
+// # Ownership and lifetime
+//
+// Frames are only read during a call: the caller may reuse the buffer
+// afterwards. Everything in a Result stays valid after the call and after
+// later calls (an event's ID is its own bytes, or a view of Reply, which is
+// never reused), but is read-only: payload kind objects are shared with the
+// Conn's state and with later events; copy one with [Payload.Clone] before
+// changing it. A Conn is not safe for concurrent use.
+//
+// Vendor metadata that names a tool call (Cursor's cursor/task) is
+// correlated with the session whose turn is in flight; with no turn in
+// flight and no card for it, it is dropped and counted in
+// [Stats.LateDropped].
+//
+// # Limits
+//
+// The package has no transport and no JSON-RPC layer of its own: it reads
+// frames and writes reply frames. Every store a Conn keeps is bounded
+// (see [Options]), starts no goroutine and ends with its turn or session.
+// Malformed or surprising vendor data degrades to what was present; it
+// never fails a request, panics or blocks other frames, and every vendor
+// request gets exactly one reply.
+package acpdialect
