@@ -20,8 +20,8 @@
 // list) and cursor/generate_image (answered "rejected" by default). None of
 // them has a "_" prefix.
 //
-// Wire facts and sources: shared/research/vendors.md section 3 and
-// kandev.md sections 2.4 and 5.
+// The wire facts each rule relies on, with their public sources, are in
+// the module's docs/cursor.md.
 package cursor
 
 import (
