@@ -40,8 +40,9 @@ type Options struct {
 	// instead of calling Tap.HandleExtension.
 	ClientMethods []string
 	// ClientAnswers says the client answers the agent's blocking requests
-	// (Cursor's questions and plans) itself, with Conn.Answer or by
-	// sending the response, fed through Outbound. Without it the Conn
+	// (Cursor's questions and plans) itself, with Conn.Answer (through
+	// wiretap: Tap.Answer) or by sending the response, fed through
+	// Outbound. It is set here, on the Conn, also for wiretap. Without it the Conn
 	// answers each at once with the dialect's default (cancelled for a
 	// question or plan), so that a client with no handler never stalls
 	// the agent's turn.
@@ -63,15 +64,23 @@ const (
 	DefaultMaxRequests     = 4096
 )
 
-// Result is what one frame produced. Its slices, and the events' payloads,
-// are read-only: payload kind objects are shared with the Conn's state and
-// with later events (copy with Payload.Clone to change one), and a reply
-// event's ID and Result view the Reply bytes. Every slice is capped, so
-// appending to one never writes into another.
+// Result is what one frame produced: Inbound, Outbound and Answer return
+// one, and Expire one per request it answers.
+//
+// Everything in it stays valid after the call, and after later calls: the
+// Conn never reuses a Result's memory. It is read-only: payload kind
+// objects are shared with the Conn's state and with later events (copy
+// with Payload.Clone to change one), and a reply event's ID and Result view
+// the Reply bytes. Every slice is capped, so appending to one never writes
+// into another.
 type Result struct {
-	// Reply is a complete JSON-RPC response frame, ending in '\n', for the
-	// client to send to the agent; nil when the client owes no reply (or
-	// the reply is the client's own business, as for standard methods).
+	// Reply is what the client must write to the agent, as is: a complete
+	// JSON-RPC response frame ending in '\n'; nil when the client owes no
+	// reply (or the reply is the client's own business, as for standard
+	// methods). In one case it holds more than one frame, each a whole
+	// line: a blocking request that pushes an older one out of the table
+	// of waiting requests (Options.MaxRequests), or reuses the id of one
+	// still waiting, is preceded by that one's default reply.
 	Reply []byte
 	// Events are the normalized changes the frame caused, in order.
 	Events []Event
@@ -110,6 +119,12 @@ var ErrNotObject = errors.New("acpdialect: frame is not a JSON-RPC object")
 //
 // A Conn is not safe for concurrent use; serialize calls (wiretap does).
 // Frames are only read during the call: the caller may reuse the buffer.
+//
+// Vendor metadata that names a tool call but no session (Cursor's
+// cursor/task) is attributed to the session whose card it fits, else to the
+// session whose turn is in flight: a turn starts with the client's
+// session/prompt (seen through Outbound) and ends with its response. With
+// no card and no turn it is dropped and counted in Stats.LateDropped.
 type Conn struct {
 	reg      *Registry
 	d        *Dialect

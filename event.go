@@ -18,6 +18,11 @@ const (
 
 // Event is one normalized change: the library's output contract. Its JSON
 // encoding is the CLI's --json output, one object per line.
+//
+// An event stays valid after the call (or the wiretap OnEvent) that
+// produced it returns, ID included: keep it as long as you like. It is
+// read-only: Payload's kind objects and Object are shared with the Conn's
+// state and with later events.
 type Event struct {
 	Type       string `json:"type"`
 	Agent      string `json:"agent,omitempty"`

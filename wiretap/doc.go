@@ -21,7 +21,7 @@
 // though the SDK runs the request's handler later on its own goroutine.
 //
 // The client answers the renamed requests from its own HandleExtensionMethod
-// with the Tap's help (a helper rather than a decorator, so that the
+// (so it must implement acp.ExtensionMethodHandler) with the Tap's help (a helper rather than a decorator, so that the
 // client's other optional SDK interfaces stay visible to the SDK):
 //
 //	reg := acpdialect.NewRegistry(cursor.Dialect())
