@@ -14,7 +14,7 @@ import (
 // model's effort/fast settings into separate variant ids; with it, models
 // are bare ids and those settings become config options. MetaSubagents turns
 // on native child sessions (subagent_spawned / subagent_state_update).
-// Sources: docs/cursor.md, "Model picker".
+// Sources: docs/cursor.md section 7.1.
 const (
 	MetaModelPicker = "parameterizedModelPicker"
 	MetaSubagents   = "subagents"
@@ -59,7 +59,7 @@ type ModelID struct {
 }
 
 // ParseModelID splits a parameterized model id. It follows kandev's
-// ParseVariantModelID (docs/cursor.md, "Model ids"): the parameters are the text
+// ParseVariantModelID (docs/cursor.md section 7.2): the parameters are the text
 // between the last "[" (which must not start the id) and a closing "]" that
 // ends it, one or more comma-separated key=value pairs with non-empty keys
 // and values and no key twice. Anything else is not parameterized: ok is
@@ -162,7 +162,7 @@ func (m ModelID) With(key, value string) ModelID {
 const MethodListAvailableModels = "cursor/list_available_models"
 
 // modelLists are the result keys the catalog has used across Cursor
-// releases (docs/cursor.md, "Model catalog"), in the order they are preferred:
+// releases (docs/cursor.md section 7.3), in the order they are preferred:
 //   - "models": [{value, name, configOptions}], the current shape, as t3code
 //     decodes it (pingdotgg/t3code CursorListAvailableModelsResponse, and
 //     PR #2428 "Probe Cursor models via list_available_models");

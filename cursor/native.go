@@ -9,7 +9,7 @@ import (
 // Native subagents: a client that opts in (ClientFeatures.Subagents) gets
 // two non-spec session/update kinds on the parent session, and the child's
 // own updates under sessionId = subagentSessionId. Shapes and sources:
-// docs/cursor.md, "Native subagents".
+// docs/cursor.md section 6.
 const (
 	// UpdateSubagentSpawned: {"sessionUpdate":"subagent_spawned",
 	// "subagentSessionId","task","name","_meta":{"cursor":{"model",
