@@ -59,25 +59,31 @@ func ReadTranscript(r io.Reader) ([]Line, error) {
 // diff (-want +got).
 func Golden(t testing.TB, path string, got []byte) {
 	t.Helper()
-	if *Update {
+	if err := CompareGolden(path, got, *Update); err != nil {
+		t.Errorf("%v", err)
+	}
+}
+
+// CompareGolden compares got with the golden file at path, line by line,
+// or rewrites the file when update is true. A mismatch is an error with a
+// go-cmp diff (-want +got).
+func CompareGolden(path string, got []byte, update bool) error {
+	if update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
+			return err
 		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
+		return os.WriteFile(path, got, 0o644)
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v\nrun `go test ./... -update` to create it, then review it", err)
-		return
+		return fmt.Errorf("%w\nrun the tests with -update to create it, then review it", err)
 	}
 	if d := cmp.Diff(lines(want), lines(got)); d != "" {
-		t.Errorf("%s differs from the output (-want +got):\n%s\n"+
-			"if the change is intended, run `go test ./... -update` and review the diff (git diff %s)",
+		return fmt.Errorf("%s differs from the output (-want +got):\n%s\n"+
+			"if the change is intended, run the tests with -update and review the diff (git diff %s)",
 			path, d, path)
 	}
+	return nil
 }
 
 // lines splits after each '\n', keeping it, so that a missing final line

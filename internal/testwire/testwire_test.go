@@ -2,6 +2,7 @@ package testwire
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,7 +92,7 @@ type fakeTB struct {
 func (f *fakeTB) Helper() {}
 func (f *fakeTB) Errorf(format string, args ...any) {
 	if !f.failed {
-		f.failed, f.msg = true, format
+		f.failed, f.msg = true, fmt.Sprintf(format, args...)
 	}
 }
 func (f *fakeTB) Fatalf(format string, args ...any) { f.Errorf(format, args...) }

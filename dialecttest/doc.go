@@ -1,0 +1,49 @@
+// Package dialecttest checks that an acpdialect.Dialect keeps the rules
+// every dialect keeps, the way testing/fstest checks an fs.FS: one call from
+// the dialect's own tests, for a dialect built into acpdialect or written
+// anywhere else.
+//
+// Typical usage inside a test is:
+//
+//	var update = flag.Bool("update", false, "rewrite golden files")
+//
+//	func TestConformance(t *testing.T) {
+//		dialecttest.Run(t, mydialect.Dialect(), dialecttest.Options{
+//			Agents: []string{"my-agent"},    // agentInfo names it must identify
+//			Dir:    "testdata",              // transcripts (*.jsonl) and their goldens
+//			Update: *update,                 // go test -update rewrites the goldens
+//		})
+//	}
+//
+// Run runs one sub-test per rule; [Check] runs them all and returns every
+// failure as one error, for use outside a test. The rules:
+//
+//   - pure: every hook the dialect sets, fed the same frame twice, returns
+//     the same result, and nothing it returns views the frame (the kit
+//     overwrites the frame's buffer after the call and looks again);
+//     MergeLate and ToolCall leave the payload they are given unchanged.
+//   - isolation: the dialect's frames change nothing on a connection
+//     identified as another agent or as an unknown one (the output is
+//     byte-identical with and without the dialect registered), and Match
+//     accepts each of Options.Agents but none of their near misses.
+//   - fail_closed: hostile variants of the dialect's frames (wrong types,
+//     missing fields, huge values, deep nesting, invalid UTF-8, odd ids)
+//     never panic, and every request gets exactly one reply whose id is the
+//     request's, byte for byte; a frame that is not JSON gets none.
+//   - bounded: a flood of the dialect's frames keeps the connection's heap
+//     within its documented byte budget (acpdialect.Options.MaxBytes).
+//   - goldens: every transcript in Options.Dir replays to its
+//     <name>.final.golden and <name>.events.golden (the acpdialect replay
+//     --final and --json outputs), compared with go-cmp, or rewrites them
+//     when Options.Update is set.
+//
+// The frames the kit works from are the dialect's own: one request and one
+// notification per entry of its method table, one update per kind it
+// reads, every matching line of the transcripts in Options.Dir, and
+// Options.Frames. The more real frames it is given, the more it checks.
+//
+// The package also holds the frame builders a dialect's tests need
+// ([Request], [Notify], [Response], [SessionUpdate], [Initialize],
+// [SessionNew], [Prompt], [PromptResponse]), a transcript reader
+// ([ReadTranscript]) and the golden-file compare ([Golden]).
+package dialecttest

@@ -1,0 +1,278 @@
+package dialecttest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/tidwall/gjson"
+)
+
+// Limits of the hostile corpus, so that the rule runs in about a second.
+const (
+	samplesPerKind = 2  // frames of one method or update kind mutated
+	nodesPerSample = 24 // values of one frame replaced
+	hugeLen        = 256 << 10
+	deepLevels     = 5000
+)
+
+// hostileValues replace one value of a frame each. The invalid UTF-8 one
+// is raw bytes, so the frame is not valid JSON (no reply is due to it).
+var hostileValues = []string{
+	`123`, `-1.5e308`, `""`, `[]`, `{}`, `true`, `null`,
+	`"` + strings.Repeat("a", hugeLen) + `"`,
+	strings.Repeat("[", deepLevels) + strings.Repeat("]", deepLevels),
+	"\"\xff\xfe\"",
+	`"\u0000\ud800"`,
+}
+
+// hostileIDs are ids a request may carry; the reply must echo each byte
+// for byte.
+var hostileIDs = []string{
+	`0`, `-7`, `1.5e3`, `1.0`, `9007199254740993`, `""`, `"a\"b"`, `"\u003c"`,
+	`"` + strings.Repeat("i", 300) + `"`,
+}
+
+// checkFailClosed feeds hostile variants of the dialect's frames to a Conn
+// identified as the dialect, with and without the client answering
+// blocking requests itself: nothing panics, and each request gets exactly
+// one reply with its id.
+func checkFailClosed(k *kit) []string {
+	var fails []string
+	for _, s := range k.hostile() {
+		for _, clientAnswers := range []bool{false, true} {
+			if msg := k.feedHostile(s.b, clientAnswers); msg != "" {
+				fails = append(fails, fmt.Sprintf("%s (ClientAnswers %v): %s", s.where, clientAnswers, msg))
+				break
+			}
+		}
+		if len(fails) >= 20 {
+			return append(fails, "(more failures not shown)")
+		}
+	}
+	return fails
+}
+
+// hostile builds the variants: for a few frames of each method and update
+// kind, each value (up to nodesPerSample) replaced by each hostile value,
+// the params replaced whole, and for requests each hostile id.
+func (k *kit) hostile() []sample {
+	perKind := map[string]int{}
+	var out []sample
+	for _, s := range k.frames {
+		key := frameKind(s.b)
+		if perKind[key] >= samplesPerKind {
+			continue
+		}
+		perKind[key]++
+		out = append(out, variants(s)...)
+	}
+	return out
+}
+
+// frameKind groups frames: by method, and updates by their kind.
+func frameKind(b []byte) string {
+	m := gjson.GetBytes(b, "method").Str
+	if m == "session/update" {
+		return m + " " + gjson.GetBytes(b, "params.update.sessionUpdate").Str
+	}
+	_, isRequest := idOf(b)
+	return fmt.Sprint(m, isRequest)
+}
+
+// variants are the hostile versions of one frame.
+func variants(s sample) []sample {
+	var doc map[string]any
+	dec := json.NewDecoder(bytes.NewReader(s.b))
+	dec.UseNumber()
+	if dec.Decode(&doc) != nil {
+		return nil
+	}
+	var out []sample
+	add := func(what string, b []byte) {
+		out = append(out, sample{fmt.Sprintf("%s, %s", s.where, what), b})
+	}
+	body := "params"
+	if doc["method"] == "session/update" {
+		body = "params.update"
+	}
+	for _, p := range nodes(doc, body, nodesPerSample) {
+		for _, v := range hostileValues {
+			add(fmt.Sprintf("%s = %.20s", p, v), replaced(doc, p, v))
+		}
+	}
+	if body == "params" {
+		for _, v := range []string{"null", "0", `"x"`, "[]", "true"} {
+			add("params = "+v, replaced(doc, "params", v))
+		}
+		if _, ok := doc["id"]; ok {
+			for _, id := range hostileIDs {
+				add(fmt.Sprintf("id = %.20s", id), replaced(doc, "id", id))
+			}
+		}
+	}
+	return out
+}
+
+// nodes lists the paths (dot-separated, array elements by index) of the
+// values under root, breadth first, at most max of them.
+func nodes(doc map[string]any, root string, max int) []string {
+	start, ok := at(doc, root)
+	if !ok {
+		return nil
+	}
+	type node struct {
+		path string
+		v    any
+	}
+	queue := []node{{root, start}}
+	var out []string
+	for len(queue) > 0 && len(out) < max {
+		n := queue[0]
+		queue = queue[1:]
+		switch v := n.v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(v))
+			for key := range v {
+				keys = append(keys, key)
+			}
+			sort.Strings(keys)
+			for _, key := range keys {
+				if !strings.ContainsAny(key, ".#") {
+					out = append(out, n.path+"."+key)
+					queue = append(queue, node{n.path + "." + key, v[key]})
+				}
+			}
+		case []any:
+			for i, e := range v {
+				out = append(out, fmt.Sprintf("%s.%d", n.path, i))
+				queue = append(queue, node{fmt.Sprintf("%s.%d", n.path, i), e})
+			}
+		}
+	}
+	if len(out) > max {
+		out = out[:max]
+	}
+	return out
+}
+
+// at returns the value at a path of nodes.
+func at(v any, path string) (any, bool) {
+	for _, step := range strings.Split(path, ".") {
+		switch c := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = c[step]; !ok {
+				return nil, false
+			}
+		case []any:
+			var i int
+			if _, err := fmt.Sscan(step, &i); err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			v = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// placeholder marks the value to replace in an encoded frame.
+const placeholder = "\x00dialecttest-hostile\x00"
+
+// replaced encodes the frame with the value at path replaced by raw bytes.
+func replaced(doc map[string]any, path, raw string) []byte {
+	copyDoc := deepCopy(doc).(map[string]any)
+	steps := strings.Split(path, ".")
+	parent, _ := at(copyDoc, strings.Join(steps[:len(steps)-1], "."))
+	if len(steps) == 1 {
+		parent = copyDoc
+	}
+	last := steps[len(steps)-1]
+	switch p := parent.(type) {
+	case map[string]any:
+		p[last] = placeholder
+	case []any:
+		var i int
+		fmt.Sscan(last, &i)
+		p[i] = placeholder
+	}
+	b, err := json.Marshal(copyDoc)
+	if err != nil {
+		return nil
+	}
+	quoted, _ := json.Marshal(placeholder)
+	return bytes.Replace(b, quoted, []byte(raw), 1)
+}
+
+func deepCopy(v any) any {
+	switch c := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(c))
+		for k, e := range c {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(c))
+		for i, e := range c {
+			s[i] = deepCopy(e)
+		}
+		return s
+	}
+	return v
+}
+
+// idOf returns a frame's id bytes and whether it is a request (an id that
+// is not null).
+func idOf(b []byte) (string, bool) {
+	id := gjson.GetBytes(b, "id")
+	return id.Raw, id.Exists() && id.Type != gjson.Null
+}
+
+// feedHostile feeds one frame to a fresh Conn in a turn and checks the
+// replies: one with the request's id for a valid request, none otherwise.
+func (k *kit) feedHostile(b []byte, clientAnswers bool) string {
+	clock := time.Unix(1e9, 0)
+	opts := k.opts.Conn
+	opts.Agent, opts.ClientAnswers, opts.Now = k.d.ID, clientAnswers, func() time.Time { return clock }
+	c := acpdialect.NewRegistry(k.d).NewConn(opts)
+	var replies []byte
+	msg := protect(func() {
+		_, _ = c.Outbound(Prompt(2, "s1", "go"))
+		res, _ := c.Inbound(b)
+		replies = append(replies, res.Reply...)
+		for _, r := range c.Expire(clock.Add(365 * 24 * time.Hour)) {
+			replies = append(replies, r.Reply...)
+		}
+	})
+	if msg != "" {
+		return msg
+	}
+	id, isRequest := idOf(b)
+	want := 0
+	if isRequest && json.Valid(b) {
+		want = 1
+	}
+	lines := strings.Split(strings.TrimSuffix(string(replies), "\n"), "\n")
+	if len(replies) == 0 {
+		lines = nil
+	}
+	if len(lines) != want {
+		return fmt.Sprintf("%d replies, want %d: %q", len(lines), want, replies)
+	}
+	if want == 1 {
+		if got := gjson.Get(lines[0], "id").Raw; got != id {
+			return fmt.Sprintf("the reply's id is %s, want the request's %s byte for byte", got, id)
+		}
+		if !json.Valid([]byte(lines[0])) {
+			return fmt.Sprintf("the reply is not valid JSON: %q", lines[0])
+		}
+	}
+	return ""
+}

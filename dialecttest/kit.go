@@ -1,0 +1,230 @@
+package dialecttest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/tidwall/gjson"
+)
+
+// Options says what the kit checks a dialect against. The zero value
+// checks the hooks on frames built from the dialect's own tables.
+type Options struct {
+	// Agents are initialize agentInfo names the dialect must identify
+	// (Match(name, "") true). The kit also tries near misses of each
+	// (the name glued into a longer word), which it must not.
+	Agents []string
+	// NearMisses are more names the dialect must not identify, such as
+	// another vendor's agent that mentions this one.
+	NearMisses []string
+	// Dir is a folder of transcripts (*.jsonl, one JSON-RPC message per
+	// line, both directions in wire order), each with its goldens beside
+	// it. Its agent -> client lines feed every rule.
+	Dir string
+	// Update rewrites the goldens instead of comparing them: pass your
+	// test's -update flag.
+	Update bool
+	// Registry replays the transcripts for the goldens. Default: a
+	// registry of the dialect alone.
+	Registry *acpdialect.Registry
+	// Frames are more agent -> client frames of the dialect's, for every
+	// rule but the goldens.
+	Frames [][]byte
+	// Conn is the base of the options of every connection the kit makes
+	// (Agent is set by the kit).
+	Conn acpdialect.Options
+}
+
+// A rule is one of the checks, named as its sub-test.
+type rule struct {
+	name  string
+	check func(k *kit) []string
+}
+
+var rules = []rule{
+	{"pure", checkPure},
+	{"isolation", checkIsolation},
+	{"fail_closed", checkFailClosed},
+	{"bounded", checkBounded},
+	{"goldens", checkGoldens},
+}
+
+// Run checks d against every rule, each in a sub-test of t named after the
+// rule, and reports each failure on its own line.
+func Run(t *testing.T, d *acpdialect.Dialect, opts Options) {
+	t.Helper()
+	k, err := newKit(d, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rules {
+		t.Run(r.name, func(t *testing.T) {
+			for _, msg := range r.check(k) {
+				t.Error(msg)
+			}
+		})
+	}
+}
+
+// Check checks d against every rule and returns every failure, each as
+// "rule: detail", joined into one error; nil when d keeps them all.
+func Check(d *acpdialect.Dialect, opts Options) error {
+	k, err := newKit(d, opts)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, r := range rules {
+		for _, msg := range r.check(k) {
+			errs = append(errs, fmt.Errorf("%s: %s", r.name, msg))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// kit holds what the rules share: the dialect and its frames.
+type kit struct {
+	d      *acpdialect.Dialect
+	opts   Options
+	frames []sample // agent -> client frames of the dialect's
+	// results are the results of the agent's responses to the dialect's
+	// Calls found in the transcripts, by method.
+	results     map[string][]string
+	transcripts []string // paths
+}
+
+// sample is one frame and where it came from, for messages.
+type sample struct {
+	where string
+	b     []byte
+}
+
+func newKit(d *acpdialect.Dialect, opts Options) (*kit, error) {
+	if d == nil {
+		return nil, errors.New("dialecttest: nil dialect")
+	}
+	if d.ID == "" {
+		return nil, errors.New("dialecttest: the dialect has no ID")
+	}
+	k := &kit{d: d, opts: opts, results: map[string][]string{}}
+	k.frames = k.generated()
+	for i, f := range opts.Frames {
+		k.frames = append(k.frames, sample{fmt.Sprintf("Options.Frames[%d]", i), f})
+	}
+	if opts.Dir != "" {
+		paths, err := filepath.Glob(filepath.Join(opts.Dir, "*.jsonl"))
+		if err != nil {
+			return nil, err
+		}
+		if len(paths) == 0 {
+			return nil, fmt.Errorf("dialecttest: no *.jsonl transcript in %s", opts.Dir)
+		}
+		k.transcripts = paths
+		for _, p := range paths {
+			if err := k.readTranscript(p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return k, nil
+}
+
+// generated are the frames the dialect's tables name: a request and a
+// notification per method (as its kind allows), with empty params, and an
+// update per kind of its own.
+func (k *kit) generated() []sample {
+	var out []sample
+	for _, m := range k.d.Methods {
+		if m.Kind&acpdialect.Request != 0 {
+			out = append(out, sample{"method table: " + m.Name, Request(1, m.Name, map[string]any{})})
+		}
+		if m.Kind&acpdialect.Notification != 0 {
+			out = append(out, sample{"method table: " + m.Name, Notify(m.Name, map[string]any{})})
+		}
+	}
+	for _, u := range k.d.Updates {
+		out = append(out, sample{"update kinds: " + u.Kind, SessionUpdate("s1", map[string]any{"sessionUpdate": u.Kind})})
+	}
+	return out
+}
+
+// readTranscript keeps a transcript's lines that concern the dialect: its
+// vendor methods and updates, tool calls, and the results of its Calls.
+func (k *kit) readTranscript(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	lines, err := ReadTranscript(f)
+	if err != nil {
+		return fmt.Errorf("dialecttest: %s: %w", path, err)
+	}
+	calls := map[string]string{} // request id -> Calls method
+	for _, l := range lines {
+		method := gjson.GetBytes(l.Bytes, "method").Str
+		id := gjson.GetBytes(l.Bytes, "id").Raw
+		where := fmt.Sprintf("%s:%d", path, l.N)
+		switch {
+		case k.isCall(method) && id != "":
+			calls[id] = method
+		case method == "" && calls[id] != "":
+			if r := gjson.GetBytes(l.Bytes, "result"); r.Exists() {
+				k.results[calls[id]] = append(k.results[calls[id]], r.Raw)
+			}
+		case k.concerns(method, l.Bytes):
+			k.frames = append(k.frames, sample{where, l.Bytes})
+		}
+	}
+	return nil
+}
+
+func (k *kit) isCall(method string) bool {
+	for _, c := range k.d.Calls {
+		if c.Name == method {
+			return true
+		}
+	}
+	return false
+}
+
+// concerns reports whether an agent -> client frame is one the dialect's
+// hooks read.
+func (k *kit) concerns(method string, b []byte) bool {
+	if method == "session/update" {
+		kind := gjson.GetBytes(b, "params.update.sessionUpdate").Str
+		return kind == "tool_call" || kind == "tool_call_update" || k.d.Quarantines(kind)
+	}
+	return method != "" && k.d.Allows(strings.TrimPrefix(method, "_"))
+}
+
+// method returns the dialect's handler for a frame's method, or nil.
+func (k *kit) method(name string, isRequest bool) *acpdialect.Method {
+	name = strings.TrimPrefix(name, "_")
+	for i := range k.d.Methods {
+		m := &k.d.Methods[i]
+		want := acpdialect.Notification
+		if isRequest {
+			want = acpdialect.Request
+		}
+		if m.Name == name && m.Kind&want != 0 {
+			return m
+		}
+	}
+	return nil
+}
+
+// update returns the dialect's handler of an update kind, or nil.
+func (k *kit) update(kind string) *acpdialect.Update {
+	for i := range k.d.Updates {
+		if k.d.Updates[i].Kind == kind {
+			return &k.d.Updates[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,193 @@
+package dialecttest_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/dialecttest"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// good is a small dialect that keeps every rule: a vendor request that
+// names a tool call and a model, merged into the tool call's card.
+func good() *acpdialect.Dialect {
+	return &acpdialect.Dialect{
+		ID:    "acme",
+		Match: func(name, _ string) bool { return name == "acme-agent" },
+		Methods: []acpdialect.Method{{
+			Name: "acme/task", Kind: acpdialect.RequestOrNotification,
+			Handle: func(params gjson.Result) acpdialect.Action {
+				return acpdialect.Action{Late: acpdialect.Late{
+					ToolCallID: frame.Str(params.Get("toolCallId")),
+					Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
+						SubagentTask: &acpdialect.SubagentTask{Model: frame.Str(params.Get("model"))}},
+				}}
+			},
+		}},
+		MergeLate: func(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
+			if late.SubagentTask == nil {
+				return cur, false
+			}
+			cur.Kind, cur.Generic, cur.SubagentTask = acpdialect.KindSubagentTask, nil, late.SubagentTask
+			return cur, true
+		},
+	}
+}
+
+var goodFrames = [][]byte{
+	dialecttest.Request(7, "acme/task", map[string]any{"toolCallId": "t1", "model": "m1"}),
+	dialecttest.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Task"}),
+}
+
+func TestGoodDialectPasses(t *testing.T) {
+	if err := dialecttest.Check(good(), dialecttest.Options{Agents: []string{"acme-agent"}, Frames: goodFrames}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Each broken dialect must fail the rule it breaks, with a message that
+// says what it did.
+func TestBrokenDialectsFail(t *testing.T) {
+	tests := []struct {
+		name   string
+		break_ func(d *acpdialect.Dialect)
+		agents []string
+		rule   string // the "rule:" prefix of the failure
+		says   string // part of the message
+	}{
+		{
+			name: "keeps a view of the frame",
+			break_: func(d *acpdialect.Dialect) {
+				d.Methods[0].Handle = func(params gjson.Result) acpdialect.Action {
+					return acpdialect.Action{Late: acpdialect.Late{ToolCallID: frame.View(params.Get("toolCallId")),
+						Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{}}}}
+				}
+			},
+			rule: "pure", says: "views the frame",
+		},
+		{
+			name: "is not deterministic",
+			break_: func(d *acpdialect.Dialect) {
+				n := 0
+				d.Methods[0].Handle = func(gjson.Result) acpdialect.Action {
+					n++
+					return acpdialect.Action{Result: json.RawMessage(strings.Repeat("[", 1) + string(rune('0'+n%10)) + "]")}
+				}
+			},
+			rule: "pure", says: "two results",
+		},
+		{
+			name: "changes the card in place",
+			break_: func(d *acpdialect.Dialect) {
+				d.ToolCall = func(_ frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
+					if prev.Generic != nil {
+						prev.Generic.ACPKind = "mutated"
+					}
+					return prev
+				}
+			},
+			rule: "pure", says: "in place",
+		},
+		{
+			name: "panics on a wrong type",
+			break_: func(d *acpdialect.Dialect) {
+				d.Methods[0].Handle = func(params gjson.Result) acpdialect.Action {
+					_ = params.Get("model").Value().(string) // a number, an array...: panic
+					return acpdialect.Action{}
+				}
+			},
+			rule: "fail_closed", says: "panicked",
+		},
+		{
+			name: "answers twice",
+			break_: func(d *acpdialect.Dialect) {
+				d.Methods[0].Handle = func(gjson.Result) acpdialect.Action {
+					// A result that smuggles a second response frame.
+					return acpdialect.Action{Result: json.RawMessage("{}}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}")}
+				}
+			},
+			rule: "fail_closed", says: "2 replies, want 1",
+		},
+		{
+			name: "claims every agent",
+			break_: func(d *acpdialect.Dialect) {
+				d.Match = func(string, string) bool { return true }
+			},
+			rule: "isolation", says: "changed the output of a connection identified as unknown-agent",
+		},
+		{
+			name: "matches by substring",
+			break_: func(d *acpdialect.Dialect) {
+				d.Match = func(name, _ string) bool { return strings.Contains(name, "acme") }
+			},
+			agents: []string{"acme-agent"},
+			rule:   "isolation", says: `Match accepts "preacme-agent"`,
+		},
+		{
+			name:   "does not know its own agent",
+			break_: func(d *acpdialect.Dialect) { d.Match = func(name, _ string) bool { return name == "acme" } },
+			agents: []string{"acme-agent"},
+			rule:   "isolation", says: "does not identify its own agent",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := good()
+			tc.break_(d)
+			err := dialecttest.Check(d, dialecttest.Options{Agents: tc.agents, Frames: goodFrames})
+			if err == nil {
+				t.Fatalf("Check passed a dialect that %s", tc.name)
+			}
+			for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+				if msg := e.Error(); strings.HasPrefix(msg, tc.rule+": ") && strings.Contains(msg, tc.says) {
+					return
+				}
+			}
+			t.Errorf("want a %q failure saying %q; got:\n%v", tc.rule, tc.says, err)
+		})
+	}
+}
+
+// The goldens rule compares, reports a difference with a diff, and
+// rewrites with Update.
+func TestGoldens(t *testing.T) {
+	dir := t.TempDir()
+	req, resp := dialecttest.Initialize(0, "acme-agent")
+	snew, sresp := dialecttest.SessionNew(1, "s1")
+	lines := [][]byte{req, resp, snew, sresp, dialecttest.Prompt(2, "s1", "go")}
+	lines = append(lines, goodFrames[1], goodFrames[0], dialecttest.PromptResponse(2, ""))
+	var b []byte
+	for _, l := range lines {
+		b = append(append(b, l...), '\n')
+	}
+	if err := os.WriteFile(filepath.Join(dir, "task.jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := dialecttest.Options{Dir: dir}
+	if err := dialecttest.Check(good(), opts); err == nil || !strings.Contains(err.Error(), "goldens: ") {
+		t.Fatalf("missing goldens: %v", err)
+	}
+	opts.Update = true
+	if err := dialecttest.Check(good(), opts); err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	golden, _ := os.ReadFile(filepath.Join(dir, "task.final.golden"))
+	if !strings.Contains(string(golden), `"subagent_task":{"model":"m1"}`) {
+		t.Errorf("final golden lacks the merged card:\n%s", golden)
+	}
+	opts.Update = false
+	if err := dialecttest.Check(good(), opts); err != nil {
+		t.Fatalf("after update: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "task.final.golden"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := dialecttest.Check(good(), opts); err == nil || !strings.Contains(err.Error(), "-want +got") {
+		t.Errorf("a changed golden: %v", err)
+	}
+}

@@ -1,0 +1,213 @@
+package dialecttest
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
+)
+
+// checkPure feeds every hook the dialect sets each of its frames twice,
+// and checks that the results agree and survive the frame's buffer being
+// overwritten.
+func checkPure(k *kit) []string {
+	var fails []string
+	var lates []acpdialect.Late
+	var cards []acpdialect.Payload
+	for _, s := range k.frames {
+		method := gjson.GetBytes(s.b, "method").Str
+		if method == "session/update" {
+			update := gjson.GetBytes(s.b, "params.update").Raw
+			kind := gjson.Get(update, "sessionUpdate").Str
+			if h := k.update(kind); h != nil && h.Handle != nil {
+				late, msg := twice(update, h.Handle)
+				fails = appendMsg(fails, s.where, "Updates["+kind+"].Handle", msg)
+				lates = appendLate(lates, late)
+			}
+			if (kind == "tool_call" || kind == "tool_call_update") && k.d.ToolCall != nil {
+				card, msgs := pureToolCall(k.d.ToolCall, update)
+				for _, msg := range msgs {
+					fails = appendMsg(fails, s.where, "ToolCall", msg)
+				}
+				cards = append(cards, card)
+			}
+			continue
+		}
+		m := k.method(method, gjson.GetBytes(s.b, "id").Exists())
+		if m == nil || m.Handle == nil {
+			continue
+		}
+		act, msg := twice(gjson.GetBytes(s.b, "params").Raw, m.Handle)
+		fails = appendMsg(fails, s.where, "Methods["+m.Name+"].Handle", msg)
+		lates = appendLate(lates, act.Late)
+	}
+	fails = append(fails, pureMergeLate(k.d.MergeLate, lates, cards)...)
+	fails = append(fails, pureCalls(k)...)
+	fails = append(fails, pureStrings(k)...)
+	return fails
+}
+
+func appendMsg(fails []string, where, hook, msg string) []string {
+	if msg == "" {
+		return fails
+	}
+	return append(fails, fmt.Sprintf("%s: %s %s", where, hook, msg))
+}
+
+func appendLate(lates []acpdialect.Late, l acpdialect.Late) []acpdialect.Late {
+	if l == (acpdialect.Late{}) {
+		return lates
+	}
+	return append(lates, l)
+}
+
+// twice calls hook on raw twice, once over a buffer the kit then
+// overwrites and once over a pristine copy. It returns the pristine
+// result, and what went wrong: a panic, two different results, or a result
+// that changed with the buffer (it views the frame).
+func twice[T any](raw string, hook func(gjson.Result) T) (res T, msg string) {
+	buf, pristine := []byte(raw), []byte(raw)
+	var first T
+	if msg = protect(func() { first = hook(over(buf)) }); msg != "" {
+		return res, msg
+	}
+	if msg = protect(func() { res = hook(over(pristine)) }); msg != "" {
+		return res, msg
+	}
+	if d := diff(first, res); d != "" {
+		return res, "returned two results for the same frame (-first +second):\n" + d
+	}
+	for i := range buf {
+		buf[i] = '#'
+	}
+	if d := diff(res, first); d != "" {
+		return res, "returned a value that views the frame: it changed when the frame's buffer was overwritten (-want +got):\n" + d
+	}
+	return res, ""
+}
+
+// over views a buffer as the Conn does: a gjson.Result over the bytes,
+// without a copy.
+func over(b []byte) gjson.Result {
+	if len(b) == 0 {
+		return gjson.Result{}
+	}
+	return gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
+// protect runs fn and reports a panic as a message.
+func protect(fn func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprintf("panicked: %v", r)
+		}
+	}()
+	fn()
+	return ""
+}
+
+// diff is cmp.Diff that reports a value cmp cannot compare instead of
+// panicking.
+func diff(a, b any) (d string) {
+	defer func() {
+		if r := recover(); r != nil {
+			d = fmt.Sprintf("cannot compare: %v", r)
+		}
+	}()
+	return cmp.Diff(a, b)
+}
+
+// pureToolCall checks ToolCall on one update: against a generic card and
+// against its own result (a second update merging into the card), the
+// results agree, survive the frame, and the card passed in is unchanged.
+func pureToolCall(hook func(frame.ToolUpdate, acpdialect.Payload) acpdialect.Payload, update string) (acpdialect.Payload, []string) {
+	var msgs []string
+	call := func(prev acpdialect.Payload) acpdialect.Payload {
+		before := prev.Clone()
+		out, msg := twice(update, func(u gjson.Result) acpdialect.Payload {
+			return hook(frame.ReadToolUpdate(u), prev)
+		})
+		if msg != "" {
+			msgs = append(msgs, msg)
+		} else if d := diff(before, prev); d != "" {
+			msgs = append(msgs, "changed the card it was given in place (copy a kind object before changing it) (-before +after):\n"+d)
+		}
+		return out
+	}
+	card := call(acpdialect.Payload{Kind: acpdialect.KindGeneric, Generic: &acpdialect.Generic{}})
+	call(card)
+	return card, msgs
+}
+
+// pureMergeLate merges every late half the hooks produced into every card
+// ToolCall produced, and into an empty card of the half's kind.
+func pureMergeLate(hook func(cur, late acpdialect.Payload) (acpdialect.Payload, bool), lates []acpdialect.Late, cards []acpdialect.Payload) []string {
+	if hook == nil {
+		return nil
+	}
+	var fails []string
+	for _, l := range lates {
+		candidates := append(append([]acpdialect.Payload(nil), cards...), acpdialect.Payload{Kind: l.Payload.Kind})
+		for _, cur := range candidates {
+			before := cur.Clone()
+			var a, b acpdialect.Payload
+			var okA, okB bool
+			msg := protect(func() {
+				a, okA = hook(cur, l.Payload.Clone())
+				b, okB = hook(cur, l.Payload.Clone())
+			})
+			switch {
+			case msg != "":
+			case okA != okB || diff(a, b) != "":
+				msg = "returned two results for the same halves:\n" + diff(a, b)
+			case diff(before, cur) != "":
+				msg = "changed the card it was given in place (-before +after):\n" + diff(before, cur)
+			}
+			if msg != "" {
+				fails = append(fails, fmt.Sprintf("MergeLate (late half for %q, card of kind %q) %s", l.ToolCallID, cur.Kind, msg))
+			}
+		}
+	}
+	return fails
+}
+
+// pureCalls feeds each Call's result reader the results found in the
+// transcripts, and an empty object.
+func pureCalls(k *kit) []string {
+	var fails []string
+	for _, c := range k.d.Calls {
+		if c.Result == nil {
+			continue
+		}
+		for _, raw := range append(k.results[c.Name], "{}") {
+			_, msg := twice(raw, c.Result)
+			fails = appendMsg(fails, "result of "+c.Name, "Calls["+c.Name+"].Result", msg)
+		}
+	}
+	return fails
+}
+
+// pureStrings checks the string hooks: Match and CommandDescription.
+func pureStrings(k *kit) []string {
+	var fails []string
+	if k.d.Match != nil {
+		for _, name := range append(k.opts.Agents, k.nearMisses()...) {
+			var a, b bool
+			if msg := protect(func() { a, b = k.d.Match(name, ""), k.d.Match(name, "") }); msg != "" || a != b {
+				fails = append(fails, fmt.Sprintf("Match(%q) gave two answers, or %s", name, msg))
+			}
+		}
+	}
+	if k.d.CommandDescription != nil {
+		for _, s := range []string{"", "---", "Run the tests", " \t"} {
+			var a, b string
+			if msg := protect(func() { a, b = k.d.CommandDescription(s), k.d.CommandDescription(s) }); msg != "" || a != b {
+				fails = append(fails, fmt.Sprintf("CommandDescription(%q) gave %q then %q %s", s, a, b, msg))
+			}
+		}
+	}
+	return fails
+}
