@@ -3,6 +3,7 @@ package acpdialect
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 )
 
 // Event types. Add types; never change the meaning of an existing field.
@@ -47,19 +48,21 @@ type Event struct {
 	Object Object `json:"-"`
 }
 
-// Object is the object of a session-level event: *Question, *Plan, *Todos,
-// *Image, *Models or *Commands. The set is the package's, like the event
-// types (its JSON name comes from eventJSON).
+// Object is the object of a session-level event: *Question, *Plan,
+// *Todos, *Image, *Models, *Commands, *Usage, *ContextWindow,
+// *Capabilities, *Message, *Compaction, *Permission, *ProviderError,
+// *AuthStatus, *SessionInfo or *Config. The set is the package's, like the
+// event types; each is written in the JSON under its own name.
 type Object interface {
-	sessionObject()
+	objectName() string // its JSON name: the event type that carries it
 }
 
-func (*Question) sessionObject() {}
-func (*Plan) sessionObject()     {}
-func (*Todos) sessionObject()    {}
-func (*Image) sessionObject()    {}
-func (*Models) sessionObject()   {}
-func (*Commands) sessionObject() {}
+func (*Question) objectName() string { return "question" }
+func (*Plan) objectName() string     { return "plan" }
+func (*Todos) objectName() string    { return "todos" }
+func (*Image) objectName() string    { return "image" }
+func (*Models) objectName() string   { return "models" }
+func (*Commands) objectName() string { return "commands" }
 
 // Question returns the event's question, or nil.
 func (e Event) Question() *Question { o, _ := e.Object.(*Question); return o }
@@ -79,61 +82,96 @@ func (e Event) Models() *Models { o, _ := e.Object.(*Models); return o }
 // Commands returns the event's slash commands, or nil.
 func (e Event) Commands() *Commands { o, _ := e.Object.(*Commands); return o }
 
+// objectKinds names each object type in the JSON and makes a fresh one to
+// decode into. The JSON name is the event type that carries it.
+var objectKinds = []struct {
+	name string
+	new  func() Object
+}{
+	{"question", func() Object { return new(Question) }},
+	{"plan", func() Object { return new(Plan) }},
+	{"todos", func() Object { return new(Todos) }},
+	{"image", func() Object { return new(Image) }},
+	{"models", func() Object { return new(Models) }},
+	{"commands", func() Object { return new(Commands) }},
+	{"usage", func() Object { return new(Usage) }},
+	{"context_window", func() Object { return new(ContextWindow) }},
+	{"capabilities", func() Object { return new(Capabilities) }},
+	{"message", func() Object { return new(Message) }},
+	{"compaction", func() Object { return new(Compaction) }},
+	{"permission", func() Object { return new(Permission) }},
+	{"provider_error", func() Object { return new(ProviderError) }},
+	{"auth_status", func() Object { return new(AuthStatus) }},
+	{"session_info", func() Object { return new(SessionInfo) }},
+	{"config", func() Object { return new(Config) }},
+}
+
 // eventFields is Event without its methods, for the JSON encoding.
 type eventFields Event
-
-// eventJSON is the wire form of an Event: its fields, then its object
-// under the object's name.
-type eventJSON struct {
-	eventFields
-	Question *Question `json:"question,omitempty"`
-	Plan     *Plan     `json:"plan,omitempty"`
-	Todos    *Todos    `json:"todos,omitempty"`
-	Image    *Image    `json:"image,omitempty"`
-	Models   *Models   `json:"models,omitempty"`
-	Commands *Commands `json:"commands,omitempty"`
-}
 
 // MarshalJSON writes the event's fields, then its object under its name.
 // HTML characters are left to the caller's encoder to escape or not.
 func (e Event) MarshalJSON() ([]byte, error) {
-	w := eventJSON{eventFields: eventFields(e), Question: e.Question(), Plan: e.Plan(), Todos: e.Todos(),
-		Image: e.Image(), Models: e.Models(), Commands: e.Commands()}
+	b, err := encode(eventFields(e))
+	if err != nil || e.Object == nil || reflect.ValueOf(e.Object).IsNil() {
+		return b, err
+	}
+	name := e.Object.objectName()
+	obj, err := encode(e.Object)
+	if err != nil {
+		return nil, err
+	}
+	out := append(b[:len(b)-1:len(b)-1], `,"`...)
+	out = append(append(out, name...), `":`...)
+	return append(append(out, obj...), '}'), nil
+}
+
+// encode is json.Marshal without HTML escaping and the trailing newline.
+func encode(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(w); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// UnmarshalJSON reads what MarshalJSON writes (the object's ToolCallID is
+// UnmarshalJSON reads what MarshalJSON writes (an object's tool call id is
 // the event's). Unknown members are ignored, so a client reads the output
 // of a newer version.
 func (e *Event) UnmarshalJSON(b []byte) error {
-	var w eventJSON
-	if err := json.Unmarshal(b, &w); err != nil {
+	var f eventFields
+	if err := json.Unmarshal(b, &f); err != nil {
 		return err
 	}
-	*e = Event(w.eventFields)
-	// An object's tool call id is written once, as the event's.
-	switch {
-	case w.Question != nil:
-		w.Question.ToolCallID, e.Object = e.ToolCallID, w.Question
-	case w.Plan != nil:
-		w.Plan.ToolCallID, e.Object = e.ToolCallID, w.Plan
-	case w.Todos != nil:
-		w.Todos.ToolCallID, e.Object = e.ToolCallID, w.Todos
-	case w.Image != nil:
-		w.Image.ToolCallID, e.Object = e.ToolCallID, w.Image
-	case w.Models != nil:
-		e.Object = w.Models
-	case w.Commands != nil:
-		e.Object = w.Commands
+	*e = Event(f)
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(b, &members); err != nil {
+		return err
+	}
+	for _, k := range objectKinds {
+		raw, ok := members[k.name]
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		o := k.new()
+		if err := json.Unmarshal(raw, o); err != nil {
+			return err
+		}
+		if t, ok := o.(interface{ setToolCallID(string) }); ok {
+			t.setToolCallID(e.ToolCallID) // written once, as the event's
+		}
+		e.Object = o
+		return nil
 	}
 	return nil
 }
+
+func (q *Question) setToolCallID(id string) { q.ToolCallID = id }
+func (p *Plan) setToolCallID(id string)     { p.ToolCallID = id }
+func (t *Todos) setToolCallID(id string)    { t.ToolCallID = id }
+func (i *Image) setToolCallID(id string)    { i.ToolCallID = id }
 
 // RPCError is a JSON-RPC error object.
 type RPCError struct {

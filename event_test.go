@@ -30,6 +30,31 @@ func TestEventObjectJSON(t *testing.T) {
 			`{"type":"models","models":{"items":[{"id":"m"}]}}`},
 		{"commands", acpdialect.Event{Type: acpdialect.EventCommands, Object: &acpdialect.Commands{Items: []acpdialect.Command{{Name: "review"}}}},
 			`{"type":"commands","commands":{"items":[{"name":"review"}]}}`},
+		{"usage", acpdialect.Event{Type: acpdialect.EventUsage, SessionID: "s1", Object: &acpdialect.Usage{Used: i64(0), Size: i64(200000),
+			Cost: f64(0.25), Currency: "USD", Model: "m", Origin: "human", RateLimit: &acpdialect.RateLimit{Status: "allowed", Utilization: f64(0.5)}}},
+			`{"type":"usage","session_id":"s1","usage":{"used":0,"size":200000,"cost":0.25,"currency":"USD","model":"m","origin":"human","rate_limit":{"status":"allowed","utilization":0.5}}}`},
+		{"turn usage", acpdialect.Event{Type: acpdialect.EventUsage, Object: &acpdialect.Usage{Turn: true, InputTokens: i64(2), OutputTokens: i64(4),
+			CachedReadTokens: i64(0), CachedWriteTokens: i64(9), ThoughtTokens: i64(1), TotalTokens: i64(16), Estimated: true}},
+			`{"type":"usage","usage":{"turn":true,"input_tokens":2,"output_tokens":4,"cached_read_tokens":0,"cached_write_tokens":9,"thought_tokens":1,"total_tokens":16,"estimated":true}}`},
+		{"context window", acpdialect.Event{Type: acpdialect.EventContextWindow, Object: &acpdialect.ContextWindow{Used: 0, Size: 10, Remaining: 10}},
+			`{"type":"context_window","context_window":{"used":0,"size":10,"remaining":10}}`},
+		{"capabilities", acpdialect.Event{Type: acpdialect.EventCapabilities, Object: &acpdialect.Capabilities{}},
+			`{"type":"capabilities","capabilities":{"prompt_queueing":false}}`},
+		{"message", acpdialect.Event{Type: acpdialect.EventMessage, Object: &acpdialect.Message{Role: acpdialect.RoleThought, Text: "hm", Phase: "commentary", ParentToolCallID: "t"}},
+			`{"type":"message","message":{"role":"thought","text":"hm","phase":"commentary","parent_tool_call_id":"t"}}`},
+		{"compaction", acpdialect.Event{Type: acpdialect.EventCompaction, Object: &acpdialect.Compaction{CompactionID: "c", Status: acpdialect.CompactionCompleted, Trigger: "auto", PreTokens: i64(9), PostTokens: i64(0)}},
+			`{"type":"compaction","compaction":{"compaction_id":"c","status":"completed","trigger":"auto","pre_tokens":9,"post_tokens":0}}`},
+		{"permission", acpdialect.Event{Type: acpdialect.EventPermission, ToolCallID: "t", Method: "session/request_permission", ID: json.RawMessage(`3`),
+			Object: &acpdialect.Permission{ToolName: "mcp__gh__issue", Server: "gh", Tool: "issue", Options: []acpdialect.PermissionOption{{ID: "allow", Kind: "allow_once"}}}},
+			`{"type":"permission","tool_call_id":"t","method":"session/request_permission","id":3,"permission":{"tool_name":"mcp__gh__issue","server":"gh","tool":"issue","options":[{"id":"allow","kind":"allow_once"}]}}`},
+		{"provider error", acpdialect.Event{Type: acpdialect.EventProviderError, Object: &acpdialect.ProviderError{Severity: acpdialect.SeverityError, Code: "model_at_capacity", Action: "retry"}},
+			`{"type":"provider_error","provider_error":{"severity":"error","code":"model_at_capacity","action":"retry"}}`},
+		{"auth status", acpdialect.Event{Type: acpdialect.EventAuthStatus, Object: &acpdialect.AuthStatus{Kind: "account", Email: "a@b.c"}},
+			`{"type":"auth_status","auth_status":{"kind":"account","email":"a@b.c"}}`},
+		{"session info", acpdialect.Event{Type: acpdialect.EventSessionInfo, Object: &acpdialect.SessionInfo{Title: "T", Archived: boolp(false)}},
+			`{"type":"session_info","session_info":{"title":"T","archived":false}}`},
+		{"config", acpdialect.Event{Type: acpdialect.EventConfig, Object: &acpdialect.Config{Options: json.RawMessage(`[{"id":"model"}]`)}},
+			`{"type":"config","config":{"options":[{"id":"model"}]}}`},
 		{"no object", acpdialect.Event{Type: acpdialect.EventReply, Method: "cursor/task", ID: json.RawMessage(`"a"`), Result: json.RawMessage(`{}`)},
 			`{"type":"reply","method":"cursor/task","id":"a","result":{}}`},
 	}
@@ -48,7 +73,10 @@ func TestEventObjectJSON(t *testing.T) {
 			}
 			n := 0
 			for _, set := range []bool{back.Question() != nil, back.Plan() != nil, back.Todos() != nil,
-				back.Image() != nil, back.Models() != nil, back.Commands() != nil} {
+				back.Image() != nil, back.Models() != nil, back.Commands() != nil, back.Usage() != nil,
+				back.ContextWindow() != nil, back.Capabilities() != nil, back.Message() != nil,
+				back.Compaction() != nil, back.Permission() != nil, back.ProviderError() != nil,
+				back.AuthStatus() != nil, back.SessionInfo() != nil, back.Config() != nil} {
 				if set {
 					n++
 				}
@@ -89,10 +117,14 @@ func TestEventJSONFollowsTheEncodersHTMLSetting(t *testing.T) {
 // A newer version's members are ignored, not an error.
 func TestEventUnmarshalIgnoresUnknownMembers(t *testing.T) {
 	var ev acpdialect.Event
-	if err := json.Unmarshal([]byte(`{"type":"usage","session_id":"s1","usage":{"used":1}}`), &ev); err != nil {
+	if err := json.Unmarshal([]byte(`{"type":"weather","session_id":"s1","weather":{"sunny":true}}`), &ev); err != nil {
 		t.Fatal(err)
 	}
-	if ev.Type != "usage" || ev.SessionID != "s1" || ev.Object != nil {
+	if ev.Type != "weather" || ev.SessionID != "s1" || ev.Object != nil {
 		t.Errorf("got %+v", ev)
 	}
 }
+
+func i64(v int64) *int64     { return &v }
+func f64(v float64) *float64 { return &v }
+func boolp(v bool) *bool     { return &v }

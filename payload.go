@@ -1,10 +1,20 @@
 package acpdialect
 
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+)
+
 // Payload kinds. A dialect may add more; these are the ones the core and the
 // built-in dialects produce.
 const (
 	KindGeneric      = "generic"
 	KindSubagentTask = "subagent_task"
+	KindShell        = "shell"
+	KindMCPTool      = "mcp_tool"
+	KindMonitor      = "monitor"
+	KindWakeup       = "wakeup"
 )
 
 // Tool call statuses: ACP's four plus cancelled.
@@ -26,6 +36,10 @@ type Payload struct {
 	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
 
 	SubagentTask *SubagentTask `json:"subagent_task,omitempty"`
+	Shell        *Shell        `json:"shell,omitempty"`
+	MCPTool      *MCPTool      `json:"mcp_tool,omitempty"`
+	Monitor      *Monitor      `json:"monitor,omitempty"`
+	Wakeup       *Wakeup       `json:"wakeup,omitempty"`
 	Generic      *Generic      `json:"generic,omitempty"`
 }
 
@@ -50,6 +64,55 @@ type SubagentTask struct {
 	OutputFile   string `json:"output_file,omitempty"`
 }
 
+// Shell is a tool call that runs a command in a terminal.
+type Shell struct {
+	Command    string `json:"command,omitempty"`
+	Cwd        string `json:"cwd,omitempty"`
+	TerminalID string `json:"terminal_id,omitempty"`
+	// Output is the command's output, its tail when it is longer than the
+	// Conn keeps (OutputTruncated then says so).
+	Output          string `json:"output,omitempty"`
+	OutputTruncated bool   `json:"output_truncated,omitempty"`
+	ExitCode        *int64 `json:"exit_code,omitempty"`
+	Signal          string `json:"signal,omitempty"`
+	// Background: the command goes on after the tool call completes.
+	Background bool `json:"background,omitempty"`
+}
+
+// MCPTool is a call of a tool of an MCP server.
+type MCPTool struct {
+	Server string `json:"server,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	// Arguments are the call's arguments as the agent sent them.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Output    string          `json:"output,omitempty"`
+	Error     string          `json:"error,omitempty"`
+}
+
+// Monitor is a background watch that reports events into the session
+// (Claude's Monitor tool) until it ends.
+type Monitor struct {
+	TaskID     string `json:"task_id,omitempty"`
+	Command    string `json:"command,omitempty"`
+	EventCount int64  `json:"event_count"`
+	// RecentEvents are the last events' bodies, oldest first.
+	RecentEvents []string `json:"recent_events,omitempty"`
+	Ended        bool     `json:"ended,omitempty"`
+	EndReason    string   `json:"end_reason,omitempty"`
+}
+
+// Wakeup is a request to prompt the agent again later. The library
+// describes it; scheduling is the client's.
+type Wakeup struct {
+	Prompt       string `json:"prompt,omitempty"`
+	DelaySeconds *int64 `json:"delay_seconds,omitempty"`
+	Reason       string `json:"reason,omitempty"`
+	// ScheduledFor is when, in unix milliseconds; Invalid says the agent
+	// reported a time that is zero or unreadable (never guessed).
+	ScheduledFor *int64 `json:"scheduled_for,omitempty"`
+	Invalid      bool   `json:"invalid,omitempty"`
+}
+
 // Generic is a tool call no dialect claims.
 type Generic struct {
 	// ACPKind is the tool call's ACP kind (read, edit, execute, other, ...).
@@ -67,6 +130,26 @@ func (p Payload) Clone() Payload {
 		st.ToolUseCount = cloneInt(st.ToolUseCount)
 		p.SubagentTask = &st
 	}
+	if p.Shell != nil {
+		sh := *p.Shell
+		sh.ExitCode = cloneInt(sh.ExitCode)
+		p.Shell = &sh
+	}
+	if p.MCPTool != nil {
+		m := *p.MCPTool
+		m.Arguments = bytes.Clone(m.Arguments)
+		p.MCPTool = &m
+	}
+	if p.Monitor != nil {
+		m := *p.Monitor
+		m.RecentEvents = slices.Clone(m.RecentEvents)
+		p.Monitor = &m
+	}
+	if p.Wakeup != nil {
+		w := *p.Wakeup
+		w.DelaySeconds, w.ScheduledFor = cloneInt(w.DelaySeconds), cloneInt(w.ScheduledFor)
+		p.Wakeup = &w
+	}
 	if p.Generic != nil {
 		g := *p.Generic
 		p.Generic = &g
@@ -80,7 +163,42 @@ func (p Payload) Equal(q Payload) bool {
 		p.ParentToolCallID != q.ParentToolCallID {
 		return false
 	}
-	return p.SubagentTask.equal(q.SubagentTask) && p.Generic.equal(q.Generic)
+	return p.SubagentTask.equal(q.SubagentTask) && p.Generic.equal(q.Generic) &&
+		p.Shell.equal(q.Shell) && p.MCPTool.equal(q.MCPTool) && p.Monitor.equal(q.Monitor) &&
+		p.Wakeup.equal(q.Wakeup)
+}
+
+func (a *Shell) equal(b *Shell) bool {
+	if a == nil || b == nil || a == b {
+		return a == b
+	}
+	x, y := *a, *b
+	x.ExitCode, y.ExitCode = nil, nil
+	return x == y && intEqual(a.ExitCode, b.ExitCode)
+}
+
+func (a *MCPTool) equal(b *MCPTool) bool {
+	if a == nil || b == nil || a == b {
+		return a == b
+	}
+	return a.Server == b.Server && a.Tool == b.Tool && a.Output == b.Output && a.Error == b.Error &&
+		bytes.Equal(a.Arguments, b.Arguments)
+}
+
+func (a *Monitor) equal(b *Monitor) bool {
+	if a == nil || b == nil || a == b {
+		return a == b
+	}
+	return a.TaskID == b.TaskID && a.Command == b.Command && a.EventCount == b.EventCount &&
+		a.Ended == b.Ended && a.EndReason == b.EndReason && slices.Equal(a.RecentEvents, b.RecentEvents)
+}
+
+func (a *Wakeup) equal(b *Wakeup) bool {
+	if a == nil || b == nil || a == b {
+		return a == b
+	}
+	return a.Prompt == b.Prompt && a.Reason == b.Reason && a.Invalid == b.Invalid &&
+		intEqual(a.DelaySeconds, b.DelaySeconds) && intEqual(a.ScheduledFor, b.ScheduledFor)
 }
 
 func (a *SubagentTask) equal(b *SubagentTask) bool {

@@ -38,3 +38,79 @@ func TestSubagentTaskEqualSeesEveryField(t *testing.T) {
 
 // count returns a pointer to v, for a payload's optional counters.
 func count(v int64) *int64 { return &v }
+
+// Payload.Equal must notice a difference in any field of any kind object,
+// and Clone must copy every one deeply: a change to a clone's object never
+// shows in the original.
+func TestPayloadEqualAndCloneSeeEveryField(t *testing.T) {
+	ptyp := reflect.TypeFor[acpdialect.Payload]()
+	for i := range ptyp.NumField() {
+		kf := ptyp.Field(i)
+		if kf.Type.Kind() != reflect.Pointer {
+			continue
+		}
+		otyp := kf.Type.Elem()
+		for j := range otyp.NumField() {
+			var a, b acpdialect.Payload
+			reflect.ValueOf(&a).Elem().Field(i).Set(reflect.New(otyp))
+			reflect.ValueOf(&b).Elem().Field(i).Set(reflect.New(otyp))
+			setField(t, reflect.ValueOf(&b).Elem().Field(i).Elem().Field(j), kf.Name+"."+otyp.Field(j).Name)
+			if a.Equal(b) || b.Equal(a) {
+				t.Errorf("Payload.Equal misses %s.%s", kf.Name, otyp.Field(j).Name)
+			}
+			c := b.Clone()
+			if !c.Equal(b) {
+				t.Errorf("Clone of %s.%s is not Equal", kf.Name, otyp.Field(j).Name)
+			}
+			mutate(reflect.ValueOf(&c).Elem().Field(i).Elem().Field(j))
+			if c.Equal(b) {
+				t.Errorf("Clone shares %s.%s with the original", kf.Name, otyp.Field(j).Name)
+			}
+		}
+	}
+}
+
+// setField gives a field a non-zero value.
+func setField(t *testing.T, f reflect.Value, name string) {
+	switch f.Kind() {
+	case reflect.String:
+		f.SetString("x")
+	case reflect.Bool:
+		f.SetBool(true)
+	case reflect.Int64:
+		f.SetInt(1)
+	case reflect.Pointer:
+		f.Set(reflect.New(f.Type().Elem()))
+	case reflect.Slice:
+		f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+		if f.Type().Elem().Kind() == reflect.String {
+			f.Index(0).SetString("x")
+		} else {
+			f.Index(0).Set(reflect.ValueOf(byte('1')).Convert(f.Type().Elem()))
+		}
+	default:
+		t.Fatalf("field %s: kind %s not covered by this test", name, f.Kind())
+	}
+}
+
+// mutate changes a set field through what it points to, where it points,
+// or in place.
+func mutate(f reflect.Value) {
+	switch f.Kind() {
+	case reflect.Pointer:
+		e := f.Elem()
+		e.Set(reflect.ValueOf(int64(99)).Convert(e.Type()))
+	case reflect.Slice:
+		if f.Type().Elem().Kind() == reflect.String {
+			f.Index(0).SetString("changed")
+		} else {
+			f.Index(0).Set(reflect.ValueOf(byte('2')).Convert(f.Type().Elem()))
+		}
+	case reflect.String:
+		f.SetString("changed")
+	case reflect.Bool:
+		f.SetBool(false)
+	case reflect.Int64:
+		f.SetInt(99)
+	}
+}

@@ -1,0 +1,244 @@
+package acpdialect
+
+import "encoding/json"
+
+// More session-level event types, shared by the dialects that report them.
+// Their objects use ACP's names where ACP (or an RFD on its way in) has a
+// shape for the same thing, and add the vendor's extras beside them.
+const (
+	// EventUsage is a usage sample: the context window's fill and cost
+	// (ACP's usage_update), or with Turn set a turn's token summary (ACP's
+	// PromptResponse.usage).
+	EventUsage = "usage"
+	// EventContextWindow is the context window's fill where an agent
+	// reports it outside usage_update.
+	EventContextWindow = "context_window"
+	// EventCapabilities is what the agent's initialize response advertises
+	// beyond ACP's own capabilities.
+	EventCapabilities = "capabilities"
+	// EventMessage is message or thought text that ACP's chunks cannot
+	// place: a subagent's text nested under its card, or a phased message.
+	EventMessage = "message"
+	// EventCompaction is a change of a context compaction (ACP's
+	// compaction_update RFD).
+	EventCompaction = "compaction"
+	// EventPermission is a permission request the agent made, described;
+	// the client answers it as ACP says, never the library.
+	EventPermission = "permission"
+	// EventProviderError is an error of the agent's model provider, with
+	// what the user can do about it (ACP's notice RFD).
+	EventProviderError = "provider_error"
+	// EventAuthStatus is the agent's account or key status.
+	EventAuthStatus = "auth_status"
+	// EventSessionInfo is the session's title and state (ACP's
+	// session_info_update, with the vendor's extras).
+	EventSessionInfo = "session_info"
+	// EventConfig is the session's config options, ACP-shaped, where the
+	// library built them or the agent changed them outside ACP.
+	EventConfig = "config"
+)
+
+// Usage is one usage sample. A field the agent did not report is absent:
+// counts are pointers so that a reported zero is written.
+type Usage struct {
+	// Used and Size are the context window's tokens in use and its size
+	// (ACP's usage_update).
+	Used *int64 `json:"used,omitempty"`
+	Size *int64 `json:"size,omitempty"`
+	// Cost is what the session cost so far, in Currency.
+	Cost     *float64 `json:"cost,omitempty"`
+	Currency string   `json:"currency,omitempty"`
+	// Model is the model that answered; Effort its reasoning effort where
+	// the agent names one.
+	Model  string `json:"model,omitempty"`
+	Effort string `json:"effort,omitempty"`
+	// Origin says what the work was for ("human" for the user's turn; a
+	// background task's kind otherwise), so that a client does not bill
+	// background work to the user's turn.
+	Origin    string     `json:"origin,omitempty"`
+	RateLimit *RateLimit `json:"rate_limit,omitempty"`
+
+	// Turn marks a turn summary: the token counts of one prompt turn
+	// (ACP's PromptResponse.usage).
+	Turn              bool   `json:"turn,omitempty"`
+	InputTokens       *int64 `json:"input_tokens,omitempty"`
+	OutputTokens      *int64 `json:"output_tokens,omitempty"`
+	CachedReadTokens  *int64 `json:"cached_read_tokens,omitempty"`
+	CachedWriteTokens *int64 `json:"cached_write_tokens,omitempty"`
+	ThoughtTokens     *int64 `json:"thought_tokens,omitempty"`
+	TotalTokens       *int64 `json:"total_tokens,omitempty"`
+	// Estimated says the counts are not the turn's own (an agent that
+	// reports its last model request only).
+	Estimated bool `json:"estimated,omitempty"`
+}
+
+// RateLimit is the account's rate limit status as the agent reports it.
+type RateLimit struct {
+	Status string `json:"status,omitempty"` // allowed, allowed_warning, rejected, ...
+	Type   string `json:"type,omitempty"`   // the window: five_hour, seven_day, ...
+	// Utilization is the share of the window used, 0 to 1.
+	Utilization *float64 `json:"utilization,omitempty"`
+	// ResetsAt is when the window resets, in unix milliseconds.
+	ResetsAt *int64 `json:"resets_at,omitempty"`
+}
+
+// ContextWindow is the context window's fill.
+type ContextWindow struct {
+	Used      int64 `json:"used"`
+	Size      int64 `json:"size"`
+	Remaining int64 `json:"remaining"`
+}
+
+// Capabilities are what an agent advertises beyond ACP's capabilities.
+type Capabilities struct {
+	// PromptQueueing: the client may send session/prompt while a turn
+	// runs.
+	PromptQueueing bool `json:"prompt_queueing"`
+	// AuthStatus: the agent reports its account status (auth_status
+	// events).
+	AuthStatus bool `json:"auth_status,omitempty"`
+}
+
+// Message roles.
+const (
+	RoleAssistant = "assistant" // agent_message_chunk
+	RoleThought   = "thought"   // agent_thought_chunk
+	RoleUser      = "user"      // user_message_chunk
+)
+
+// Message is message or thought text. Its event's tool_call_id is empty;
+// ParentToolCallID names the card it belongs under, if any.
+type Message struct {
+	Role string `json:"role"`
+	Text string `json:"text,omitempty"`
+	// Phase is the agent's phase of the message (Codex's commentary,
+	// final_answer), for a client that folds commentary.
+	Phase            string `json:"phase,omitempty"`
+	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
+}
+
+// Compaction statuses: ACP's compaction_update values.
+const (
+	CompactionInProgress = "in_progress"
+	CompactionCompleted  = "completed"
+	CompactionFailed     = "failed"
+	CompactionCancelled  = "cancelled"
+)
+
+// Compaction is a context compaction's state.
+type Compaction struct {
+	CompactionID string `json:"compaction_id,omitempty"`
+	Status       string `json:"status,omitempty"`
+	Summary      string `json:"summary,omitempty"`
+	Error        string `json:"error,omitempty"`
+	// Trigger is what started it: auto or manual.
+	Trigger    string `json:"trigger,omitempty"`
+	PreTokens  *int64 `json:"pre_tokens,omitempty"`
+	PostTokens *int64 `json:"post_tokens,omitempty"`
+	DurationMs *int64 `json:"duration_ms,omitempty"`
+}
+
+// Permission describes a session/request_permission the agent sent. Its
+// event names the request (Method, ID) and the tool call.
+type Permission struct {
+	// ToolName is the tool's programmatic name (Bash, Read, mcp__srv__x).
+	ToolName string `json:"tool_name,omitempty"`
+	Title    string `json:"title,omitempty"`
+	// Server and Tool identify an MCP tool.
+	Server  string             `json:"server,omitempty"`
+	Tool    string             `json:"tool,omitempty"`
+	Options []PermissionOption `json:"options"`
+	// PlanReview marks a request to approve a plan, PlanItemID its item.
+	PlanReview bool   `json:"plan_review,omitempty"`
+	PlanItemID string `json:"plan_item_id,omitempty"`
+}
+
+// PermissionOption is one answer a permission request offers.
+type PermissionOption struct {
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+	Kind string `json:"kind,omitempty"` // allow_once, allow_always, reject_once, reject_always
+}
+
+// Notice severities (ACP's notice RFD).
+const (
+	SeverityInfo    = "info"
+	SeverityWarning = "warning"
+	SeverityError   = "error"
+)
+
+// ProviderError is an error of the agent's model provider, classified.
+type ProviderError struct {
+	Severity string `json:"severity,omitempty"`
+	// Code classifies it: model_at_capacity, model_switch_incompatible, ...
+	Code    string `json:"code,omitempty"`
+	Title   string `json:"title,omitempty"`
+	Message string `json:"message,omitempty"`
+	// Action is what the user can do: retry, new_session, ...
+	Action string `json:"action,omitempty"`
+}
+
+// AuthStatus is the agent's account or key status.
+type AuthStatus struct {
+	// Kind is how the agent is signed in: account, api_key, gateway,
+	// external, none.
+	Kind         string `json:"kind,omitempty"`
+	Label        string `json:"label,omitempty"`
+	Detail       string `json:"detail,omitempty"`
+	Email        string `json:"email,omitempty"`
+	Organization string `json:"organization,omitempty"`
+	Plan         string `json:"plan,omitempty"`
+}
+
+// SessionInfo is a session's title and state.
+type SessionInfo struct {
+	Title    string `json:"title,omitempty"`
+	Archived *bool  `json:"archived,omitempty"`
+	Closed   *bool  `json:"closed,omitempty"`
+}
+
+// Config is a session's config options, in ACP's configOptions shape.
+type Config struct {
+	Options json.RawMessage `json:"options"`
+}
+
+func (*Usage) objectName() string         { return "usage" }
+func (*ContextWindow) objectName() string { return "context_window" }
+func (*Capabilities) objectName() string  { return "capabilities" }
+func (*Message) objectName() string       { return "message" }
+func (*Compaction) objectName() string    { return "compaction" }
+func (*Permission) objectName() string    { return "permission" }
+func (*ProviderError) objectName() string { return "provider_error" }
+func (*AuthStatus) objectName() string    { return "auth_status" }
+func (*SessionInfo) objectName() string   { return "session_info" }
+func (*Config) objectName() string        { return "config" }
+
+// Usage returns the event's usage sample, or nil.
+func (e Event) Usage() *Usage { o, _ := e.Object.(*Usage); return o }
+
+// ContextWindow returns the event's context window, or nil.
+func (e Event) ContextWindow() *ContextWindow { o, _ := e.Object.(*ContextWindow); return o }
+
+// Capabilities returns the event's capabilities, or nil.
+func (e Event) Capabilities() *Capabilities { o, _ := e.Object.(*Capabilities); return o }
+
+// Message returns the event's message, or nil.
+func (e Event) Message() *Message { o, _ := e.Object.(*Message); return o }
+
+// Compaction returns the event's compaction, or nil.
+func (e Event) Compaction() *Compaction { o, _ := e.Object.(*Compaction); return o }
+
+// Permission returns the event's permission request, or nil.
+func (e Event) Permission() *Permission { o, _ := e.Object.(*Permission); return o }
+
+// ProviderError returns the event's provider error, or nil.
+func (e Event) ProviderError() *ProviderError { o, _ := e.Object.(*ProviderError); return o }
+
+// AuthStatus returns the event's auth status, or nil.
+func (e Event) AuthStatus() *AuthStatus { o, _ := e.Object.(*AuthStatus); return o }
+
+// SessionInfo returns the event's session info, or nil.
+func (e Event) SessionInfo() *SessionInfo { o, _ := e.Object.(*SessionInfo); return o }
+
+// Config returns the event's config options, or nil.
+func (e Event) Config() *Config { o, _ := e.Object.(*Config); return o }
