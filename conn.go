@@ -348,6 +348,9 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 		if v.hasID {
 			c.forgetAnswered(v.id.Raw) // the client's response to this one is its own
 		}
+		if isClientMethod(method) && !c.serves(method) {
+			return Result{Events: c.observe(v, method)}, nil
+		}
 		return Result{}, nil
 	}
 	return c.vendor(v, method), nil
@@ -358,8 +361,9 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 func (c *Conn) fastUpdate(f fastUpdate) Result {
 	kind, sid, update := scan.UnsafeString(f.kind), scan.UnsafeString(f.sid), gjson.Parse(scan.UnsafeString(f.update))
 	if h := c.d.update(kind); h != nil {
-		// The dialect's own kind reads the update itself.
-		return Result{Events: c.vendorUpdate(sid, h, update), Quarantine: true}
+		// The dialect reads the update itself; a kind of its own is
+		// quarantined.
+		return Result{Events: c.vendorUpdate(sid, h, update), Quarantine: !h.Standard}
 	}
 	return Result{Events: c.update(sid, frame.ReadToolUpdate(update))}
 }
@@ -472,20 +476,18 @@ func (c *Conn) response(v frameView) []Event {
 	case "initialize":
 		c.identify(gjson.Get(v.s, "result"))
 	case "session/new":
-		sid := gjson.Get(v.s, "result.sessionId").Str
-		c.touchSession(sid)
+		r.session = gjson.Get(v.s, "result.sessionId").Str
+		c.touchSession(r.session)
 	case "session/prompt":
 		c.turnEnd(r)
-	default:
-		return c.callResult(v, r)
 	}
-	return nil
+	return c.callResult(v, r)
 }
 
 // callResult reads the agent's result for a vendor method the client
 // called, as the dialect says.
 func (c *Conn) callResult(v frameView, r request) []Event {
-	if c.d == nil {
+	if c.d == nil || len(c.d.Calls) == 0 {
 		return nil
 	}
 	for _, call := range c.d.Calls {
@@ -500,7 +502,10 @@ func (c *Conn) callResult(v frameView, r request) []Event {
 		if ev == nil {
 			return nil
 		}
-		ev.Agent, ev.Method, ev.SessionID = c.Agent(), r.method, r.session
+		ev.Agent, ev.Method = c.Agent(), r.method
+		if s := c.sessions[r.session]; s != nil {
+			ev.SessionID = s.id
+		}
 		ev.ID = json.RawMessage(strings.Clone(v.id.Raw))
 		return []Event{*ev}
 	}
@@ -627,4 +632,36 @@ func isClientMethod(method string) bool {
 		return true
 	}
 	return false
+}
+
+// observe reads a request ACP defines for the client to serve
+// (session/request_permission) with the dialect's handler of that name,
+// if any, for the event and late metadata it describes. The client answers
+// it, never the Conn.
+func (c *Conn) observe(v frameView, method string) []Event {
+	m := c.d.method(method, v.hasID)
+	if m == nil || m.Handle == nil {
+		return nil
+	}
+	act := m.Handle(scan.Result(v.params))
+	var out []Event
+	if act.Late != (Late{}) {
+		if card := c.late(act.Late); card.changed {
+			out = c.toolEvent(EventToolCallUpdate, card.key, card.payload)
+		}
+	}
+	if act.Event == nil {
+		return out
+	}
+	c.finishEvent(act.Event, act)
+	act.Event.Method = m.Name
+	if v.hasID {
+		act.Event.ID = json.RawMessage(strings.Clone(v.id.Raw))
+	}
+	if sid := scan.Result(scan.Member(v.params, "sessionId")); sid.Type == gjson.String {
+		if s := c.sessions[sid.Str]; s != nil {
+			act.Event.SessionID = s.id // the request names its session
+		}
+	}
+	return append(out[:len(out):len(out)], *act.Event)
 }

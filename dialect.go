@@ -25,7 +25,10 @@ type Dialect struct {
 	Match func(name, title string) bool
 	// Methods is the allowlist of vendor methods the agent may send to the
 	// client. Any other non-standard request is answered -32601 and any
-	// other non-standard notification is ignored and counted.
+	// other non-standard notification is ignored and counted. An entry
+	// may also name a request ACP defines for the client to serve
+	// (session/request_permission): its Handle is read for the Event and
+	// Late it describes, and the Conn never answers it.
 	Methods []Method
 	// ToolCall recognizes a tool_call or tool_call_update and returns the
 	// tool call's next payload. prev is the merged state so far, with the
@@ -61,25 +64,40 @@ type Dialect struct {
 	// (Cursor's subagent_spawned). The SDKs do not know them and misread
 	// them, so wiretap quarantines them on a "_" method.
 	Updates []Update
-	// Calls are vendor methods the client sends to the agent (Cursor's
-	// cursor/list_available_models), with how to read the agent's result.
+	// Calls are methods the client sends to the agent whose result the
+	// dialect reads (Cursor's cursor/list_available_models, or initialize
+	// for the agent's capabilities).
 	Calls []Call
 	// CommandDescription, if set, rewrites a slash command's description
 	// (Cursor sends "---" for none).
 	CommandDescription func(string) string
 }
 
-// Call is a vendor method the client sends to the agent.
+// Call is a method the client sends to the agent whose result the dialect
+// reads: a vendor method (Cursor's cursor/list_available_models), or a
+// standard one whose result carries vendor data (initialize's
+// capabilities, session/prompt's usage).
 type Call struct {
 	Name string
 	// Result reads the agent's result into an event (its Type and object;
-	// the Conn fills in Agent, Method and ID), or returns nil.
+	// the Conn fills in Agent, Method, ID and the request's session), or
+	// returns nil. It is pure and keeps no view of the frame.
 	Result func(result gjson.Result) *Event
 }
 
-// Update is one non-standard session/update kind a dialect reads.
+// Update is one session/update kind a dialect reads: a kind of its own
+// (Cursor's subagent_spawned), or with Standard a kind ACP defines whose
+// vendor data it reads (usage_update's _meta, a chunk's parent).
 type Update struct {
 	Kind string
+	// Standard says ACP defines the kind: the SDKs read it, so wiretap
+	// leaves it on the wire as it is instead of quarantining it.
+	Standard bool
+	// Event, if set, reads the update object into a session-level event
+	// (its Type and object), or returns nil. The Conn fills in Agent and
+	// SessionID. Like Handle it is pure and keeps no view of the frame;
+	// make the event fresh for each frame.
+	Event func(update gjson.Result) *Event
 	// Handle reads the update object and returns what it says about a tool
 	// call. The Conn merges it into the card named by Late.ToolCallID, else
 	// into the card of the child session named by
@@ -170,7 +188,10 @@ func (d *Dialect) update(kind string) *Update {
 
 // Quarantines reports whether kind is a session/update kind of the
 // dialect's own, which the SDKs do not know.
-func (d *Dialect) Quarantines(kind string) bool { return d.update(kind) != nil }
+func (d *Dialect) Quarantines(kind string) bool {
+	u := d.update(kind)
+	return u != nil && !u.Standard
+}
 
 func (d *Dialect) method(name string, isRequest bool) *Method {
 	if d == nil {
@@ -190,8 +211,13 @@ func (d *Dialect) method(name string, isRequest bool) *Method {
 }
 
 // Allows reports whether the dialect accepts the vendor method name, as a
-// request or a notification. A nil dialect allows nothing.
+// request or a notification. A nil dialect allows nothing, and a method
+// ACP defines for the client is never a vendor method, even when the
+// dialect reads it.
 func (d *Dialect) Allows(name string) bool {
+	if isClientMethod(name) {
+		return false
+	}
 	return d.method(name, true) != nil || d.method(name, false) != nil
 }
 

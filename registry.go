@@ -80,7 +80,7 @@ func (r *Registry) Allowlist() []string {
 	seen := map[string]bool{}
 	for _, d := range r.dialects {
 		for _, m := range d.Methods {
-			if !seen[m.Name] {
+			if !seen[m.Name] && !isClientMethod(m.Name) {
 				seen[m.Name] = true
 				out = append(out, m.Name)
 			}

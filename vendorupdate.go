@@ -14,11 +14,25 @@ import (
 // updates; a card of a real tool call keeps the tool call's own.
 func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 	s := c.touchSession(sid)
-	if s == nil || h == nil || h.Handle == nil {
+	if s == nil || h == nil {
 		c.stats.Malformed++
 		return nil
 	}
-	l := h.Handle(u)
+	var out []Event
+	if h.Event != nil {
+		if ev := h.Event(u); ev != nil {
+			ev.Agent, ev.SessionID = c.Agent(), s.id
+			out = []Event{*ev}
+		}
+	}
+	if h.Handle == nil {
+		return out
+	}
+	return append(out, c.updateCard(s, h.Handle(u))...)
+}
+
+// updateCard merges what an update said about a tool call into its card.
+func (c *Conn) updateCard(s *session, l Late) []Event {
 	child := ""
 	if l.Payload.SubagentTask != nil {
 		child = l.Payload.SubagentTask.ChildSessionID

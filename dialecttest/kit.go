@@ -198,9 +198,9 @@ func (k *kit) isCall(method string) bool {
 func (k *kit) concerns(method string, b []byte) bool {
 	if method == "session/update" {
 		kind := gjson.GetBytes(b, "params.update.sessionUpdate").Str
-		return kind == "tool_call" || kind == "tool_call_update" || k.d.Quarantines(kind)
+		return kind == "tool_call" || kind == "tool_call_update" || k.update(kind) != nil
 	}
-	return method != "" && k.d.Allows(strings.TrimPrefix(method, "_"))
+	return k.method(method, true) != nil || k.method(method, false) != nil
 }
 
 // method returns the dialect's handler for a frame's method, or nil.
