@@ -28,7 +28,7 @@ func (p Payload) alias() string {
 
 // noteAlias records that alias names the card k in k's session.
 func (c *Conn) noteAlias(k correlate.Key, alias string) {
-	if alias == "" || alias == k.ID {
+	if alias == "" {
 		return
 	}
 	ak := correlate.Key{Session: k.Session, ID: alias}

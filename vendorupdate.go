@@ -22,6 +22,11 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 	if h.Event != nil {
 		if ev := h.Event(u); ev != nil {
 			ev.Agent, ev.SessionID = c.Agent(), s.id
+			if m := ev.Message(); m != nil && s.parent.ID != "" {
+				// A native subagent's session: its text nests under the
+				// card it is linked to, as its tool calls do.
+				m.ParentToolCallID = s.parent.ID
+			}
 			out = []Event{*ev}
 		}
 	}
