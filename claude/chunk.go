@@ -76,6 +76,10 @@ const (
 // become compaction events. Any other chunk gives nil, without allocating:
 // it is the stream's bulk.
 func ChunkEvent(update gjson.Result) *acpdialect.Event {
+	if !strings.Contains(update.Raw, "parentToolUseId") && !strings.Contains(update.Raw, "<task-notification>") &&
+		!strings.Contains(update.Raw, "Compacting") {
+		return nil // the bulk of the stream: three byte searches, no walk
+	}
 	c := ReadChunk(update)
 	notify := c.mayNotify()
 	if c.Parent == "" && !notify {
@@ -128,6 +132,9 @@ func legacyCompaction(c Chunk) *acpdialect.Event {
 // (the Conn finds the card by that alias); a zero Late for any other
 // chunk.
 func HandleChunk(update gjson.Result) acpdialect.Late {
+	if !strings.Contains(update.Raw, "<task-notification>") {
+		return acpdialect.Late{}
+	}
 	c := ReadChunk(update)
 	if !c.mayNotify() {
 		return acpdialect.Late{}

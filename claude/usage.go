@@ -15,25 +15,38 @@ import (
 // utilization, resetsAt). Wrong types read as absent; an update with
 // nothing readable gives nil.
 func UsageEvent(update gjson.Result) *acpdialect.Event {
-	var u acpdialect.Usage
+	// One allocation holds the event, its object and its figures: a usage
+	// sample comes with most turns' every step.
+	box := &struct {
+		ev         acpdialect.Event
+		u          acpdialect.Usage
+		used, size int64
+		cost       float64
+	}{}
+	u := &box.u
 	any := false
 	r := frame.NewReader(update)
 	r.Object(func(k string) {
 		switch k {
 		case "used":
-			any = readCount(r.Value(), &u.Used) || any
+			if n, ok := frame.Int64(r.Value()); ok && n >= 0 && u.Used == nil {
+				box.used, u.Used, any = n, &box.used, true
+			}
 		case "size":
-			any = readCount(r.Value(), &u.Size) || any
+			if n, ok := frame.Int64(r.Value()); ok && n >= 0 && u.Size == nil {
+				box.size, u.Size, any = n, &box.size, true
+			}
 		case "cost":
-			any = readCost(r, &u) || any
+			any = readCost(r, u, &box.cost) || any
 		case "_meta":
-			any = readUsageMeta(r, &u) || any
+			any = readUsageMeta(r, u) || any
 		}
 	})
 	if !any {
 		return nil
 	}
-	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &u}
+	box.ev = acpdialect.Event{Type: acpdialect.EventUsage, Object: u}
+	return &box.ev
 }
 
 // readCount sets *dst to a whole, non-negative number; it reports whether
@@ -47,14 +60,16 @@ func readCount(v gjson.Result, dst **int64) bool {
 	return true
 }
 
-func readCost(r *frame.Reader, u *acpdialect.Usage) bool {
+// readCost reads {amount, currency}; the amount goes in *amount, which
+// u.Cost then points at.
+func readCost(r *frame.Reader, u *acpdialect.Usage, amount *float64) bool {
 	any := false
 	r.Object(func(k string) {
 		switch k {
 		case "amount":
 			if v := r.Value(); v.Type == gjson.Number && u.Cost == nil {
-				f := v.Num
-				u.Cost, any = &f, true
+				*amount = v.Num
+				u.Cost, any = amount, true
 			}
 		case "currency":
 			fill(&u.Currency, r.String())
