@@ -253,30 +253,16 @@ func HandleAccountingUsage(params gjson.Result) acpdialect.Action {
 // ("true" and 1 are not), and _meta.authStatus (an object) advertises
 // _auth/status_update.
 func CapabilitiesEvent(result gjson.Result) *acpdialect.Event {
-	var c acpdialect.Capabilities
-	var seen uint8
-	r := frame.NewReader(result)
-	r.Object(func(k string) {
-		if (k != "agentCapabilities" && k != "capabilities") || !once(&seen, 1) {
-			return
-		}
-		r.Object(func(k string) {
-			if k != "_meta" {
-				return
-			}
-			r.Object(func(k string) {
-				switch k {
-				case "claudeCode":
-					r.Object(func(k string) {
-						if k == "promptQueueing" {
-							c.PromptQueueing = r.True()
-						}
-					})
-				case "authStatus":
-					c.AuthStatus = r.Peek() == '{'
-				}
-			})
-		})
-	})
-	return &acpdialect.Event{Type: acpdialect.EventCapabilities, Object: &c}
+	// gjson's paths skip the rest of a large result (auth methods, AIR
+	// metadata) at byte-search speed.
+	caps := result.Get("agentCapabilities")
+	if !caps.Exists() {
+		caps = result.Get("capabilities")
+	}
+	meta := caps.Get("_meta")
+	c := &acpdialect.Capabilities{
+		PromptQueueing: meta.Get("claudeCode.promptQueueing").Type == gjson.True,
+		AuthStatus:     meta.Get("authStatus").IsObject(),
+	}
+	return &acpdialect.Event{Type: acpdialect.EventCapabilities, Object: c}
 }
