@@ -54,6 +54,10 @@ type Options struct {
 	// Now is the clock for answer deadlines. Default time.Now. (wiretap
 	// times its waits with the real clock: leave it unset there.)
 	Now func() time.Time
+	// MaxOutput bounds the output text a card keeps (Shell.Output,
+	// MCPTool.Output), in bytes: past it the tail is kept and
+	// OutputTruncated says so. Default DefaultMaxOutput.
+	MaxOutput int
 }
 
 // Default bounds of a Conn's own stores.
@@ -62,6 +66,7 @@ const (
 	DefaultTools           = 16384
 	DefaultMaxSessions     = 256
 	DefaultMaxRequests     = 4096
+	DefaultMaxOutput       = 64 << 10
 )
 
 // Result is what one frame produced: Inbound, Outbound and Answer return
@@ -150,6 +155,9 @@ type Conn struct {
 	// session) -> card. One bucket for all (a child has one parent), not a
 	// session list per child.
 	childOf *correlate.Store[correlate.Key]
+	// aliases maps another name of a card (a background task's id) in
+	// its session to the card's tool call id: see Late.Alias.
+	aliases *correlate.Store[string]
 }
 
 type session struct {
@@ -201,6 +209,9 @@ func (r *Registry) NewConn(opts Options) *Conn {
 	if opts.AnswerTimeout <= 0 {
 		opts.AnswerTimeout = DefaultAnswerTimeout
 	}
+	if opts.MaxOutput <= 0 {
+		opts.MaxOutput = DefaultMaxOutput
+	}
 	c := &Conn{
 		reg:      r,
 		sessions: map[string]*session{},
@@ -209,6 +220,7 @@ func (r *Registry) NewConn(opts Options) *Conn {
 		pending:  correlate.New[Payload](opts.Pending),
 		children: correlate.New[string](opts.Tools),
 		childOf:  correlate.New[correlate.Key](correlate.Limits{PerSession: opts.Tools.Total, Total: opts.Tools.Total}),
+		aliases:  correlate.New[string](opts.Tools),
 		awaiting: map[string]*awaited{},
 		opts:     opts,
 	}
@@ -360,7 +372,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 // Tool calls, the hot case, go straight to their merge.
 func (c *Conn) fastUpdate(f fastUpdate) Result {
 	kind, sid, update := scan.UnsafeString(f.kind), scan.UnsafeString(f.sid), gjson.Parse(scan.UnsafeString(f.update))
-	if h := c.d.update(kind); h != nil {
+	if h := c.d.update(kind); h != nil && !toolKind(kind) {
 		// The dialect reads the update itself; a kind of its own is
 		// quarantined.
 		return Result{Events: c.vendorUpdate(sid, h, update), Quarantine: !h.Standard}
@@ -479,7 +491,13 @@ func (c *Conn) response(v frameView) []Event {
 		r.session = gjson.Get(v.s, "result.sessionId").Str
 		c.touchSession(r.session)
 	case "session/prompt":
-		c.turnEnd(r)
+		ended := c.turnEnd(r)
+		return append(ended, c.callResult(v, r)...)
+	case "session/load":
+		// The load's replay is over, and the process that ran the
+		// session's background work before it is gone.
+		ended := c.endBackground(c.sessions[r.session], EndSessionRestart)
+		return append(ended, c.callResult(v, r)...)
 	}
 	return c.callResult(v, r)
 }
@@ -528,10 +546,10 @@ func (c *Conn) identify(result gjson.Result) {
 
 // turnEnd ends the turn of a session/prompt request, unless its session
 // ended (and maybe began again) since: a stale response ends nothing.
-func (c *Conn) turnEnd(r request) {
+func (c *Conn) turnEnd(r request) []Event {
 	s := c.sessions[r.session]
 	if s == nil || s.created != r.created {
-		return
+		return nil
 	}
 	sid := s.id
 	if s.turns > 0 {
@@ -545,6 +563,10 @@ func (c *Conn) turnEnd(r request) {
 	if c.d != nil && c.d.SweepAtTurnEnd {
 		c.pending.SweepSession(sid)
 	}
+	if s.turns > 0 {
+		return nil // a queued prompt goes on: its background work too
+	}
+	return c.endBackground(s, EndExited)
 }
 
 // touchSession returns the session, starting to track it on first sight.
@@ -601,6 +623,7 @@ func (c *Conn) endSession(sid string) {
 	c.pending.SweepSession(sid)
 	c.tools.SweepSession(sid)
 	c.children.SweepSession(sid)
+	c.aliases.SweepSession(sid)
 	c.childOf.Delete(correlate.Key{ID: sid})
 }
 

@@ -71,7 +71,23 @@ type Dialect struct {
 	// CommandDescription, if set, rewrites a slash command's description
 	// (Cursor sends "---" for none).
 	CommandDescription func(string) string
+	// EndBackground, if set, is told that the work a card describes can no
+	// longer be running, and returns the card's next payload: reason is
+	// EndExited when its session's turn ends, EndSessionRestart when the
+	// session is loaded again (the agent process that ran it is gone).
+	// The Conn asks only about background cards: those with an alias (see
+	// Late.Alias; a monitor's task id is one). Like MergeLate it must not
+	// modify the kind objects of p; returning p leaves the card as it is.
+	EndBackground func(p Payload, reason string) Payload
 }
+
+// Reasons EndBackground is given.
+const (
+	// EndExited: the turn that started the work ended.
+	EndExited = "exited"
+	// EndSessionRestart: the session was loaded again (session/load).
+	EndSessionRestart = "session_restart"
+)
 
 // Call is a method the client sends to the agent whose result the dialect
 // reads: a vendor method (Cursor's cursor/list_available_models), or a
@@ -96,7 +112,9 @@ type Update struct {
 	// Event, if set, reads the update object into a session-level event
 	// (its Type and object), or returns nil. The Conn fills in Agent and
 	// SessionID. Like Handle it is pure and keeps no view of the frame;
-	// make the event fresh for each frame.
+	// make the event fresh for each frame. On tool_call and
+	// tool_call_update (Standard) it runs beside the card's merge, whose
+	// event comes first; Handle is not read for them.
 	Event func(update gjson.Result) *Event
 	// Handle reads the update object and returns what it says about a tool
 	// call. The Conn merges it into the card named by Late.ToolCallID, else
@@ -146,8 +164,10 @@ type Action struct {
 	Late Late
 	// Event, if set, is a session-level event the frame produced
 	// (question, plan, todos, image). The Conn fills in its Agent, its
-	// SessionID (the session of the tool call Event.ToolCallID names, else
-	// the one with a turn in flight), and for a request Method and ID. It
+	// SessionID (the session the event already names, when the Conn
+	// tracks it: a hook copies params.sessionId there; else the session
+	// of the tool call Event.ToolCallID names, else the one with a turn
+	// in flight), and for a request Method and ID. It
 	// does so in place and may hand the event and its object out as they
 	// are (a todos object gets the session's whole list): make them fresh
 	// for each frame and keep no reference.
@@ -170,7 +190,14 @@ type Action struct {
 // corrupt the stores, but not the rest).
 type Late struct {
 	ToolCallID string
-	Payload    Payload
+	// Alias is another name the tool call goes by in its session, such as
+	// the id of the background task it started. A Late from an update
+	// (Update.Handle) with both names records the alias; one with only
+	// the alias merges into the card recorded for it, else into a card
+	// keyed by the alias. A card whose payload is a monitor has its task
+	// id as an alias.
+	Alias   string
+	Payload Payload
 }
 
 // update returns the dialect's handler of a session/update kind, or nil.

@@ -68,11 +68,15 @@ func (c *Conn) eventsOf(evs []Event, p *Payload, act Action, card cardChange) in
 }
 
 // finishEvent fills in a vendor frame's event, in place: its agent, its
-// session, and for todos the session's whole list after the change.
+// session (the one it names, else attributed), and for todos the session's whole list after the change.
 func (c *Conn) finishEvent(ev *Event, act Action) {
 	ev.Agent = c.Agent()
-	s := c.attribute(ev.ToolCallID)
+	s := c.sessions[ev.SessionID] // the session the frame named, if tracked
 	if s == nil {
+		s = c.attribute(ev.ToolCallID)
+	}
+	if s == nil {
+		ev.SessionID = ""
 		return
 	}
 	ev.SessionID = s.id

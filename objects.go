@@ -115,6 +115,18 @@ type Message struct {
 	// final_answer), for a client that folds commentary.
 	Phase            string `json:"phase,omitempty"`
 	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
+	// Hidden are spans of Text that are not for the reader: the agent's
+	// own notices it injected (Claude's <task-notification> envelopes),
+	// each reported on the card it belongs to.
+	Hidden []TextSpan `json:"hidden,omitempty"`
+}
+
+// TextSpan is the span [Start, End) of a message's Text, in bytes.
+type TextSpan struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// TaskID names the background task (a monitor) the span reports on.
+	TaskID string `json:"task_id,omitempty"`
 }
 
 // Compaction statuses: ACP's compaction_update values.

@@ -86,7 +86,9 @@ type MCPTool struct {
 	// Arguments are the call's arguments as the agent sent them.
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Output    string          `json:"output,omitempty"`
-	Error     string          `json:"error,omitempty"`
+	// OutputTruncated says Output is the tail of a longer output.
+	OutputTruncated bool   `json:"output_truncated,omitempty"`
+	Error           string `json:"error,omitempty"`
 }
 
 // Monitor is a background watch that reports events into the session
@@ -182,7 +184,7 @@ func (a *MCPTool) equal(b *MCPTool) bool {
 		return a == b
 	}
 	return a.Server == b.Server && a.Tool == b.Tool && a.Output == b.Output && a.Error == b.Error &&
-		bytes.Equal(a.Arguments, b.Arguments)
+		a.OutputTruncated == b.OutputTruncated && bytes.Equal(a.Arguments, b.Arguments)
 }
 
 func (a *Monitor) equal(b *Monitor) bool {

@@ -31,10 +31,30 @@ func (c *Conn) update(sid string, u frame.ToolUpdate) []Event {
 	if u.Kind == "available_commands_update" {
 		return c.commands(sid, u.Raw)
 	}
-	if h := c.d.update(u.Kind); h != nil {
+	h := c.d.update(u.Kind)
+	if h != nil && !toolKind(u.Kind) {
 		return c.vendorUpdate(sid, h, u.Raw)
 	}
-	return c.toolFrame(sid, u)
+	out := c.toolFrame(sid, u)
+	if h != nil && h.Event != nil {
+		out = c.toolKindEvent(sid, h, u, out)
+	}
+	return out
+}
+
+// toolKindEvent adds the session-level event a dialect reads from a tool
+// call update (a compaction tool call's), after the card's event.
+func (c *Conn) toolKindEvent(sid string, h *Update, u frame.ToolUpdate, out []Event) []Event {
+	s := c.sessions[sid]
+	if s == nil {
+		return out
+	}
+	ev := h.Event(u.Raw)
+	if ev == nil {
+		return out
+	}
+	ev.Agent, ev.SessionID = c.Agent(), s.id
+	return append(out[:len(out):len(out)], *ev)
 }
 
 // toolFrame merges one tool_call or tool_call_update into the tool call's
@@ -68,11 +88,14 @@ func (c *Conn) toolFrame(sid string, u frame.ToolUpdate) []Event {
 	old := st.payload
 	next := mergeStandard(old, u)
 	if c.d != nil && c.d.ToolCall != nil {
-		next = c.d.ToolCall(u, next)
+		next = c.bound(c.d.ToolCall(u, next))
 	}
 	next = c.takeLate(k, next)
 	next = st.withGeneric(next, u)
 	st.payload = next
+	if a := next.alias(); a != old.alias() {
+		c.noteAlias(k, a)
+	}
 
 	typ := EventToolCallUpdate
 	switch {

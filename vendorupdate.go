@@ -22,13 +22,22 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 	if h.Event != nil {
 		if ev := h.Event(u); ev != nil {
 			ev.Agent, ev.SessionID = c.Agent(), s.id
+			if m := ev.Message(); m != nil && s.parent.ID != "" {
+				// A native subagent's session: its text nests under the
+				// card it is linked to, as its tool calls do.
+				m.ParentToolCallID = s.parent.ID
+			}
 			out = []Event{*ev}
 		}
 	}
 	if h.Handle == nil {
 		return out
 	}
-	return append(out, c.updateCard(s, h.Handle(u))...)
+	l := h.Handle(u)
+	if h.Standard && l == (Late{}) {
+		return out // a standard update that says nothing of a card: the usual chunk
+	}
+	return append(out, c.updateCard(s, l)...)
 }
 
 // updateCard merges what an update said about a tool call into its card.
@@ -48,6 +57,9 @@ func (c *Conn) updateCard(s *session, l Late) []Event {
 			id = *linked
 		}
 	}
+	if id == "" && l.Alias != "" {
+		id = c.byAlias(s, l.Alias)
+	}
 	if id == "" {
 		c.stats.LateDropped++
 		return nil
@@ -66,7 +78,12 @@ func (c *Conn) updateCard(s *session, l Late) []Event {
 	if child != "" && child != s.id && (linked == nil || *linked != st.id) {
 		c.link(k, child)
 	}
-	return c.mergeNative(k, st, l.Payload)
+	c.noteAlias(k, l.Alias)
+	out := c.mergeNative(k, st, l.Payload)
+	if a := st.payload.alias(); a != "" {
+		c.noteAlias(k, a)
+	}
+	return out
 }
 
 // link records that child is the session of the native subagent on card

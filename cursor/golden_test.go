@@ -77,7 +77,7 @@ func TestGoldenSemantics(t *testing.T) {
 		{"background-flags", []string{`"tool_call_id":"tool-bg","payload":{"kind":"subagent_task","status":"completed","title":"Task: Subagent task","subagent_task":{"description":"Watch the test suite","prompt":"Run vitest in watch mode and report failures.","agent_id":"agent-bg","model":"composer-2.5-fast","duration_ms":12,"is_async":true}}`,
 			`"duration_ms":0}`}, nil},
 		{"task-without-model", []string{`"prompt":"Read package.json`}, []string{`"model"`}},
-		{"claude-agent-same-frames", []string{`"kind":"generic"`, `"declined":1`, `"ignored_notifications":1`}, []string{"subagent_task", `"agent":`}},
+		{"claude-agent-same-frames", []string{`"kind":"generic"`, `"declined":1`, `"ignored_notifications":1`}, []string{"subagent_task", `"agent":"cursor"`}},
 		{"unknown-agent-same-frames", []string{`"kind":"generic"`, `"declined":1`}, []string{"subagent_task", `"agent":`}},
 		{"unmatched-task-swept", []string{`"swept":1`, `"subagent_task":{"duration_ms":300}`}, []string{"Stale metadata"}},
 		{"two-sessions", []string{`"session_id":"s1","tool_call_id":"tool-1","payload":{"kind":"subagent_task","status":"completed","title":"Task: Subagent task","subagent_task":{"description":"Session one subagent"`,
@@ -214,7 +214,7 @@ func TestGoldenOneReplyPerRequest(t *testing.T) {
 				switch {
 				case ev.Type == acpdialect.EventReply:
 					replies[k]++
-				case ev.ID != nil && ev.Type != acpdialect.EventModels:
+				case ev.ID != nil && ev.Type != acpdialect.EventModels && ev.Type != acpdialect.EventCapabilities:
 					if replies[k] != 0 {
 						t.Errorf("%s answered before it was asked", k)
 					}

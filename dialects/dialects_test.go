@@ -23,7 +23,9 @@ func TestRegistryHasEveryBuiltin(t *testing.T) {
 			t.Errorf("dialect %q cannot be identified from initialize", d.ID)
 		}
 	}
-	if reg.ByID("cursor") == nil {
-		t.Error("cursor is not built in")
+	for _, id := range []string{"cursor", "claude"} {
+		if reg.ByID(id) == nil {
+			t.Errorf("%s is not built in", id)
+		}
 	}
 }

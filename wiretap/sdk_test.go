@@ -151,10 +151,15 @@ func start(t *testing.T, opts wiretap.Options) *harness {
 
 // startConn is start with the Conn's options given.
 func startConn(t *testing.T, copts acpdialect.Options, opts wiretap.Options) *harness {
+	return startReg(t, registry(), copts, opts)
+}
+
+// startReg is startConn with the registry given.
+func startReg(t *testing.T, reg *acpdialect.Registry, copts acpdialect.Options, opts wiretap.Options) *harness {
 	before := runtime.NumGoroutine()
 	h := &harness{t: t, rec: &recorder{}, want: make(chan struct{}), lines: make(chan []byte), quit: make(chan struct{})}
 	opts.OnEvent = h.rec.add
-	h.tap = wiretap.New(registry().NewConn(copts), opts)
+	h.tap = wiretap.New(reg.NewConn(copts), opts)
 	h.client = &testClient{tap: h.tap}
 	h.c2aR, h.c2aW = io.Pipe()
 	h.a2cR, h.a2cW = io.Pipe()

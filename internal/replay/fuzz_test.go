@@ -12,7 +12,7 @@ import (
 // FuzzRun: any input replays without panicking, every reply is a valid
 // JSON-RPC frame, and both outputs are valid JSON lines.
 func FuzzRun(f *testing.F) {
-	for _, glob := range []string{"../../testdata/*.jsonl", "../../cursor/testdata/*.jsonl", "../../cmd/acpdialect/*.jsonl"} {
+	for _, glob := range []string{"../../testdata/*.jsonl", "../../cursor/testdata/*.jsonl", "../../claude/testdata/*.jsonl", "../../cmd/acpdialect/*.jsonl"} {
 		paths, _ := filepath.Glob(glob)
 		for _, p := range paths {
 			if b, err := os.ReadFile(p); err == nil {

@@ -1,0 +1,100 @@
+package acpdialect
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/acpdialect/acpdialect/correlate"
+)
+
+// Background work: a card whose work goes on after its tool call completes
+// (a monitor, a background task) goes by another name too, its alias, which
+// later updates use instead of the tool call id. The Conn keeps the aliases
+// per session (bounded like the cards) and asks the dialect to end those
+// cards when the session's turn ends or the session is loaded again.
+
+// toolKind reports whether an update kind is a tool call's.
+func toolKind(kind string) bool {
+	return kind == "tool_call" || kind == "tool_call_update"
+}
+
+// alias returns the alias a payload gives its card: a monitor's task id.
+func (p Payload) alias() string {
+	if p.Monitor != nil {
+		return p.Monitor.TaskID
+	}
+	return ""
+}
+
+// noteAlias records that alias names the card k in k's session.
+func (c *Conn) noteAlias(k correlate.Key, alias string) {
+	if alias == "" {
+		return
+	}
+	ak := correlate.Key{Session: k.Session, ID: alias}
+	if id := c.aliases.Get(ak); id != nil && *id == k.ID {
+		return
+	}
+	ak.ID = strings.Clone(alias) // a store key: see vendorUpdate
+	c.aliases.Put(ak, k.ID)
+}
+
+// byAlias returns the tool call id the alias names in session s, or the
+// alias itself when it names no card (the card is then keyed by it).
+func (c *Conn) byAlias(s *session, alias string) string {
+	if id := c.aliases.Get(correlate.Key{Session: s.id, ID: alias}); id != nil {
+		return *id
+	}
+	return alias
+}
+
+// endBackground asks the dialect to end session s's background cards and
+// reports those that changed.
+func (c *Conn) endBackground(s *session, reason string) []Event {
+	if s == nil || c.d == nil || c.d.EndBackground == nil || c.aliases.SessionLen(s.id) == 0 {
+		return nil
+	}
+	var out []Event
+	c.aliases.Each(s.id, func(_ correlate.Key, id *string) bool {
+		k := correlate.Key{Session: s.id, ID: *id}
+		st := c.tools.Get(k)
+		if st == nil {
+			return true
+		}
+		old := st.payload
+		next := c.d.EndBackground(old, reason)
+		st.payload = next
+		if st.surfaced && !next.Equal(old) {
+			out = append(out, c.toolEvent(EventToolCallUpdate, k, next)...)
+		}
+		return true
+	})
+	return out
+}
+
+// bound keeps the output texts of p within Options.MaxOutput: past it, the
+// tail (from a rune boundary). The kind objects are copied before the cut.
+func (c *Conn) bound(p Payload) Payload {
+	max := c.opts.MaxOutput
+	if sh := p.Shell; sh != nil && len(sh.Output) > max {
+		n := *sh
+		n.Output, n.OutputTruncated = tail(sh.Output, max), true
+		p.Shell = &n
+	}
+	if m := p.MCPTool; m != nil && len(m.Output) > max {
+		n := *m
+		n.Output, n.OutputTruncated = tail(m.Output, max), true
+		p.MCPTool = &n
+	}
+	return p
+}
+
+// tail returns the last max bytes of s or fewer, starting at a rune, as a
+// string of its own (never a view that pins the whole output).
+func tail(s string, max int) string {
+	i := len(s) - max
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return strings.Clone(s[i:])
+}

@@ -1,0 +1,211 @@
+package claude_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/dialects"
+	"github.com/tidwall/gjson"
+)
+
+// The capture benchmarks replay every line of the recorded Claude
+// captures (not the hand-written transcripts) per op, in one pass: through
+// Conns identified as Claude, through encoding/json into map[string]any
+// reading what a client reads to dispatch a frame, and through gjson
+// reading three fields of each line. Run:
+//
+//	go test -run '^$' -bench 'Captures|Chunk' -count 6 ./claude | benchstat -
+
+var (
+	sinkString string
+	sinkResult acpdialect.Result
+)
+
+// capture is one recorded transcript: its lines and which way each goes.
+type capture struct {
+	lines    [][]byte
+	outbound []bool // client -> agent
+}
+
+// agentServes are the client requests in the captures.
+var agentServes = map[string]bool{"initialize": true, "session/new": true, "session/load": true, "session/prompt": true, "session/cancel": true}
+
+// captures reads the recorded transcripts (their names say the adapter
+// generation: origin-main, v2, air).
+func captures(tb testing.TB) ([]capture, int64) {
+	tb.Helper()
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*__*.jsonl"))
+	var out []capture
+	var size int64
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var c capture
+		clientIDs := map[string]bool{}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			line := append([]byte(nil), sc.Bytes()...)
+			method, id := gjson.GetBytes(line, "method"), gjson.GetBytes(line, "id").Raw
+			out := agentServes[method.Str]
+			if out {
+				clientIDs[id] = true
+			} else if !method.Exists() {
+				out = !clientIDs[id]
+			}
+			c.lines, c.outbound = append(c.lines, line), append(c.outbound, out)
+			size += int64(len(line))
+		}
+		f.Close()
+		out = append(out, c)
+	}
+	if len(out) != 23 {
+		tb.Fatalf("%d captures, want the 23 recorded ones", len(out))
+	}
+	return out, size
+}
+
+func BenchmarkCapturesConn(b *testing.B) { benchCaptures(b, "") }
+
+// BenchmarkCapturesConnUnknown replays the same lines as an unknown agent:
+// the core's share of the cost, without the dialect's hooks.
+func BenchmarkCapturesConnUnknown(b *testing.B) { benchCaptures(b, "unknown") }
+
+func benchCaptures(b *testing.B, agent string) {
+	caps, size := captures(b)
+	reg := dialects.Registry()
+	conns := make([]*acpdialect.Conn, len(caps))
+	for i := range conns {
+		conns[i] = reg.NewConn(acpdialect.Options{Agent: agent})
+	}
+	b.ReportAllocs()
+	b.SetBytes(size)
+	for b.Loop() {
+		for i, c := range caps {
+			for j, line := range c.lines {
+				var err error
+				if c.outbound[j] {
+					sinkResult, err = conns[i].Outbound(line)
+				} else {
+					sinkResult, err = conns[i].Inbound(line)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	if want := map[string]string{"": "claude"}[agent]; conns[0].Agent() != want {
+		b.Fatalf("identified as %q", conns[0].Agent())
+	}
+}
+
+func obj(m map[string]any, k string) map[string]any { v, _ := m[k].(map[string]any); return v }
+func str(m map[string]any, k string) string         { v, _ := m[k].(string); return v }
+
+// BenchmarkCapturesBaseline decodes each line into map[string]any and
+// reads what a client reads to dispatch it: the method, the session id
+// and the update kind (or the id of a response).
+func BenchmarkCapturesBaseline(b *testing.B) {
+	caps, size := captures(b)
+	b.ReportAllocs()
+	b.SetBytes(size)
+	for b.Loop() {
+		for _, c := range caps {
+			for _, line := range c.lines {
+				var m map[string]any
+				if err := json.Unmarshal(line, &m); err != nil {
+					b.Fatal(err)
+				}
+				sinkString = str(m, "method")
+				params := obj(m, "params")
+				sinkString = str(params, "sessionId")
+				sinkString = str(obj(params, "update"), "sessionUpdate")
+			}
+		}
+	}
+}
+
+// BenchmarkCapturesGJSON reads three fields of each line with gjson: the
+// method, the session id and the update kind.
+func BenchmarkCapturesGJSON(b *testing.B) {
+	caps, size := captures(b)
+	b.ReportAllocs()
+	b.SetBytes(size)
+	for b.Loop() {
+		for _, c := range caps {
+			for _, line := range c.lines {
+				sinkString = gjson.GetBytes(line, "method").Str
+				sinkString = gjson.GetBytes(line, "params.sessionId").Str
+				sinkString = gjson.GetBytes(line, "params.update.sessionUpdate").Str
+			}
+		}
+	}
+}
+
+const chunkText = "I'll start by reading the package layout, then look at how the " +
+	"connection tracks sessions so the change stays small."
+
+// A top-level chunk on a Claude connection, in the SDKs' key order and
+// with sorted keys (as claude-agent-acp writes it), and a nested one.
+var (
+	chunkFrame  = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"` + chunkText + `"}}}}`
+	chunkSorted = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"content":{"text":"` + chunkText + `\n","type":"text"},"messageId":"msg_1","sessionUpdate":"agent_message_chunk"}}}`
+	chunkNested = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"claudeCode":{"parentToolUseId":"toolu_task"}},"content":{"text":"` + chunkText + `","type":"text"},"messageId":"msg_1","sessionUpdate":"agent_message_chunk"}}}`
+)
+
+// claudeConn is a connection identified as Claude with session s1 in a
+// turn.
+func claudeConn(tb testing.TB, agent string) *acpdialect.Conn {
+	c := dialects.Registry().NewConn(acpdialect.Options{Agent: agent})
+	for _, f := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`,
+	} {
+		if _, err := c.Outbound([]byte(f)); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return c
+}
+
+func benchChunk(b *testing.B, agent, frame string) {
+	c := claudeConn(b, agent)
+	f := []byte(frame)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(f)))
+	for b.Loop() {
+		sinkResult, _ = c.Inbound(f)
+	}
+}
+
+func BenchmarkChunkClaude(b *testing.B)        { benchChunk(b, "claude", chunkFrame) }
+func BenchmarkChunkSortedClaude(b *testing.B)  { benchChunk(b, "claude", chunkSorted) }
+func BenchmarkChunkNestedClaude(b *testing.B)  { benchChunk(b, "claude", chunkNested) }
+func BenchmarkChunkUnknownAgent(b *testing.B)  { benchChunk(b, "unknown", chunkFrame) }
+func BenchmarkChunkSortedUnknown(b *testing.B) { benchChunk(b, "unknown", chunkSorted) }
+
+// TestChunkAllocs: a top-level chunk costs no allocation, on a Claude
+// connection as on any other; only a nested one makes its message event.
+func TestChunkAllocs(t *testing.T) {
+	for _, tt := range []struct {
+		agent, frame string
+		max          float64
+	}{
+		{"claude", chunkFrame, 0}, {"claude", chunkSorted, 0}, {"unknown", chunkFrame, 0}, {"unknown", chunkSorted, 0},
+		{"claude", chunkNested, 6},
+	} {
+		c := claudeConn(t, tt.agent)
+		f := []byte(tt.frame)
+		n := testing.AllocsPerRun(100, func() { sinkResult, _ = c.Inbound(f) })
+		if n > tt.max {
+			t.Errorf("%s %.60s...: %.0f allocs, want <= %.0f", tt.agent, strings.TrimPrefix(tt.frame, `{"jsonrpc":"2.0","method":"session/update","params":`), n, tt.max)
+		}
+	}
+}

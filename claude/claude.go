@@ -1,0 +1,132 @@
+// Package claude is the dialect of claude-agent-acp, the ACP adapter of
+// Claude Code (npm @agentclientprotocol/claude-agent-acp, formerly
+// @zed-industries/claude-code-acp).
+//
+// Claude speaks standard ACP and keeps its vendor data beside it: in
+// _meta.claudeCode on tool calls (the SDK tool name, the tool's structured
+// response, the parent tool call of a subagent's work), in "_claude/..."
+// keys of usage_update's _meta, in the initialize response's
+// agentCapabilities._meta, and in three "_"-prefixed notifications. The
+// dialect reads them into the library's contract:
+//
+//   - Subagents: the Agent/Task tool is a subagent_task card, whatever its
+//     ACP kind, filled from rawInput and from the tool response (agent id,
+//     run time, tokens, tool uses, result text, async launch). Updates
+//     made inside a subagent name it in parentToolUseId: their cards get
+//     parent_tool_call_id, and its text chunks become message events.
+//     Native child sessions (subagent_update) link a child session to its
+//     card; AIR's async_task_* updates become cards.
+//   - Background work: a Monitor tool call is a monitor card that keeps
+//     running after its tool call completes, fed by the
+//     <task-notification> envelopes in the conversation text; a
+//     ScheduleWakeup tool call is a wakeup card.
+//   - Shell, MCP and permissions: Bash is a shell card (package terminal
+//     folds the terminal metadata), an mcp__server__tool is an mcp_tool
+//     card, and session/request_permission yields a permission event (the
+//     client still answers it).
+//   - Session level: usage (usage_update, the prompt response's usage,
+//     _claude/accountingUsage), compaction (four wire forms), capabilities
+//     (initialize) and auth status (_auth/status_update).
+//
+// The wire facts each rule relies on, with their public sources, are in the
+// module's docs/claude.md.
+package claude
+
+import (
+	"strings"
+
+	"github.com/acpdialect/acpdialect"
+)
+
+// ID is the dialect's identifier.
+const ID = "claude"
+
+// Vendor notifications the agent sends (agent -> client).
+const (
+	// MethodSDKMessage carries a raw Claude SDK message, when the client
+	// asked for them at session/new. Allowed, read for nothing.
+	MethodSDKMessage = "_claude/sdkMessage"
+	// MethodAccountingUsage carries the token usage of one SDK result.
+	MethodAccountingUsage = "_claude/accountingUsage"
+	// MethodAuthStatus carries the agent's account status.
+	MethodAuthStatus = "_auth/status_update"
+	// MethodRequestPermission is ACP's own permission request, which the
+	// dialect only reads: the client answers it.
+	MethodRequestPermission = "session/request_permission"
+)
+
+// Dialect returns the Claude dialect. Each call returns a fresh value.
+func Dialect() *acpdialect.Dialect {
+	return &acpdialect.Dialect{
+		ID:    ID,
+		Match: Match,
+		Methods: []acpdialect.Method{
+			{Name: MethodSDKMessage, Kind: acpdialect.Notification},
+			{Name: MethodAccountingUsage, Kind: acpdialect.Notification, Handle: HandleAccountingUsage},
+			{Name: MethodAuthStatus, Kind: acpdialect.Notification, Handle: HandleAuthStatus},
+			{Name: MethodRequestPermission, Kind: acpdialect.Request, Handle: HandlePermission},
+		},
+		Updates: []acpdialect.Update{
+			{Kind: "usage_update", Standard: true, Event: UsageEvent},
+			{Kind: "agent_message_chunk", Standard: true, Event: ChunkEvent, Handle: HandleChunk},
+			{Kind: "agent_thought_chunk", Standard: true, Event: ChunkEvent},
+			{Kind: "user_message_chunk", Standard: true, Event: ChunkEvent, Handle: HandleChunk},
+			{Kind: "tool_call", Standard: true, Event: CompactToolEvent},
+			{Kind: "tool_call_update", Standard: true, Event: CompactToolEvent},
+			// The ACP v2 draft ends a turn with state_update idle and its usage.
+			{Kind: "state_update", Standard: true, Event: StateEvent},
+			// Kinds of drafts the SDK does not know: it would misread them
+			// (one with content as a user chunk), so they are quarantined.
+			{Kind: UpdateCompaction, Event: CompactionEvent},
+			{Kind: UpdateCompactionSummary, Event: CompactionEvent},
+			{Kind: UpdateSubagent, Handle: HandleSubagentUpdate},
+			{Kind: UpdateSessionMessage},
+			{Kind: UpdateAsyncTaskSpawned, Handle: HandleAsyncTask},
+			{Kind: UpdateAsyncTaskProgress, Handle: HandleAsyncTask},
+			{Kind: UpdateAsyncTaskState, Handle: HandleAsyncTask},
+		},
+		Calls: []acpdialect.Call{
+			{Name: "initialize", Result: CapabilitiesEvent},
+			{Name: "session/prompt", Result: TurnEvent},
+		},
+		ToolCall:      ToolCall,
+		MergeLate:     MergeLate,
+		EndBackground: EndBackground,
+	}
+}
+
+// Names are the initialize agentInfo names of claude-agent-acp, current
+// and former, that Match accepts, compared exactly (case and surrounding
+// space aside).
+var Names = []string{
+	"@agentclientprotocol/claude-agent-acp",
+	"@zed-industries/claude-code-acp",
+	"claude-agent-acp",
+	"claude-code-acp",
+	"claude-code",
+}
+
+// Titles are the agentInfo titles Match accepts: the adapter's own.
+var Titles = []string{"Claude Agent", "Claude Code"}
+
+// Match identifies claude-agent-acp by its agentInfo name, or by its
+// title when the name is empty or one of Names. A name or title that
+// merely contains "claude" is not Claude's: another agent's name that
+// mentions it ("claude-code (cursor-compatible)") must not get Claude's
+// rules.
+func Match(name, title string) bool {
+	if oneOf(name, Names) {
+		return true
+	}
+	return strings.TrimSpace(name) == "" && oneOf(title, Titles)
+}
+
+func oneOf(s string, list []string) bool {
+	s = strings.TrimSpace(s)
+	for _, n := range list {
+		if strings.EqualFold(s, n) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,326 @@
+package claude_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/claude"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
+)
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		name, title string
+		want        bool
+	}{
+		{"@agentclientprotocol/claude-agent-acp", "Claude Agent", true},
+		{"@zed-industries/claude-code-acp", "", true},
+		{"claude-agent-acp", "", true},
+		{"claude-code-acp", "", true},
+		{"claude-code", "", true},
+		{"  Claude-Code  ", "", true},
+		{"", "Claude Agent", true},
+		{"", "Claude Code", true},
+		// Near misses: another agent that mentions Claude is not Claude.
+		{"precursor-claude", "", false},
+		{"claude-code (cursor-compatible)", "", false},
+		{"claude", "", false},
+		{"claude-agent-acp-fork", "", false},
+		{"@agentclientprotocol/claude-agent-acp-next", "", false},
+		{"cursor-agent", "Claude Agent", false}, // a named agent's title does not override its name
+		{"", "Claude Agent (unofficial)", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		if got := claude.Match(tt.name, tt.title); got != tt.want {
+			t.Errorf("Match(%q, %q) = %v, want %v", tt.name, tt.title, got, tt.want)
+		}
+	}
+}
+
+func TestParseMCPName(t *testing.T) {
+	tests := []struct {
+		in           string
+		server, tool string
+		ok           bool
+	}{
+		{"mcp__docs__search", "docs", "search", true},
+		{"mcp__my-server__search_docs", "my-server", "search_docs", true},
+		{"mcp__srv__tool_x", "srv", "tool_x", true},
+		{"mcp__s__t_", "s", "t_", true},
+		{"mcp__a___b", "", "", false},   // "a_"+"b" or "a"+"_b"
+		{"mcp__a__b__c", "", "", false}, // two separators
+		{"mcp____x", "", "", false},     // empty server
+		{"mcp__srv__", "", "", false},   // empty tool
+		{"mcp___srv__tool", "", "", false},
+		{"mcp__srv", "", "", false},
+		{"mcp__", "", "", false},
+		{"Bash", "", "", false},
+		{"MCP__a__b", "", "", false},
+		{"", "", "", false},
+	}
+	for _, tt := range tests {
+		s, tool, ok := claude.ParseMCPName(tt.in)
+		if s != tt.server || tool != tt.tool || ok != tt.ok {
+			t.Errorf("ParseMCPName(%q) = %q, %q, %v; want %q, %q, %v", tt.in, s, tool, ok, tt.server, tt.tool, tt.ok)
+		}
+	}
+}
+
+func TestParseMonitorStarted(t *testing.T) {
+	tests := []struct {
+		in, id string
+		ok     bool
+	}{
+		{"Monitor started (task bmon1, timeout 600000ms).", "bmon1", true},
+		{"Monitor started (task b-9_x, timeout 1ms)", "b-9_x", true},
+		{"Monitor started (task , timeout 1ms)", "", false},
+		{"Monitor started (task bmon1)", "", false},
+		{"Monitor started (task b mon, timeout 1ms)", "", false},
+		{"monitor started (task bmon1, timeout 1ms)", "", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		id, ok := claude.ParseMonitorStarted(tt.in)
+		if id != tt.id || ok != tt.ok {
+			t.Errorf("ParseMonitorStarted(%q) = %q, %v; want %q, %v", tt.in, id, ok, tt.id, tt.ok)
+		}
+	}
+}
+
+func TestParseTaskNotifications(t *testing.T) {
+	env := func(id, body string) string {
+		return "<task-notification>\n<task-id>" + id + "</task-id>\n<summary>s</summary>\n<event>" + body + "</event>\n</task-notification>"
+	}
+	tests := []struct {
+		name, text string
+		want       []claude.Notification
+	}{
+		{"one", env("m1", "E1"), []claude.Notification{{TaskID: "m1", Event: "E1", Start: 0, End: len(env("m1", "E1"))}}},
+		{"human prefix", "Human: " + env("m1", "E1"), []claude.Notification{{TaskID: "m1", Event: "E1", Start: 0, End: 7 + len(env("m1", "E1"))}}},
+		{"in text", "ab " + env("m1", "E1") + " cd", []claude.Notification{{TaskID: "m1", Event: "E1", Start: 3, End: 3 + len(env("m1", "E1"))}}},
+		{"two tasks", env("m1", "a") + env("m2", "b"), []claude.Notification{
+			{TaskID: "m1", Event: "a", Start: 0, End: len(env("m1", "a"))},
+			{TaskID: "m2", Event: "b", Start: len(env("m1", "a")), End: len(env("m1", "a")) + len(env("m2", "b"))}}},
+		{"no event", "<task-notification><task-id>bash_1</task-id><status>completed</status></task-notification>", nil},
+		{"no id", "<task-notification><event>x</event></task-notification>", nil},
+		{"unclosed", "<task-notification><task-id>m1</task-id><event>x</event>", nil},
+		{"text after event", "<task-notification><task-id>m1</task-id><event>x</event>tail</task-notification>", nil},
+		{"plain", "no envelope here", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if d := cmp.Diff(tt.want, claude.ParseTaskNotifications(tt.text)); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+	many := strings.Repeat(env("m", "e"), claude.MaxNotifications+5)
+	if n := len(claude.ParseTaskNotifications(many)); n != claude.MaxNotifications {
+		t.Errorf("%d notifications, want the bound %d", n, claude.MaxNotifications)
+	}
+}
+
+func TestParseScheduledFor(t *testing.T) {
+	tests := []struct {
+		in            string
+		at            int64
+		present, okay bool
+	}{
+		{`{"scheduledFor":1767225900000}`, 1767225900000, true, true},
+		{`{"scheduledFor":0}`, 0, true, false},
+		{`{"scheduledFor":-5}`, 0, true, false},
+		{`{"scheduledFor":"<number>"}`, 0, true, false},
+		{`{"scheduledFor":1.5}`, 0, true, false},
+		{`{"other":1}`, 0, false, false},
+		{`[]`, 0, false, false},
+	}
+	for _, tt := range tests {
+		at, present, ok := claude.ParseScheduledFor(gjson.Parse(tt.in))
+		if at != tt.at || present != tt.present || ok != tt.okay {
+			t.Errorf("ParseScheduledFor(%s) = %d, %v, %v", tt.in, at, present, ok)
+		}
+	}
+}
+
+func TestCapabilitiesEvent(t *testing.T) {
+	tests := []struct {
+		in   string
+		want acpdialect.Capabilities
+	}{
+		{`{"agentCapabilities":{"_meta":{"claudeCode":{"promptQueueing":true},"authStatus":{}}}}`, acpdialect.Capabilities{PromptQueueing: true, AuthStatus: true}},
+		{`{"capabilities":{"_meta":{"claudeCode":{"promptQueueing":true}}}}`, acpdialect.Capabilities{PromptQueueing: true}},
+		{`{"agentCapabilities":{"_meta":{"claudeCode":{"promptQueueing":"true"}}}}`, acpdialect.Capabilities{}},
+		{`{"agentCapabilities":{"_meta":{"claudeCode":{"promptQueueing":1}}}}`, acpdialect.Capabilities{}},
+		{`{"agentCapabilities":{"_meta":{"authStatus":true}}}`, acpdialect.Capabilities{}},
+		{`{}`, acpdialect.Capabilities{}},
+	}
+	for _, tt := range tests {
+		ev := claude.CapabilitiesEvent(gjson.Parse(tt.in))
+		if ev == nil || ev.Capabilities() == nil || *ev.Capabilities() != tt.want {
+			t.Errorf("CapabilitiesEvent(%s) = %+v, want %+v", tt.in, ev, tt.want)
+		}
+	}
+}
+
+func usage(t *testing.T, ev *acpdialect.Event) string {
+	t.Helper()
+	if ev == nil {
+		return "nil"
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestUsageEvent(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"sessionUpdate":"usage_update","used":45196,"size":1000000,"cost":{"amount":0.36,"currency":"USD"},"_meta":{"_claude/origin":{"kind":"task-notification"},"_claude/model":"claude-opus-5-5"}}`,
+			`{"type":"usage","usage":{"used":45196,"size":1000000,"cost":0.36,"currency":"USD","model":"claude-opus-5-5","origin":"task-notification"}}`},
+		{`{"used":"<number>","size":-1,"cost":{"amount":"x"},"_meta":{"_claude/model":7}}`, `nil`},
+		{`{"used":0}`, `{"type":"usage","usage":{"used":0}}`},
+		{`{"used":1,"_meta":{"_claude/rateLimit":{"status":"rejected","rateLimitType":"five_hour","resetsAt":1767225600000,"utilization":1}}}`,
+			`{"type":"usage","usage":{"used":1,"rate_limit":{"status":"rejected","type":"five_hour","utilization":1,"resets_at":1767225600000}}}`},
+	}
+	for _, tt := range tests {
+		if got := usage(t, claude.UsageEvent(gjson.Parse(tt.in))); got != tt.want {
+			t.Errorf("UsageEvent(%s)\n got %s\nwant %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestTurnEvent(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"stopReason":"end_turn","usage":{"inputTokens":2,"outputTokens":4,"cachedReadTokens":0,"cachedWriteTokens":45190,"totalTokens":45196},"_meta":{"quota":{"model_usage":[{"model":"claude-opus-5-5"}]}}}`,
+			`{"type":"usage","usage":{"model":"claude-opus-5-5","turn":true,"input_tokens":2,"output_tokens":4,"cached_read_tokens":0,"cached_write_tokens":45190,"total_tokens":45196}}`},
+		{`{"_meta":{"quota":{"token_count":{"inputTokens":1,"cachedInputTokens":3,"reasoningOutputTokens":5},"model_usage":[{"model":"a"},{"model":"b"}]}}}`,
+			`{"type":"usage","usage":{"turn":true,"input_tokens":1,"cached_read_tokens":3,"thought_tokens":5}}`},
+		{`{"messageId":"m1"}`, `nil`},
+		{`{"usage":{"inputTokens":"<number>"}}`, `nil`},
+	}
+	for _, tt := range tests {
+		if got := usage(t, claude.TurnEvent(gjson.Parse(tt.in))); got != tt.want {
+			t.Errorf("TurnEvent(%s)\n got %s\nwant %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestHandlePermission(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"sessionId":"s","toolCall":{"toolCallId":"t1","title":"rm x","kind":"execute","_meta":{"claudeCode":{"toolName":"Bash"}}},"options":[{"optionId":"a","name":"Yes","kind":"allow_once"},{"name":"no id"}]}`,
+			`{"type":"permission","tool_call_id":"t1","permission":{"tool_name":"Bash","title":"rm x","options":[{"id":"a","name":"Yes","kind":"allow_once"}]}}`},
+		{`{"toolCall":{"toolCallId":"t2","title":"mcp__docs__search","kind":"other"},"options":[]}`,
+			`{"type":"permission","tool_call_id":"t2","permission":{"tool_name":"mcp__docs__search","title":"mcp__docs__search","server":"docs","tool":"search","options":[]}}`},
+		{`{"toolCall":{"toolCallId":"t3","title":"mcp__docs__search","kind":"execute"}}`,
+			`{"type":"permission","tool_call_id":"t3","permission":{"title":"mcp__docs__search","options":[]}}`},
+		{`{"title":"Ready?","subject":{"type":"tool_call","toolCall":{"toolCallId":"t4","name":"ExitPlanMode","_meta":{"claudeCode":{"mcpServer":"srv"}}}}}`,
+			`{"type":"permission","tool_call_id":"t4","permission":{"tool_name":"ExitPlanMode","title":"Ready?","server":"srv","options":[]}}`},
+		{`"not an object"`, `{"type":"permission","permission":{"options":[]}}`},
+	}
+	for _, tt := range tests {
+		act := claude.HandlePermission(gjson.Parse(tt.in))
+		if got := usage(t, act.Event); got != tt.want {
+			t.Errorf("HandlePermission(%s)\n got %s\nwant %s", tt.in, got, tt.want)
+		}
+		if act.Result != nil || act.Error != nil || act.Await {
+			t.Errorf("HandlePermission answers: %+v", act)
+		}
+	}
+}
+
+// toolCalls feeds a card's updates to ToolCall in order, as the Conn
+// does (status and title first), and returns the final payload.
+func toolCalls(updates ...string) acpdialect.Payload {
+	p := acpdialect.Payload{Kind: acpdialect.KindGeneric}
+	for _, u := range updates {
+		tu := frame.ReadToolUpdate(gjson.Parse(u))
+		if s := tu.Status.Str; s != "" {
+			p.Status = s
+		}
+		frame.Set(&p.Title, tu.Title)
+		p = claude.ToolCall(tu, p)
+	}
+	return p
+}
+
+func TestToolCall(t *testing.T) {
+	tests := []struct {
+		name    string
+		updates []string
+		want    string
+	}{
+		{"subagent by toolName, kind other, wrong-typed duration",
+			[]string{`{"sessionUpdate":"tool_call_update","toolCallId":"a","kind":"other","status":"pending","_meta":{"claudeCode":{"toolName":"Agent"}},"rawInput":{"description":"D"}}`,
+				`{"sessionUpdate":"tool_call_update","toolCallId":"a","rawInput":{"description":"other","prompt":"P","subagent_type":"Explore"}}`,
+				`{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"completed","_meta":{"claudeCode":{"toolName":"Agent","toolResponse":{"agentId":"x","agentType":"Plan","status":"completed","totalDurationMs":"<number>","totalTokens":0,"totalToolUseCount":0,"resolvedModel":"claude-haiku-4-5","content":[{"type":"text","text":"A"},{"type":"image"},{"type":"text","text":"B"}]}}}}`},
+			`{"kind":"subagent_task","status":"completed","subagent_task":{"description":"D","prompt":"P","subagent_type":"Explore","status":"completed","agent_id":"x","model":"claude-haiku-4-5","total_tokens":0,"tool_use_count":0,"result_text":"A\nB"}}`},
+		{"subagent by flag",
+			[]string{`{"sessionUpdate":"tool_call","toolCallId":"a","kind":"think","_meta":{"claudeCode":{"subagent":true,"toolName":"Whatever"}}}`},
+			`{"kind":"subagent_task","subagent_task":{}}`},
+		{"async launch completes the card",
+			[]string{`{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"in_progress","_meta":{"claudeCode":{"toolName":"Task","toolResponse":{"status":"async_launched","isAsync":true,"outputFile":"/o","agentId":"g"}}}}`},
+			`{"kind":"subagent_task","status":"completed","subagent_task":{"status":"async_launched","agent_id":"g","is_async":true,"output_file":"/o"}}`},
+		{"parent kept from the first update",
+			[]string{`{"sessionUpdate":"tool_call","toolCallId":"r","kind":"read","_meta":{"claudeCode":{"toolName":"Read","parentToolUseId":"p1"}}}`,
+				`{"sessionUpdate":"tool_call_update","toolCallId":"r","status":"completed"}`},
+			`{"kind":"generic","status":"completed","parent_tool_call_id":"p1"}`},
+		{"bash background without terminal",
+			[]string{`{"sessionUpdate":"tool_call","toolCallId":"b","_meta":{"claudeCode":{"toolName":"Bash"}},"rawInput":{"command":"sleep 9","run_in_background":true}}`,
+				`{"sessionUpdate":"tool_call_update","toolCallId":"b","rawInput":{"command":"sleep 9","run_in_background":"yes"},"rawOutput":"Command running in background with ID: b1","status":"completed"}`},
+			`{"kind":"shell","status":"completed","shell":{"command":"sleep 9","output":"Command running in background with ID: b1","background":true}}`},
+		{"monitor registration means running",
+			[]string{`{"sessionUpdate":"tool_call_update","toolCallId":"m","_meta":{"claudeCode":{"toolName":"Monitor"}},"rawInput":{"command":"tail -f x"}}`,
+				`{"sessionUpdate":"tool_call_update","toolCallId":"m","status":"completed","rawOutput":"Monitor started (task bm1, timeout 5ms)"}`,
+				`{"sessionUpdate":"tool_call_update","toolCallId":"m","status":"completed"}`},
+			`{"kind":"monitor","status":"in_progress","monitor":{"task_id":"bm1","command":"tail -f x","event_count":0}}`},
+		{"monitor that failed to start",
+			[]string{`{"sessionUpdate":"tool_call","toolCallId":"m","_meta":{"claudeCode":{"toolName":"Monitor"}},"status":"failed","rawOutput":"Error: bad command"}`},
+			`{"kind":"monitor","status":"failed","monitor":{"event_count":0}}`},
+		{"ambiguous mcp stays generic",
+			[]string{`{"sessionUpdate":"tool_call","toolCallId":"x","_meta":{"claudeCode":{"toolName":"mcp__a__b__c"}},"rawInput":{"q":1}}`},
+			`{"kind":"generic"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, _ := json.Marshal(toolCalls(tt.updates...))
+			if string(b) != tt.want {
+				t.Errorf("\n got %s\nwant %s", b, tt.want)
+			}
+		})
+	}
+}
+
+func TestMergeLateAndEndBackground(t *testing.T) {
+	mon := acpdialect.Payload{Kind: acpdialect.KindMonitor, Status: acpdialect.StatusInProgress,
+		Monitor: &acpdialect.Monitor{TaskID: "m", RecentEvents: []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, EventCount: 9}}
+	late := claude.HandleChunk(gjson.Parse(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"<task-notification><task-id>m</task-id><event>10</event></task-notification><task-notification><task-id>m</task-id><event>11</event></task-notification><task-notification><task-id>other</task-id><event>x</event></task-notification>"}}`))
+	if late.Alias != "m" {
+		t.Fatalf("alias %q", late.Alias)
+	}
+	got, ok := claude.MergeLate(mon, late.Payload)
+	if !ok || got.Monitor.EventCount != 11 || len(got.Monitor.RecentEvents) != claude.RecentEvents ||
+		got.Monitor.RecentEvents[0] != "2" || got.Monitor.RecentEvents[9] != "11" {
+		t.Fatalf("merged %+v %v", got.Monitor, ok)
+	}
+	if mon.Monitor.EventCount != 9 || len(mon.Monitor.RecentEvents) != 9 {
+		t.Fatal("MergeLate changed the card it was given")
+	}
+	ended := claude.EndBackground(got, acpdialect.EndExited)
+	if !ended.Monitor.Ended || ended.Monitor.EndReason != "exited" || ended.Status != acpdialect.StatusCompleted || got.Monitor.Ended {
+		t.Fatalf("ended %+v, card %+v", ended.Monitor, got.Monitor)
+	}
+	restarted := claude.EndBackground(got, acpdialect.EndSessionRestart)
+	if restarted.Status != acpdialect.StatusCancelled || claude.EndBackground(ended, acpdialect.EndSessionRestart).Monitor.EndReason != "exited" {
+		t.Fatal("a monitor ends once")
+	}
+	shell := acpdialect.Payload{Kind: acpdialect.KindShell, Shell: &acpdialect.Shell{}}
+	if p := claude.EndBackground(shell, acpdialect.EndExited); p.Shell != shell.Shell || p.Status != "" {
+		t.Fatal("EndBackground changed a shell")
+	}
+}

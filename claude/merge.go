@@ -1,0 +1,80 @@
+package claude
+
+import (
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
+)
+
+// MergeLate folds what an update said about a card (a child session's
+// subagent_update, an async task's news, a monitor's events) into it. A
+// non-empty value replaces, an empty one never blanks; a monitor's events
+// add up. Only the objects of the card's own kind are merged; ok is false
+// when the half has nothing for it. cur's objects are never changed.
+func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
+	frame.Fill(&cur.Title, late.Title)
+	ok := late.Title != ""
+	switch cur.Kind {
+	case acpdialect.KindSubagentTask:
+		if late.SubagentTask != nil {
+			cur.SubagentTask, ok = mergeSubagent(cur.SubagentTask, late.SubagentTask), true
+		}
+	case acpdialect.KindMonitor:
+		if m, merged := mergeMonitor(cur.Monitor, late.Monitor); merged {
+			cur.Monitor, ok = m, true
+		}
+	case acpdialect.KindShell:
+		if late.Shell != nil {
+			cur.Shell, ok = mergeShell(cur.Shell, late.Shell), true
+		}
+	}
+	return cur, ok || late.Kind == cur.Kind
+}
+
+// mergeSubagent returns cur with late's values filled in, cur itself when
+// nothing changed.
+func mergeSubagent(cur, late *acpdialect.SubagentTask) *acpdialect.SubagentTask {
+	var st acpdialect.SubagentTask
+	if cur != nil {
+		st = *cur
+	}
+	frame.Fill(&st.Description, late.Description)
+	frame.Fill(&st.Prompt, late.Prompt)
+	frame.Fill(&st.SubagentType, late.SubagentType)
+	frame.Fill(&st.Status, late.Status)
+	frame.Fill(&st.AgentID, late.AgentID)
+	frame.Fill(&st.Model, late.Model)
+	frame.Fill(&st.ChildSessionID, late.ChildSessionID)
+	frame.Fill(&st.Name, late.Name)
+	frame.Fill(&st.OutputFile, late.OutputFile)
+	frame.Fill(&st.ResultText, late.ResultText)
+	st.IsAsync = st.IsAsync || late.IsAsync
+	mergeInt(&st.DurationMs, late.DurationMs)
+	mergeInt(&st.TotalTokens, late.TotalTokens)
+	mergeInt(&st.ToolUseCount, late.ToolUseCount)
+	if cur != nil && st.Equal(*cur) {
+		return cur
+	}
+	return &st
+}
+
+// mergeShell fills a shell from an async task's: its command and the
+// background flag.
+func mergeShell(cur, late *acpdialect.Shell) *acpdialect.Shell {
+	var sh acpdialect.Shell
+	if cur != nil {
+		sh = *cur
+	}
+	frame.Fill(&sh.Command, late.Command)
+	sh.Background = sh.Background || late.Background
+	if cur != nil && sameShell(sh, *cur) {
+		return cur
+	}
+	return &sh
+}
+
+// mergeInt points *dst at a copy of *src when src is set and differs.
+func mergeInt(dst **int64, src *int64) {
+	if src != nil {
+		setInt(dst, *src, true)
+	}
+}

@@ -1,0 +1,224 @@
+package claude
+
+import (
+	"strings"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// A Monitor tool call registers a background watch and completes at once;
+// the watch then reports each event into the conversation as a
+// <task-notification> envelope, until the turn ends.
+
+// RecentEvents is how many event bodies a monitor card keeps, the last.
+const RecentEvents = 10
+
+// MaxNotifications bounds the task notifications read from one text chunk.
+const MaxNotifications = 64
+
+// Monitor end reasons beside acpdialect.EndExited and EndSessionRestart.
+const EndCompleted = "completed"
+
+// monitorCall merges a Monitor update: rawInput's command, and the
+// registration ("Monitor started (task <id>, timeout <ms>ms)" in
+// rawOutput), which gives the task id. A registered monitor that has not
+// ended is running, whatever status its tool call reports.
+func monitorCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect.Payload {
+	prev.Kind = acpdialect.KindMonitor
+	var m acpdialect.Monitor
+	if prev.Monitor != nil {
+		m = *prev.Monitor
+	}
+	cmd, _ := readShellInput(u.RawInput)
+	set(&m.Command, cmd)
+	if id, ok := ParseMonitorStarted(outputText(u.RawOutput)); ok && m.TaskID == "" {
+		m.TaskID = strings.Clone(id)
+	}
+	if m.TaskID != "" && !m.Ended && prev.Status != acpdialect.StatusFailed && prev.Status != acpdialect.StatusCancelled {
+		prev.Status = acpdialect.StatusInProgress
+	}
+	if prev.Monitor == nil || !(acpdialect.Payload{Monitor: &m}).Equal(acpdialect.Payload{Monitor: prev.Monitor}) {
+		prev.Monitor = &m
+	}
+	return prev
+}
+
+// outputText returns a string rawOutput, or its first text block; a view.
+func outputText(v gjson.Result) string {
+	if v.Type == gjson.String {
+		return v.Str
+	}
+	var text string
+	r := frame.NewReader(v)
+	r.Array(func() {
+		r.Object(func(k string) {
+			if k == "text" && text == "" {
+				text = r.String()
+			}
+		})
+	})
+	return text
+}
+
+// ParseMonitorStarted reads the task id of a Monitor registration,
+// "Monitor started (task <id>, ...": the id is letters, digits, '_' and
+// '-', and a comma ends it. ok is false for any other text.
+func ParseMonitorStarted(s string) (taskID string, ok bool) {
+	rest, found := strings.CutPrefix(s, "Monitor started (task ")
+	if !found {
+		return "", false
+	}
+	i := 0
+	for i < len(rest) && idByte(rest[i]) {
+		i++
+	}
+	if i == 0 || i == len(rest) || rest[i] != ',' {
+		return "", false
+	}
+	return rest[:i], true
+}
+
+func idByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '-'
+}
+
+// Notification is one <task-notification> envelope in a text, reporting
+// an event of a background task: Start and End are the envelope's span in
+// the text (with a "Human:" prefix the agent put before it), to hide.
+type Notification struct {
+	TaskID string
+	Event  string
+	Start  int
+	End    int
+}
+
+// ParseTaskNotifications finds the envelopes
+// <task-notification><task-id>ID</task-id>...<event>BODY</event></task-notification>
+// in text, in order, at most MaxNotifications. One without a task id or an
+// event (a background command's completion notice) is not a monitor event
+// and is skipped. Strings view text.
+func ParseTaskNotifications(text string) []Notification {
+	var out []Notification
+	for from := 0; len(out) < MaxNotifications; {
+		i := strings.Index(text[from:], "<task-notification>")
+		if i < 0 {
+			break
+		}
+		start := from + i
+		end := strings.Index(text[start:], "</task-notification>")
+		if end < 0 {
+			break
+		}
+		end += start + len("</task-notification>")
+		from = end
+		n, ok := parseEnvelope(text[start+len("<task-notification>") : end-len("</task-notification>")])
+		if !ok {
+			continue
+		}
+		n.Start, n.End = humanPrefix(text, start), end
+		out = append(out, n)
+	}
+	return out
+}
+
+// parseEnvelope reads the task id (the envelope's first element) and the
+// event body of an envelope's inside.
+func parseEnvelope(in string) (Notification, bool) {
+	in = strings.TrimSpace(in)
+	rest, ok := strings.CutPrefix(in, "<task-id>")
+	if !ok {
+		return Notification{}, false
+	}
+	id, rest, ok := strings.Cut(rest, "</task-id>")
+	id = strings.TrimSpace(id)
+	if !ok || id == "" || strings.Contains(id, "<") {
+		return Notification{}, false
+	}
+	_, rest, ok = strings.Cut(rest, "<event>")
+	if !ok {
+		return Notification{}, false
+	}
+	body, after, ok := strings.Cut(rest, "</event>")
+	if !ok || strings.TrimSpace(after) != "" {
+		return Notification{}, false
+	}
+	return Notification{TaskID: id, Event: body}, true
+}
+
+// humanPrefix moves start back over a "Human:" (and spaces) just before
+// it: the agent's transcript form of an injected turn.
+func humanPrefix(text string, start int) int {
+	before := strings.TrimRight(text[:start], " \t\r\n")
+	if p, ok := strings.CutSuffix(before, "Human:"); ok {
+		return len(p)
+	}
+	return start
+}
+
+// monitorLate is the late half that reports a chunk's monitor events: the
+// events of the first task named (one card per Late), with their count.
+func monitorLate(ns []Notification) acpdialect.Late {
+	if len(ns) == 0 {
+		return acpdialect.Late{}
+	}
+	id := ns[0].TaskID
+	m := &acpdialect.Monitor{TaskID: strings.Clone(id)}
+	for _, n := range ns {
+		if n.TaskID != id {
+			continue
+		}
+		m.EventCount++
+		m.RecentEvents = append(m.RecentEvents, strings.Clone(n.Event))
+	}
+	if len(m.RecentEvents) > RecentEvents {
+		m.RecentEvents = m.RecentEvents[len(m.RecentEvents)-RecentEvents:]
+	}
+	return acpdialect.Late{Alias: m.TaskID, Payload: acpdialect.Payload{
+		Kind: acpdialect.KindMonitor, Status: acpdialect.StatusInProgress, Monitor: m}}
+}
+
+// mergeMonitor adds a late half's events to a monitor: the count grows,
+// the last RecentEvents bodies are kept. ok is false when late has none.
+func mergeMonitor(cur, late *acpdialect.Monitor) (*acpdialect.Monitor, bool) {
+	if late == nil {
+		return cur, false
+	}
+	var m acpdialect.Monitor
+	if cur != nil {
+		m = *cur
+	}
+	fill(&m.TaskID, late.TaskID)
+	fill(&m.Command, late.Command)
+	m.EventCount += late.EventCount
+	if len(late.RecentEvents) > 0 {
+		events := append(append([]string(nil), m.RecentEvents...), late.RecentEvents...)
+		if len(events) > RecentEvents {
+			events = events[len(events)-RecentEvents:]
+		}
+		m.RecentEvents = events
+	}
+	if late.Ended && !m.Ended {
+		m.Ended, m.EndReason = true, late.EndReason
+	}
+	return &m, true
+}
+
+// EndBackground ends a running monitor: at turn end it has exited
+// (completed), on session/load its process is gone (cancelled). Other
+// cards are left as they are.
+func EndBackground(p acpdialect.Payload, reason string) acpdialect.Payload {
+	if p.Monitor == nil || p.Monitor.Ended {
+		return p
+	}
+	m := *p.Monitor
+	m.Ended, m.EndReason = true, reason
+	p.Monitor = &m
+	if reason == acpdialect.EndSessionRestart {
+		p.Status = acpdialect.StatusCancelled
+	} else {
+		p.Status = acpdialect.StatusCompleted
+	}
+	return p
+}

@@ -1,0 +1,215 @@
+package claude
+
+import (
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// Native child sessions (ACP's subagents RFD, reworked form) and AIR's
+// async tasks: update kinds the SDK does not know.
+const (
+	// UpdateSubagent, on the parent session, creates or updates a child
+	// session: {sessionId, title?, description?, capabilities?,
+	// state?:{state, stopReason?}}. The child id is the SDK task id, or
+	// "<taskId>:generation:<n>" for a resumed one.
+	UpdateSubagent = "subagent_update"
+	// UpdateSessionMessage, on the child session, is the prompt it was
+	// given. Quarantined, read for nothing: subagent_update has it.
+	UpdateSessionMessage = "session_message"
+	// AIR (JetBrains) async tasks: background shells, workflows, monitors
+	// and tasks.
+	UpdateAsyncTaskSpawned  = "async_task_spawned"
+	UpdateAsyncTaskProgress = "async_task_progress"
+	UpdateAsyncTaskState    = "async_task_state_update"
+)
+
+// Subagent statuses, in the vocabulary the Cursor dialect also uses.
+const (
+	SubagentRunning      = "running"
+	SubagentCompleted    = "completed"
+	SubagentCancelled    = "cancelled"
+	SubagentFailed       = "failed"
+	SubagentDisconnected = "disconnected"
+)
+
+// HandleSubagentUpdate reads a subagent_update into a late half for the
+// child session's card (the Conn links the child session to it, so the
+// child's tool calls nest under it). The title is the subagent's
+// description (claude-agent-acp's display name, from the Agent tool's
+// description) and the description its prompt (the task). The state maps
+// to the subagent status and the card's: idle with stopReason end_turn
+// (or another normal stop) is completed, idle with cancelled is
+// cancelled, idle without a stop reason is a failure, and unknown is a
+// disconnected child (failed card). An update without a sessionId says
+// nothing.
+func HandleSubagentUpdate(update gjson.Result) acpdialect.Late {
+	var st acpdialect.SubagentTask
+	var title, state, stop string
+	r := frame.NewReader(update)
+	r.Object(func(k string) {
+		switch k {
+		case "sessionId":
+			fill(&st.ChildSessionID, r.String())
+		case "title":
+			fill(&title, r.String())
+		case "description":
+			fill(&st.Prompt, r.String())
+		case "state":
+			r.Object(func(k string) {
+				switch k {
+				case "state":
+					fill(&state, r.String())
+				case "stopReason":
+					fill(&stop, r.String())
+				}
+			})
+		}
+	})
+	if st.ChildSessionID == "" {
+		return acpdialect.Late{}
+	}
+	st.Description = title
+	card := ""
+	st.Status, card = subagentState(state, stop)
+	return acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: card,
+		Title: title, SubagentTask: &st}}
+}
+
+// subagentState maps a work state snapshot to the subagent status and the
+// card status.
+func subagentState(state, stop string) (subagent, card string) {
+	switch {
+	case state == "idle" && stop == "cancelled":
+		return SubagentCancelled, acpdialect.StatusCancelled
+	case state == "idle" && stop == "refusal":
+		return SubagentFailed, acpdialect.StatusFailed
+	case state == "idle" && stop != "":
+		return SubagentCompleted, acpdialect.StatusCompleted
+	case state == "idle":
+		return SubagentFailed, acpdialect.StatusFailed
+	case state == "unknown":
+		return SubagentDisconnected, acpdialect.StatusFailed
+	}
+	return SubagentRunning, acpdialect.StatusInProgress
+}
+
+// HandleAsyncTask reads AIR's async task updates into a late half for the
+// task's card, named by the task id (an alias of the tool call that
+// started it, when async_task_spawned names one):
+//
+//   - async_task_spawned {asyncTaskId, name, taskType, description,
+//     toolCallId?, outputFilePath?}: a shell task is a background shell,
+//     a monitor task a monitor, a task a subagent (async);
+//   - async_task_progress {asyncTaskId, summary?, usage?}: a monitor's
+//     summary is one of its events; a subagent's usage its figures;
+//   - async_task_state_update {asyncTaskId, state, summary?}: the task's
+//     state (running, paused, completed, failed, stopped).
+func HandleAsyncTask(update gjson.Result) acpdialect.Late {
+	t := readAsyncTask(update)
+	if t.id == "" {
+		return acpdialect.Late{}
+	}
+	l := acpdialect.Late{ToolCallID: t.toolCallID, Alias: t.id}
+	switch t.taskType {
+	case "shell":
+		l.Payload = acpdialect.Payload{Kind: acpdialect.KindShell, Shell: &acpdialect.Shell{Command: t.description, Background: true}}
+	case "monitor":
+		l.Payload = acpdialect.Payload{Kind: acpdialect.KindMonitor, Monitor: &acpdialect.Monitor{TaskID: t.id, Command: t.description}}
+	case "task":
+		l.Payload = acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{
+			Description: t.description, Name: t.name, IsAsync: true, OutputFile: t.outputFile}}
+	default:
+		l.Payload.Title = t.name
+	}
+	t.progress(&l.Payload)
+	t.state(&l.Payload)
+	return l
+}
+
+// asyncTask is what one async task update says; strings are copies.
+type asyncTask struct {
+	kind                          string
+	id, toolCallID, taskType      string
+	name, description, outputFile string
+	summary, stateName            string
+	durationMs, toolUses, tokens  *int64
+}
+
+func readAsyncTask(update gjson.Result) asyncTask {
+	var t asyncTask
+	r := frame.NewReader(update)
+	r.Object(func(k string) {
+		switch k {
+		case "sessionUpdate":
+			fill(&t.kind, r.String())
+		case "asyncTaskId":
+			fill(&t.id, r.String())
+		case "toolCallId":
+			fill(&t.toolCallID, r.String())
+		case "taskType":
+			fill(&t.taskType, r.String())
+		case "name":
+			fill(&t.name, r.String())
+		case "description":
+			fill(&t.description, r.String())
+		case "outputFilePath":
+			fill(&t.outputFile, r.String())
+		case "summary":
+			fill(&t.summary, r.String())
+		case "state":
+			fill(&t.stateName, r.String())
+		case "usage":
+			r.Object(func(k string) {
+				switch k {
+				case "durationMs":
+					readCount(r.Value(), &t.durationMs)
+				case "toolUses":
+					readCount(r.Value(), &t.toolUses)
+				case "totalTokens":
+					readCount(r.Value(), &t.tokens)
+				}
+			})
+		}
+	})
+	return t
+}
+
+// progress puts a progress update's news on the half: a summary is an
+// event of a monitor (its kind is known by its card, so the half carries
+// a monitor object only with the summary), and usage the figures of a
+// subagent.
+func (t asyncTask) progress(p *acpdialect.Payload) {
+	if t.kind != UpdateAsyncTaskProgress {
+		return
+	}
+	if t.summary != "" {
+		p.Monitor = &acpdialect.Monitor{TaskID: t.id, EventCount: 1, RecentEvents: []string{t.summary}}
+	}
+	if t.durationMs != nil || t.toolUses != nil || t.tokens != nil {
+		p.SubagentTask = &acpdialect.SubagentTask{DurationMs: t.durationMs, ToolUseCount: t.toolUses, TotalTokens: t.tokens}
+	}
+}
+
+// state maps a state update to the card status (for a card the task
+// made) and ends a monitor.
+func (t asyncTask) state(p *acpdialect.Payload) {
+	if t.kind != UpdateAsyncTaskState {
+		return
+	}
+	switch t.stateName {
+	case "running", "paused":
+		p.Status = acpdialect.StatusInProgress
+	case "completed":
+		p.Status = acpdialect.StatusCompleted
+	case "failed":
+		p.Status = acpdialect.StatusFailed
+	case "stopped":
+		p.Status = acpdialect.StatusCancelled
+	default:
+		return
+	}
+	if p.Status != acpdialect.StatusInProgress {
+		p.Monitor = &acpdialect.Monitor{TaskID: t.id, Ended: true, EndReason: t.stateName}
+	}
+}

@@ -1,0 +1,268 @@
+package claude
+
+import (
+	"strings"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// UsageEvent reads a usage_update into a usage event: ACP's used, size and
+// cost, and Claude's _meta: "_claude/model" (the answering model),
+// "_claude/origin".kind (human for the user's turn; a background task's
+// kind otherwise) and "_claude/rateLimit" (status, rateLimitType,
+// utilization, resetsAt). Wrong types read as absent; an update with
+// nothing readable gives nil.
+func UsageEvent(update gjson.Result) *acpdialect.Event {
+	// One allocation holds the event, its object and its figures: a usage
+	// sample comes with most turns' every step.
+	box := &struct {
+		ev         acpdialect.Event
+		u          acpdialect.Usage
+		used, size int64
+		cost       float64
+	}{}
+	u := &box.u
+	any := false
+	r := frame.NewReader(update)
+	r.Object(func(k string) {
+		switch k {
+		case "used":
+			if n, ok := frame.Int64(r.Value()); ok && n >= 0 && u.Used == nil {
+				box.used, u.Used, any = n, &box.used, true
+			}
+		case "size":
+			if n, ok := frame.Int64(r.Value()); ok && n >= 0 && u.Size == nil {
+				box.size, u.Size, any = n, &box.size, true
+			}
+		case "cost":
+			any = readCost(r, u, &box.cost) || any
+		case "_meta":
+			any = readUsageMeta(r, u) || any
+		}
+	})
+	if !any {
+		return nil
+	}
+	box.ev = acpdialect.Event{Type: acpdialect.EventUsage, Object: u}
+	return &box.ev
+}
+
+// readCount sets *dst to a whole, non-negative number; it reports whether
+// it did.
+func readCount(v gjson.Result, dst **int64) bool {
+	n, ok := frame.Int64(v)
+	if !ok || n < 0 || *dst != nil {
+		return false
+	}
+	*dst = &n
+	return true
+}
+
+// readCost reads {amount, currency}; the amount goes in *amount, which
+// u.Cost then points at.
+func readCost(r *frame.Reader, u *acpdialect.Usage, amount *float64) bool {
+	any := false
+	r.Object(func(k string) {
+		switch k {
+		case "amount":
+			if v := r.Value(); v.Type == gjson.Number && u.Cost == nil {
+				*amount = v.Num
+				u.Cost, any = amount, true
+			}
+		case "currency":
+			fill(&u.Currency, r.String())
+		}
+	})
+	return any
+}
+
+func readUsageMeta(r *frame.Reader, u *acpdialect.Usage) bool {
+	any := false
+	r.Object(func(k string) {
+		switch k {
+		case "_claude/model":
+			fill(&u.Model, r.String())
+			any = any || u.Model != ""
+		case "_claude/origin":
+			r.Object(func(k string) {
+				if k == "kind" {
+					fill(&u.Origin, r.String())
+				}
+			})
+			any = any || u.Origin != ""
+		case "_claude/rateLimit":
+			if rl := readRateLimit(r); rl != nil && u.RateLimit == nil {
+				u.RateLimit, any = rl, true
+			}
+		}
+	})
+	return any
+}
+
+// readRateLimit reads the Claude SDK's rate limit info. resetsAt is unix
+// seconds there; the contract's resets_at is unix milliseconds. A value of
+// 1e11 or more is taken to be milliseconds already.
+func readRateLimit(r *frame.Reader) *acpdialect.RateLimit {
+	var rl acpdialect.RateLimit
+	r.Object(func(k string) {
+		switch k {
+		case "status":
+			fill(&rl.Status, r.String())
+		case "rateLimitType":
+			fill(&rl.Type, r.String())
+		case "utilization":
+			if v := r.Value(); v.Type == gjson.Number && v.Num >= 0 && rl.Utilization == nil {
+				f := v.Num
+				rl.Utilization = &f
+			}
+		case "resetsAt":
+			if n, ok := frame.Int64(r.Value()); ok && n > 0 && rl.ResetsAt == nil {
+				if n < 1e11 {
+					n *= 1000
+				}
+				rl.ResetsAt = &n
+			}
+		}
+	})
+	if rl == (acpdialect.RateLimit{}) {
+		return nil
+	}
+	return &rl
+}
+
+// TurnEvent reads a session/prompt result into a turn summary: ACP's
+// usage (inputTokens, outputTokens, cachedReadTokens, cachedWriteTokens,
+// thoughtTokens, totalTokens), filled in from Claude's _meta.quota
+// (token_count, with reasoningOutputTokens as thought tokens, and the
+// model when model_usage names exactly one). nil when it has no counts
+// (the ACP v2 draft answers a prompt at once, with a message id).
+func TurnEvent(result gjson.Result) *acpdialect.Event {
+	u := acpdialect.Usage{Turn: true}
+	r := frame.NewReader(result)
+	r.Object(func(k string) {
+		switch k {
+		case "usage":
+			readTokens(r, &u)
+		case "_meta":
+			r.Object(func(k string) {
+				if k == "quota" {
+					readQuota(r, &u)
+				}
+			})
+		}
+	})
+	if u.InputTokens == nil && u.OutputTokens == nil && u.TotalTokens == nil &&
+		u.CachedReadTokens == nil && u.CachedWriteTokens == nil && u.ThoughtTokens == nil {
+		return nil
+	}
+	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &u}
+}
+
+// readTokens reads a token count object, in ACP's names or the quota's.
+// A count already read is kept: ACP's usage comes first.
+func readTokens(r *frame.Reader, u *acpdialect.Usage) {
+	r.Object(func(k string) {
+		v := r.Value()
+		switch k {
+		case "inputTokens":
+			readCount(v, &u.InputTokens)
+		case "outputTokens":
+			readCount(v, &u.OutputTokens)
+		case "cachedReadTokens", "cachedInputTokens":
+			readCount(v, &u.CachedReadTokens)
+		case "cachedWriteTokens":
+			readCount(v, &u.CachedWriteTokens)
+		case "thoughtTokens", "reasoningOutputTokens":
+			readCount(v, &u.ThoughtTokens)
+		case "totalTokens":
+			readCount(v, &u.TotalTokens)
+		}
+	})
+}
+
+func readQuota(r *frame.Reader, u *acpdialect.Usage) {
+	r.Object(func(k string) {
+		switch k {
+		case "token_count":
+			readTokens(r, u)
+		case "model_usage":
+			var models []string
+			r.Array(func() {
+				r.Object(func(k string) {
+					if k == "model" && len(models) < 2 {
+						models = append(models, r.String())
+					}
+				})
+			})
+			if len(models) == 1 {
+				fill(&u.Model, models[0])
+			}
+		}
+	})
+}
+
+// StateEvent reads the ACP v2 draft's state_update: an idle state
+// carries the turn's usage, read as TurnEvent reads a prompt result.
+func StateEvent(update gjson.Result) *acpdialect.Event {
+	if !strings.Contains(update.Raw, `"usage"`) || update.Get("state").Str != "idle" {
+		return nil
+	}
+	return TurnEvent(update)
+}
+
+// HandleAccountingUsage reads _claude/accountingUsage: the token usage of
+// one Claude SDK result (a user's turn or autonomous work), as a turn
+// summary in the session the params name. Origin is the SDK origin's kind,
+// else "human" for the scope user_turn and "autonomous" for autonomous.
+func HandleAccountingUsage(params gjson.Result) acpdialect.Action {
+	u := acpdialect.Usage{Turn: true}
+	var sid, scope string
+	r := frame.NewReader(params)
+	r.Object(func(k string) {
+		switch k {
+		case "sessionId":
+			fill(&sid, r.String())
+		case "usage":
+			readTokens(r, &u)
+		case "scope":
+			fill(&scope, r.String())
+		case "origin":
+			r.Object(func(k string) {
+				if k == "kind" {
+					fill(&u.Origin, r.String())
+				}
+			})
+		}
+	})
+	if u.Origin == "" {
+		switch scope {
+		case "user_turn":
+			u.Origin = "human"
+		case "autonomous":
+			u.Origin = "autonomous"
+		}
+	}
+	return acpdialect.Action{Event: &acpdialect.Event{Type: acpdialect.EventUsage, SessionID: sid, Object: &u}}
+}
+
+// CapabilitiesEvent reads an initialize result (ACP v1's
+// agentCapabilities, the v2 draft's capabilities) into a capabilities
+// event: _meta.claudeCode.promptQueueing is true only for the JSON true
+// ("true" and 1 are not), and _meta.authStatus (an object) advertises
+// _auth/status_update.
+func CapabilitiesEvent(result gjson.Result) *acpdialect.Event {
+	// gjson's paths skip the rest of a large result (auth methods, AIR
+	// metadata) at byte-search speed.
+	caps := result.Get("agentCapabilities")
+	if !caps.Exists() {
+		caps = result.Get("capabilities")
+	}
+	meta := caps.Get("_meta")
+	c := &acpdialect.Capabilities{
+		PromptQueueing: meta.Get("claudeCode.promptQueueing").Type == gjson.True,
+		AuthStatus:     meta.Get("authStatus").IsObject(),
+	}
+	return &acpdialect.Event{Type: acpdialect.EventCapabilities, Object: c}
+}
