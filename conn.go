@@ -51,6 +51,11 @@ type Options struct {
 	// answer before Expire (or wiretap) answers its default. Default
 	// DefaultAnswerTimeout.
 	AnswerTimeout time.Duration
+	// MaxRunLinks bounds the links from a subagent run's child to its card
+	// (Dialect.Runs), kept so that later frames naming only the child
+	// find the card: past it the oldest link of a finished run goes first,
+	// else the oldest. Default DefaultRunLinks.
+	MaxRunLinks int
 	// Now is the clock for answer deadlines. Default time.Now. (wiretap
 	// times its waits with the real clock: leave it unset there.)
 	Now func() time.Time
@@ -62,6 +67,7 @@ const (
 	DefaultTools           = 16384
 	DefaultMaxSessions     = 256
 	DefaultMaxRequests     = 4096
+	DefaultRunLinks        = 256
 )
 
 // Result is what one frame produced: Inbound, Outbound and Answer return
@@ -106,6 +112,9 @@ type Stats struct {
 	SessionsEvicted      uint64          `json:"sessions_evicted"`
 	Pending              correlate.Stats `json:"pending"`
 	Tools                correlate.Stats `json:"tools"`
+	// RunLinks counts the links from subagent runs to their cards
+	// (Options.MaxRunLinks); omitted when the dialect reports no runs.
+	RunLinks correlate.Stats `json:"run_links,omitzero"`
 }
 
 // ErrNotObject is returned for a frame that is not a JSON object.
@@ -150,6 +159,7 @@ type Conn struct {
 	// session) -> card. One bucket for all (a child has one parent), not a
 	// session list per child.
 	childOf *correlate.Store[correlate.Key]
+	runs    runLinks // subagent run child -> card (Dialect.Runs)
 }
 
 type session struct {
@@ -166,6 +176,8 @@ type session struct {
 	// parent is the card of the native subagent this session is the
 	// child session of: its tool calls nest under that card.
 	parent correlate.Key
+	// marked is the dialect's session mark (Update.Mark).
+	marked bool
 }
 
 // request is a client request awaiting the agent's response.
@@ -181,7 +193,8 @@ type toolState struct {
 	acpKind  string // the latest ACP kind, for a generic payload
 	payload  Payload
 	surfaced bool
-	native   bool // made from a dialect's own update kind, not a tool call
+	native   bool   // made from a dialect's own update kind, not a tool call
+	child    string // the subagent run the card is for (Dialect.Runs), owned
 }
 
 // NewConn returns a normalizer for one agent connection.
@@ -197,6 +210,9 @@ func (r *Registry) NewConn(opts Options) *Conn {
 	}
 	if opts.MaxRequests <= 0 {
 		opts.MaxRequests = DefaultMaxRequests
+	}
+	if opts.MaxRunLinks <= 0 {
+		opts.MaxRunLinks = DefaultRunLinks
 	}
 	if opts.AnswerTimeout <= 0 {
 		opts.AnswerTimeout = DefaultAnswerTimeout
@@ -238,6 +254,7 @@ func (c *Conn) Stats() Stats {
 	st := c.stats
 	st.Pending = c.pending.Stats()
 	st.Tools = c.tools.Stats()
+	st.RunLinks = c.runs.stats()
 	return st
 }
 
@@ -602,6 +619,7 @@ func (c *Conn) endSession(sid string) {
 	c.tools.SweepSession(sid)
 	c.children.SweepSession(sid)
 	c.childOf.Delete(correlate.Key{ID: sid})
+	c.runs.sweep(sid)
 }
 
 func (c *Conn) endAll() {
