@@ -5,6 +5,7 @@ package dialects
 
 import (
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/codex"
 	"github.com/acpdialect/acpdialect/cursor"
 )
 
@@ -13,6 +14,7 @@ import (
 func All() []*acpdialect.Dialect {
 	return []*acpdialect.Dialect{
 		cursor.Dialect(),
+		codex.Dialect(),
 	}
 }
 

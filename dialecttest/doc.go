@@ -29,13 +29,16 @@
 //   - fail_closed: hostile variants of the dialect's frames (wrong types,
 //     missing fields, huge values, deep nesting, invalid UTF-8, odd ids)
 //     never panic, and every request gets exactly one reply whose id is the
-//     request's, byte for byte; a frame that is not JSON gets none.
+//     request's, byte for byte; a frame that is not JSON gets none, and
+//     neither does a request ACP defines for the client that the dialect
+//     only reads (session/request_permission): the client answers it.
 //   - bounded: a flood of the dialect's frames keeps the connection's heap
 //     within its documented byte budget (acpdialect.Options.MaxBytes).
 //   - goldens: every transcript in Options.Dir replays to its
 //     <name>.final.golden and <name>.events.golden (the acpdialect replay
 //     --final and --json outputs), compared with go-cmp, or rewrites them
-//     when Options.Update is set.
+//     when Options.Update is set. Options.Agent replays them as a named
+//     agent, for recordings without an initialize exchange.
 //
 // The frames the kit works from are the dialect's own: one request and one
 // notification per entry of its method table, one update per kind it

@@ -256,7 +256,7 @@ func (k *kit) feedHostile(b []byte, clientAnswers bool) string {
 	}
 	id, isRequest := idOf(b)
 	want := 0
-	if isRequest && json.Valid(b) {
+	if isRequest && json.Valid(b) && !k.observed(gjson.GetBytes(b, "method").Str) {
 		want = 1
 	}
 	lines := strings.Split(strings.TrimSuffix(string(replies), "\n"), "\n")
@@ -275,4 +275,11 @@ func (k *kit) feedHostile(b []byte, clientAnswers bool) string {
 		}
 	}
 	return ""
+}
+
+// observed reports whether method is a request ACP defines for the client
+// that the dialect only reads (session/request_permission): the client
+// answers it, never the Conn.
+func (k *kit) observed(method string) bool {
+	return k.method(method, true) != nil && !k.d.Allows(method) && !strings.HasPrefix(method, "_")
 }

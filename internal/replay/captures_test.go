@@ -10,7 +10,7 @@ import (
 	"github.com/acpdialect/acpdialect/internal/testwire"
 )
 
-// TestCaptures pins the real Claude and Codex captures in the repository's
+// TestCaptures pins the real Claude captures in the repository's
 // testdata (provenance in testdata/SOURCES.md) through the built-in
 // dialects. Regenerate with `go test ./internal/replay -update` and review
 // the diff.
