@@ -91,16 +91,15 @@ func setInt(p *int64, v gjson.Result) *int64 {
 }
 
 // ParseModelID splits a Codex model id written "model[effort]"
-// ("gpt-5.2[high]") into the model and its reasoning effort. Any other id
-// is the model, with no effort. The results view id.
+// ("gpt-5.2[high]") into the model and its reasoning effort: the id must
+// end in "]" and hold exactly one "[", after a non-empty model and before
+// a non-empty effort. Any other id is the model, with no effort. The
+// results view id.
 func ParseModelID(id string) (model, effort string) {
-	i := strings.LastIndexByte(id, '[')
-	if i <= 0 || !strings.HasSuffix(id, "]") || i+2 > len(id)-1 {
+	i := strings.IndexByte(id, '[')
+	if i <= 0 || i != strings.LastIndexByte(id, '[') || !strings.HasSuffix(id, "]") ||
+		i+2 >= len(id) || strings.IndexByte(id, ']') != len(id)-1 {
 		return id, ""
 	}
-	effort = id[i+1 : len(id)-1]
-	if strings.ContainsAny(effort, "[]") {
-		return id, ""
-	}
-	return id[:i], effort
+	return id[:i], id[i+1 : len(id)-1]
 }
