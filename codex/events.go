@@ -38,15 +38,34 @@ func ParsePermission(params gjson.Result) (toolCallID string, p *acpdialect.Perm
 		}
 		return true
 	})
-	toolCallID = frame.Str(tc.Get("toolCallId"))
-	p.ACPKind = frame.Str(tc.Get("kind"))
-	p.Title = frame.Str(tc.Get("title"))
-	in := tc.Get("rawInput")
-	p.Server = frame.Str(in.Get("serverName"))
-	if p.Server == "" {
-		p.Server = frame.Str(in.Get("server"))
-	}
-	p.Tool = frame.Str(in.Get("tool"))
+	var in gjson.Result
+	frame.Members(tc, func(k string, v gjson.Result) bool {
+		switch k {
+		case "toolCallId":
+			toolCallID = or(toolCallID, frame.View(v))
+		case "kind":
+			p.ACPKind = or(p.ACPKind, frame.View(v))
+		case "title":
+			p.Title = or(p.Title, frame.View(v))
+		case "rawInput":
+			if !in.Exists() {
+				in = v
+			}
+		}
+		return true
+	})
+	frame.Members(in, func(k string, v gjson.Result) bool {
+		switch k {
+		case "serverName":
+			p.Server = or(frame.View(v), p.Server) // the elicitation's name wins
+		case "server":
+			p.Server = or(p.Server, frame.View(v))
+		case "tool":
+			p.Tool = or(p.Tool, frame.View(v))
+		}
+		return true
+	})
+	frame.Own(&toolCallID, &p.ACPKind, &p.Title, &p.Server, &p.Tool)
 	if opts.IsArray() {
 		opts.ForEach(func(_, o gjson.Result) bool {
 			if id := frame.Str(o.Get("optionId")); id != "" {
@@ -67,6 +86,9 @@ func ParsePermission(params gjson.Result) (toolCallID string, p *acpdialect.Perm
 // event named by the tool call id; its status is the tool call's (failed
 // when an error is reported). Other tool calls give nil.
 func CompactionEvent(u frame.ToolUpdate) *acpdialect.Event {
+	if !strings.Contains(u.Meta.Raw, "contextCompaction") {
+		return nil // the usual tool call: one byte search
+	}
 	cc := u.Meta.Get("contextCompaction")
 	if !cc.IsObject() {
 		return nil

@@ -22,6 +22,9 @@ const (
 // tool calls are left as they are. It copies a kind object before
 // changing it.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
+	if !u.Meta.Exists() && prev.Kind != acpdialect.KindSubagentTask && prev.Kind != acpdialect.KindMCPTool {
+		return prev // the usual tool call
+	}
 	m := ParseMeta(u.Meta)
 	switch {
 	case m.Tool != "" || m.Activity != "" || prev.Kind == acpdialect.KindSubagentTask:

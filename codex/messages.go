@@ -47,7 +47,7 @@ func ParseChunk(u gjson.Result) Chunk {
 // without a phase costs one byte search and gives nil: it stays a
 // standard chunk.
 func PhaseEvent(u gjson.Result) *acpdialect.Event {
-	if !strings.Contains(u.Raw, `"phase"`) {
+	if !strings.Contains(u.Raw, `phase"`) {
 		return nil
 	}
 	c := ParseChunk(u)
