@@ -51,6 +51,11 @@ type Options struct {
 	// answer before Expire (or wiretap) answers its default. Default
 	// DefaultAnswerTimeout.
 	AnswerTimeout time.Duration
+	// MaxRunLinks bounds the links from a subagent run's child to its card
+	// (Dialect.Runs), kept so that later frames naming only the child
+	// find the card: past it the oldest link of a finished run goes first,
+	// else the oldest. Default DefaultRunLinks.
+	MaxRunLinks int
 	// Now is the clock for answer deadlines. Default time.Now. (wiretap
 	// times its waits with the real clock: leave it unset there.)
 	Now func() time.Time
@@ -67,6 +72,7 @@ const (
 	DefaultMaxSessions     = 256
 	DefaultMaxRequests     = 4096
 	DefaultMaxOutput       = 64 << 10
+	DefaultRunLinks        = 256
 )
 
 // Result is what one frame produced: Inbound, Outbound and Answer return
@@ -111,6 +117,9 @@ type Stats struct {
 	SessionsEvicted      uint64          `json:"sessions_evicted"`
 	Pending              correlate.Stats `json:"pending"`
 	Tools                correlate.Stats `json:"tools"`
+	// RunLinks counts the links from subagent runs to their cards
+	// (Options.MaxRunLinks); omitted when the dialect reports no runs.
+	RunLinks correlate.Stats `json:"run_links,omitzero"`
 }
 
 // ErrNotObject is returned for a frame that is not a JSON object.
@@ -158,6 +167,7 @@ type Conn struct {
 	// aliases maps another name of a card (a background task's id) in
 	// its session to the card's tool call id: see Late.Alias.
 	aliases *correlate.Store[string]
+	runs    runLinks // subagent run child -> card (Dialect.Runs)
 }
 
 type session struct {
@@ -174,6 +184,8 @@ type session struct {
 	// parent is the card of the native subagent this session is the
 	// child session of: its tool calls nest under that card.
 	parent correlate.Key
+	// marked is the dialect's session mark (Update.Mark).
+	marked bool
 }
 
 // request is a client request awaiting the agent's response.
@@ -189,7 +201,8 @@ type toolState struct {
 	acpKind  string // the latest ACP kind, for a generic payload
 	payload  Payload
 	surfaced bool
-	native   bool // made from a dialect's own update kind, not a tool call
+	native   bool   // made from a dialect's own update kind, not a tool call
+	child    string // the subagent run the card is for (Dialect.Runs), owned
 }
 
 // NewConn returns a normalizer for one agent connection.
@@ -205,6 +218,9 @@ func (r *Registry) NewConn(opts Options) *Conn {
 	}
 	if opts.MaxRequests <= 0 {
 		opts.MaxRequests = DefaultMaxRequests
+	}
+	if opts.MaxRunLinks <= 0 {
+		opts.MaxRunLinks = DefaultRunLinks
 	}
 	if opts.AnswerTimeout <= 0 {
 		opts.AnswerTimeout = DefaultAnswerTimeout
@@ -250,6 +266,7 @@ func (c *Conn) Stats() Stats {
 	st := c.stats
 	st.Pending = c.pending.Stats()
 	st.Tools = c.tools.Stats()
+	st.RunLinks = c.runs.stats()
 	return st
 }
 
@@ -625,6 +642,7 @@ func (c *Conn) endSession(sid string) {
 	c.children.SweepSession(sid)
 	c.aliases.SweepSession(sid)
 	c.childOf.Delete(correlate.Key{ID: sid})
+	c.runs.sweep(sid)
 }
 
 func (c *Conn) endAll() {

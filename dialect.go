@@ -51,6 +51,17 @@ type Dialect struct {
 	// gives each candidate card its own copy when it weighs several. When
 	// not ok, late must be left as it was.
 	MergeLate func(cur, late Payload) (next Payload, ok bool)
+	// Runs, if set, names the subagent runs a tool_call or
+	// tool_call_update speaks of, for a vendor that reports several runs
+	// under one tool call id or reports on a run from other tool calls
+	// (Codex): see Run. Nil or no runs leaves the frame to ToolCall alone.
+	Runs func(u frame.ToolUpdate) []Run
+	// ToolEvent, if set, reads a session-level event a tool_call or
+	// tool_call_update carries besides its card (Codex's context
+	// compaction), or returns nil. The Conn fills in Agent, SessionID and
+	// ToolCallID. Like Update.Event it is pure and keeps no view of the
+	// frame.
+	ToolEvent func(u frame.ToolUpdate) *Event
 	// SweepAtTurnEnd is for vendors that reuse tool call ids across turns:
 	// unmatched late halves are dropped when a turn ends and when the
 	// session goes busy again, and a half merges only into a card of its
@@ -125,6 +136,16 @@ type Update struct {
 	// object (the rest of the frame): read it with Members or Get, which
 	// stop at its end. None of the Late's values may view the frame.
 	Handle func(update gjson.Result) Late
+	// Mark, if set, reads whether the update sets (mark true) or clears
+	// the session's mark: a vendor state that gives later updates their
+	// meaning (Codex's systemError thread status, after which the model's
+	// capacity text is a provider error). ok false leaves the mark as it
+	// is.
+	Mark func(update gjson.Result) (mark, ok bool)
+	// Marked, if set, is read only while the session is marked: it
+	// returns the event the update means in that state, or nil. An event
+	// clears the mark. Pure, like Event.
+	Marked func(update gjson.Result) *Event
 }
 
 // MethodKind says how a vendor method may arrive.

@@ -156,6 +156,8 @@ type Permission struct {
 	// ToolName is the tool's programmatic name (Bash, Read, mcp__srv__x).
 	ToolName string `json:"tool_name,omitempty"`
 	Title    string `json:"title,omitempty"`
+	// ACPKind is the tool call's ACP kind (execute, edit, switch_mode, ...).
+	ACPKind string `json:"acp_kind,omitempty"`
 	// Server and Tool identify an MCP tool.
 	Server  string             `json:"server,omitempty"`
 	Tool    string             `json:"tool,omitempty"`
@@ -188,6 +190,11 @@ type ProviderError struct {
 	Message string `json:"message,omitempty"`
 	// Action is what the user can do: retry, new_session, ...
 	Action string `json:"action,omitempty"`
+	// ReplacesMessageID and ReplacesText name the agent message the error
+	// was read from (its messageId, else its text), which a client hides
+	// in favour of this event.
+	ReplacesMessageID string `json:"replaces_message_id,omitempty"`
+	ReplacesText      string `json:"replaces_text,omitempty"`
 }
 
 // AuthStatus is the agent's account or key status.

@@ -34,6 +34,10 @@ type Payload struct {
 	Status           string `json:"status,omitempty"`
 	Title            string `json:"title,omitempty"`
 	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
+	// WireToolCallID is the tool call id the agent sent, on a card whose
+	// own id was derived from it: one of several subagent runs the agent
+	// reported under one tool call id (see RunID).
+	WireToolCallID string `json:"wire_tool_call_id,omitempty"`
 
 	SubagentTask *SubagentTask `json:"subagent_task,omitempty"`
 	Shell        *Shell        `json:"shell,omitempty"`
@@ -85,8 +89,10 @@ type MCPTool struct {
 	Tool   string `json:"tool,omitempty"`
 	// Arguments are the call's arguments as the agent sent them.
 	Arguments json.RawMessage `json:"arguments,omitempty"`
-	Output    string          `json:"output,omitempty"`
-	// OutputTruncated says Output is the tail of a longer output.
+	// Output is the call's result, or while it runs its progress output:
+	// its tail when longer than the dialect keeps (OutputTruncated then
+	// says so).
+	Output          string `json:"output,omitempty"`
 	OutputTruncated bool   `json:"output_truncated,omitempty"`
 	Error           string `json:"error,omitempty"`
 }
@@ -162,7 +168,7 @@ func (p Payload) Clone() Payload {
 // Equal reports whether two payloads render the same.
 func (p Payload) Equal(q Payload) bool {
 	if p.Kind != q.Kind || p.Status != q.Status || p.Title != q.Title ||
-		p.ParentToolCallID != q.ParentToolCallID {
+		p.ParentToolCallID != q.ParentToolCallID || p.WireToolCallID != q.WireToolCallID {
 		return false
 	}
 	return p.SubagentTask.equal(q.SubagentTask) && p.Generic.equal(q.Generic) &&

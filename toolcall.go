@@ -65,9 +65,26 @@ func (c *Conn) toolFrame(sid string, u frame.ToolUpdate) []Event {
 		c.stats.Malformed++
 		return nil
 	}
+	if c.d != nil && (c.d.Runs != nil || c.d.ToolEvent != nil) {
+		return c.runFrame(s, u)
+	}
+	return c.cardFrame(s, u, u.ID.Str, cardOpts{})
+}
+
+// cardOpts says how a frame applies to a card other than as ACP says.
+type cardOpts struct {
+	run    bool   // the card is a subagent run's (Dialect.Runs)
+	child  string // the run's child
+	parent string // the card the run's parent thread is the child of
+}
+
+// cardFrame merges a tool call frame into the card id (the frame's own
+// tool call id, or a run's derived one) and reports the change.
+func (c *Conn) cardFrame(s *session, u frame.ToolUpdate, id string, o cardOpts) []Event {
 	first := u.Kind == "tool_call"
-	k := correlate.Key{Session: s.id, ID: u.ID.Str}
+	k := correlate.Key{Session: s.id, ID: id}
 	st := c.tools.Get(k)
+	existed := st != nil
 	switch {
 	case st == nil:
 		// A new card: its id and title share one allocation.
@@ -75,16 +92,25 @@ func (c *Conn) toolFrame(sid string, u frame.ToolUpdate) []Event {
 		frame.Own(&k.ID, &title)
 		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, payload: Payload{Kind: KindGeneric, Title: title,
 			ParentToolCallID: s.parent.ID}})
+		if id != u.ID.Str {
+			st.payload.WireToolCallID = strings.Clone(u.ID.Str)
+		}
 	case first && st.native:
 		// The tool call a native subagent update named arrives after it:
 		// the card becomes the tool call's, keeping what the update said.
 		st.native = false
+	case first && o.run:
+		// A run's frames all describe the same run: a tool_call for its
+		// card merges.
 	case first:
 		// A tool_call for a known id is a new tool call (vendors reuse ids
 		// across turns): a fresh card in the old one's place.
 		*st = toolState{id: st.id, epoch: s.epoch, payload: Payload{Kind: KindGeneric, ParentToolCallID: s.parent.ID}}
 	}
 	k.ID = st.id
+	if o.run && st.child == "" {
+		st.child = strings.Clone(o.child)
+	}
 	old := st.payload
 	next := mergeStandard(old, u)
 	if c.d != nil && c.d.ToolCall != nil {
@@ -92,6 +118,12 @@ func (c *Conn) toolFrame(sid string, u frame.ToolUpdate) []Event {
 	}
 	next = c.takeLate(k, next)
 	next = st.withGeneric(next, u)
+	if o.run {
+		next.Status = forwardStatus(old.Status, next.Status)
+		if next.ParentToolCallID == "" && o.parent != st.id {
+			next.ParentToolCallID = o.parent
+		}
+	}
 	st.payload = next
 	if a := next.alias(); a != old.alias() {
 		c.noteAlias(k, a)
@@ -99,7 +131,7 @@ func (c *Conn) toolFrame(sid string, u frame.ToolUpdate) []Event {
 
 	typ := EventToolCallUpdate
 	switch {
-	case first || (!st.surfaced && next.Kind != KindGeneric):
+	case (first && !(o.run && existed)) || (!st.surfaced && next.Kind != KindGeneric):
 		// A tool call first seen through an update surfaces once a
 		// dialect recognizes something in it.
 		typ = EventToolCall

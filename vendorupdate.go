@@ -30,6 +30,9 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 			out = []Event{*ev}
 		}
 	}
+	if h.Mark != nil || h.Marked != nil {
+		out = c.marked(s, h, u, out)
+	}
 	if h.Handle == nil {
 		return out
 	}
@@ -129,4 +132,24 @@ func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload) []Event {
 		return nil
 	}
 	return c.toolEvent(typ, k, next)
+}
+
+// marked applies an update's Mark to its session, then, while the session
+// is marked, reads the event the update means in that state.
+func (c *Conn) marked(s *session, h *Update, u gjson.Result, out []Event) []Event {
+	if h.Mark != nil {
+		if m, ok := h.Mark(u); ok {
+			s.marked = m
+		}
+	}
+	if !s.marked || h.Marked == nil {
+		return out
+	}
+	ev := h.Marked(u)
+	if ev == nil {
+		return out
+	}
+	s.marked = false
+	ev.Agent, ev.SessionID = c.Agent(), s.id
+	return append(out, *ev)
 }

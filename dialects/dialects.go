@@ -6,6 +6,7 @@ package dialects
 import (
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/claude"
+	"github.com/acpdialect/acpdialect/codex"
 	"github.com/acpdialect/acpdialect/cursor"
 )
 
@@ -15,6 +16,7 @@ func All() []*acpdialect.Dialect {
 	return []*acpdialect.Dialect{
 		cursor.Dialect(),
 		claude.Dialect(),
+		codex.Dialect(),
 	}
 }
 

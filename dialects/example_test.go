@@ -19,5 +19,6 @@ func ExampleRegistry() {
 	// Output:
 	// cursor
 	// claude
+	// codex
 	// cursor
 }

@@ -37,7 +37,8 @@
 //   - goldens: every transcript in Options.Dir replays to its
 //     <name>.final.golden and <name>.events.golden (the acpdialect replay
 //     --final and --json outputs), compared with go-cmp, or rewrites them
-//     when Options.Update is set.
+//     when Options.Update is set. Options.Agent replays them as a named
+//     agent, for recordings without an initialize exchange.
 //
 // The frames the kit works from are the dialect's own: one request and one
 // notification per entry of its method table, one update per kind it

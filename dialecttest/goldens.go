@@ -17,7 +17,7 @@ func checkGoldens(k *kit) []string {
 	}
 	var fails []string
 	for _, path := range k.transcripts {
-		final, events, err := replay.File(reg, path)
+		final, events, err := replay.FileAs(reg, path, k.opts.Agent)
 		if err != nil {
 			fails = append(fails, err.Error())
 			continue

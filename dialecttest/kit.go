@@ -26,6 +26,11 @@ type Options struct {
 	// line, both directions in wire order), each with its goldens beside
 	// it. Its agent -> client lines feed every rule.
 	Dir string
+	// Agent replays the transcripts in Dir as this agent (a dialect ID or
+	// an agent name) instead of identifying it from their initialize
+	// response: for recordings that start without one. Other rules are
+	// unaffected.
+	Agent string
 	// Update rewrites the goldens instead of comparing them: pass your
 	// test's -update flag.
 	Update bool

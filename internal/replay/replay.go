@@ -351,12 +351,18 @@ func (s *state) finish() *Replay {
 // File replays the transcript at path strictly (the first bad line is an
 // error) and returns its --final and --json outputs: what golden files pin.
 func File(reg *acpdialect.Registry, path string) (final, events []byte, err error) {
+	return FileAs(reg, path, "")
+}
+
+// FileAs is File with Options.Agent: the transcript replays as agent ("" to
+// identify it from the initialize response).
+func FileAs(reg *acpdialect.Registry, path, agent string) (final, events []byte, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	r, err := Run(reg, f, Options{Strict: true})
+	r, err := Run(reg, f, Options{Agent: agent, Strict: true})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -1,0 +1,111 @@
+package codex_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/tidwall/gjson"
+)
+
+// Replaying every recorded Codex line through a Conn, beside two baselines
+// on the same lines: encoding/json into map[string]any reading what a
+// client reads to dispatch, and gjson reading three fields per line. One
+// op is the whole set of lines. Run:
+//
+//	go test -run '^$' -bench . -benchmem -count 6 ./codex | benchstat -
+
+var (
+	sinkEvents int
+	sinkStr    string
+)
+
+// captureLines reads every line of the recorded transcripts.
+func captureLines(b *testing.B) (lines [][]byte, size int64) {
+	b.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		b.Fatal("no transcripts", err)
+	}
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			if l := bytes.TrimSpace(sc.Bytes()); len(l) > 0 {
+				lines = append(lines, bytes.Clone(l))
+				size += int64(len(l))
+			}
+		}
+	}
+	return lines, size
+}
+
+func BenchmarkCapturesConn(b *testing.B) {
+	lines, size := captureLines(b)
+	c := conn(b, acpdialect.Options{})
+	b.ReportAllocs()
+	b.SetBytes(size)
+	for b.Loop() {
+		for _, l := range lines {
+			res, err := c.Inbound(l)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sinkEvents += len(res.Events)
+		}
+	}
+}
+
+func BenchmarkCapturesBaseline(b *testing.B) {
+	lines, size := captureLines(b)
+	b.ReportAllocs()
+	b.SetBytes(size)
+	for b.Loop() {
+		for _, l := range lines {
+			var m map[string]any
+			if err := json.Unmarshal(l, &m); err != nil {
+				b.Fatal(err)
+			}
+			sinkStr, _ = m["method"].(string)
+			p, _ := m["params"].(map[string]any)
+			sinkStr, _ = p["sessionId"].(string)
+			u, _ := p["update"].(map[string]any)
+			sinkStr, _ = u["sessionUpdate"].(string)
+		}
+	}
+}
+
+func BenchmarkCapturesGJSON(b *testing.B) {
+	lines, size := captureLines(b)
+	b.ReportAllocs()
+	b.SetBytes(size)
+	for b.Loop() {
+		for _, l := range lines {
+			r := gjson.GetManyBytes(l, "method", "params.sessionId", "params.update.sessionUpdate")
+			sinkStr = r[2].Str
+		}
+	}
+}
+
+const codexChunk = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"I'll start by reading the package layout, then look at how the connection tracks sessions."}}}}`
+
+// BenchmarkChunk: a standard chunk on a Codex connection allocates
+// nothing, though the dialect reads chunks for their phase.
+func BenchmarkChunk(b *testing.B) {
+	c := conn(b, acpdialect.Options{})
+	f := []byte(codexChunk)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(f)))
+	for b.Loop() {
+		res, _ := c.Inbound(f)
+		sinkEvents += len(res.Events)
+	}
+}

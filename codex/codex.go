@@ -1,0 +1,113 @@
+// Package codex is the dialect of codex-acp, the ACP adapter of OpenAI's
+// Codex (the current TypeScript adapter over codex app-server, and the
+// legacy Rust one).
+//
+// Codex speaks standard ACP frames and puts its extras in _meta:
+//
+//   - Subagents are tool calls tagged _meta.codex.collaboration (the
+//     collaboration tools spawnAgent, sendInput, resumeAgent, wait,
+//     closeAgent) and _meta.codex.subagent (a subagent's activity:
+//     started, interacted, then a final value). A spawn and a started or
+//     finished activity describe a run: a subagent_task card for the
+//     child thread. The other tools and interacted only report on a run:
+//     they move its card's status forward, when there is a card. Codex
+//     may report several children under one tool call id: each keeps its
+//     own card (acpdialect.RunID), and a card's parent is the card whose
+//     child sent the spawn, when exactly one card has that child.
+//   - MCP tool calls carry _meta.is_mcp_tool_call, with the server, tool
+//     and arguments in rawInput: an mcp_tool card. Progress output arrives
+//     in _meta.mcp_output_delta (appended, its tail kept: MaxMCPOutput),
+//     the result in rawOutput {result, error}; an error fails the call.
+//   - A synthetic tool call with _meta.contextCompaction is a compaction
+//     event.
+//   - Message chunks with _meta.codex.phase (commentary, final_answer) are
+//     also message events with their phase; chunks without one cost a
+//     byte search and produce nothing.
+//   - session_info_update carries the AI title and _meta.codex.archived and
+//     closed (a session_info event) and the thread status: after a
+//     systemError status, assistant text saying the model is at capacity
+//     is a provider_error event naming the chunk to hide.
+//   - usage_update is a usage event; the session/prompt result's usage and
+//     _meta.quota are a turn summary, marked estimated: codex-acp reports
+//     the last model request, not the whole turn.
+//   - Every session/request_permission is described in a permission event
+//     (a plan review is marked, with its plan item id); the client answers
+//     it, never the library.
+//   - The client may call authentication/status and authentication/logout
+//     (no "_" prefix); the status result is an auth_status event.
+//
+// Codex sends no vendor requests of its own. Shell output (the terminal
+// meta channel) is left to a shared fold.
+//
+// The wire facts each rule relies on, with their public sources, are in
+// the module's docs/codex.md.
+package codex
+
+import (
+	"strings"
+
+	"github.com/acpdialect/acpdialect"
+)
+
+// ID is the dialect's identifier.
+const ID = "codex"
+
+// Client -> agent vendor methods (no "_" prefix).
+const (
+	MethodAuthStatus = "authentication/status"
+	MethodAuthLogout = "authentication/logout"
+)
+
+// Dialect returns the Codex dialect. Each call returns a fresh value.
+func Dialect() *acpdialect.Dialect {
+	return &acpdialect.Dialect{
+		ID:    ID,
+		Match: Match,
+		// Codex's only agent -> client request is the standard permission
+		// request: observed, never answered.
+		Methods: []acpdialect.Method{
+			{Name: "session/request_permission", Kind: acpdialect.Request, Handle: HandlePermission},
+		},
+		Updates: []acpdialect.Update{
+			{Kind: "usage_update", Standard: true, Event: UsageEvent},
+			{Kind: "session_info_update", Standard: true, Event: SessionInfoEvent, Mark: SystemError},
+			{Kind: "agent_message_chunk", Standard: true, Event: PhaseEvent, Marked: CapacityError},
+			{Kind: "user_message_chunk", Standard: true, Event: PhaseEvent},
+		},
+		Calls: []acpdialect.Call{
+			{Name: "session/prompt", Result: TurnUsage},
+			{Name: MethodAuthStatus, Result: AuthStatusEvent},
+			{Name: MethodAuthLogout},
+		},
+		Runs:      Runs,
+		ToolCall:  ToolCall,
+		ToolEvent: CompactionEvent,
+	}
+}
+
+// Match identifies codex-acp: the first word of the agentInfo name or
+// title, after an npm scope ("@org/"), is "codex" in any case, words being
+// split at any character that is not a letter or a digit. It accepts
+// "codex-acp", "@zed-industries/codex-acp" and "Codex"; it rejects names
+// that only mention Codex ("claude-code (codex-compatible)") or glue it
+// into a longer word ("precodex", "codexx").
+func Match(name, title string) bool {
+	return firstWordCodex(name) || firstWordCodex(title)
+}
+
+func firstWordCodex(s string) bool {
+	if strings.HasPrefix(s, "@") {
+		i := strings.IndexByte(s, '/')
+		if i < 0 {
+			return false
+		}
+		s = s[i+1:]
+	}
+	end := strings.IndexFunc(s, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	})
+	if end < 0 {
+		end = len(s)
+	}
+	return strings.EqualFold(s[:end], "codex")
+}

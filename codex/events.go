@@ -1,0 +1,138 @@
+package codex
+
+import (
+	"strings"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// MaxPermissionOptions bounds the options a permission event lists.
+const MaxPermissionOptions = 32
+
+// HandlePermission describes a session/request_permission in a permission
+// event: the tool call it is about, the tool's ACP kind and title, an MCP
+// server and tool (rawInput.serverName or server, and tool), the options,
+// and for Codex's plan approval (_meta.codex.kind "plan_review") the plan
+// item id. The Conn only observes the request: the client answers it.
+func HandlePermission(params gjson.Result) acpdialect.Action {
+	id, p := ParsePermission(params)
+	return acpdialect.Action{Event: &acpdialect.Event{Type: acpdialect.EventPermission, ToolCallID: id, Object: p}}
+}
+
+// ParsePermission reads session/request_permission params; every field is
+// optional and read as absent when of the wrong type. The strings are the
+// caller's own.
+func ParsePermission(params gjson.Result) (toolCallID string, p *acpdialect.Permission) {
+	p = &acpdialect.Permission{Options: []acpdialect.PermissionOption{}}
+	var tc, opts, meta gjson.Result
+	frame.Members(params, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "toolCall" && !tc.Exists():
+			tc = v
+		case k == "options" && !opts.Exists():
+			opts = v
+		case k == "_meta" && !meta.Exists():
+			meta = v
+		}
+		return true
+	})
+	var in gjson.Result
+	frame.Members(tc, func(k string, v gjson.Result) bool {
+		switch k {
+		case "toolCallId":
+			toolCallID = or(toolCallID, frame.View(v))
+		case "kind":
+			p.ACPKind = or(p.ACPKind, frame.View(v))
+		case "title":
+			p.Title = or(p.Title, frame.View(v))
+		case "rawInput":
+			if !in.Exists() {
+				in = v
+			}
+		}
+		return true
+	})
+	frame.Members(in, func(k string, v gjson.Result) bool {
+		switch k {
+		case "serverName":
+			p.Server = or(frame.View(v), p.Server) // the elicitation's name wins
+		case "server":
+			p.Server = or(p.Server, frame.View(v))
+		case "tool":
+			p.Tool = or(p.Tool, frame.View(v))
+		}
+		return true
+	})
+	frame.Own(&toolCallID, &p.ACPKind, &p.Title, &p.Server, &p.Tool)
+	if opts.IsArray() {
+		opts.ForEach(func(_, o gjson.Result) bool {
+			if id := frame.Str(o.Get("optionId")); id != "" {
+				p.Options = append(p.Options, acpdialect.PermissionOption{ID: id, Name: frame.Str(o.Get("name")), Kind: frame.Str(o.Get("kind"))})
+			}
+			return len(p.Options) < MaxPermissionOptions
+		})
+	}
+	if k := meta.Get("codex.kind"); k.Type == gjson.String && k.Str == "plan_review" {
+		p.PlanReview = true
+		p.PlanItemID = frame.Str(meta.Get("codex.planItemId"))
+	}
+	return toolCallID, p
+}
+
+// CompactionEvent reads a tool call that carries _meta.contextCompaction
+// {trigger, preTokens, postTokens, durationMs, error} into a compaction
+// event named by the tool call id; its status is the tool call's (failed
+// when an error is reported). Other tool calls give nil.
+func CompactionEvent(u frame.ToolUpdate) *acpdialect.Event {
+	if !strings.Contains(u.Meta.Raw, "contextCompaction") {
+		return nil // the usual tool call: one byte search
+	}
+	cc := u.Meta.Get("contextCompaction")
+	if !cc.IsObject() {
+		return nil
+	}
+	x := &acpdialect.Compaction{CompactionID: frame.Str(u.ID), Trigger: frame.Str(cc.Get("trigger"))}
+	x.PreTokens = setInt(nil, cc.Get("preTokens"))
+	x.PostTokens = setInt(nil, cc.Get("postTokens"))
+	x.DurationMs = setInt(nil, cc.Get("durationMs"))
+	x.Error = errorText(cc.Get("error"))
+	switch s := u.Status.Str; {
+	case x.Error != "":
+		x.Status = acpdialect.CompactionFailed
+	case u.Status.Type != gjson.String:
+	case s == "pending" || s == "in_progress":
+		x.Status = acpdialect.CompactionInProgress
+	case s == "completed" || s == "failed" || s == "cancelled":
+		x.Status = s
+	}
+	return &acpdialect.Event{Type: acpdialect.EventCompaction, Object: x}
+}
+
+// AuthStatusEvent reads an authentication/status result: {type: "api-key"},
+// {type: "chat-gpt", email}, {type: "gateway", name} or {type:
+// "unauthenticated"}, as kinds api_key, account, gateway and none (any
+// other type is kept as it is). It returns nil for a result without a type.
+func AuthStatusEvent(r gjson.Result) *acpdialect.Event {
+	t := frame.View(r.Get("type"))
+	if t == "" {
+		return nil
+	}
+	x := &acpdialect.AuthStatus{Kind: authKind(t), Email: frame.Str(r.Get("email")), Label: frame.Str(r.Get("name"))}
+	return &acpdialect.Event{Type: acpdialect.EventAuthStatus, Object: x}
+}
+
+func authKind(t string) string {
+	switch t {
+	case "api-key":
+		return "api_key"
+	case "chat-gpt":
+		return "account"
+	case "gateway":
+		return "gateway"
+	case "unauthenticated":
+		return "none"
+	}
+	return strings.Clone(t)
+}

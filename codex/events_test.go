@@ -1,0 +1,194 @@
+package codex_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/codex"
+	"github.com/acpdialect/acpdialect/cursor"
+)
+
+func TestEventRules(t *testing.T) {
+	big := strings.Repeat("x", codex.MaxMCPOutput)
+	tests := []struct {
+		name    string
+		frames  []string
+		want    []string
+		notWant []string
+	}{
+		{"MCP failure", []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"m1","kind":"execute","title":"mcp.fs.read","status":"in_progress","rawInput":{"server":" fs ","tool":"read","arguments":{"path":"a"}},"_meta":{"is_mcp_tool_call":true}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"reading "}}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"a"}}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","status":"completed","rawOutput":{"result":null,"error":{"message":"no such file"}}}`),
+		}, []string{
+			`"payload":{"kind":"mcp_tool","status":"in_progress","title":"mcp.fs.read","mcp_tool":{"server":"fs","tool":"read","arguments":{"path":"a"},"output":"reading a"}}`,
+			`"payload":{"kind":"mcp_tool","status":"failed","title":"mcp.fs.read","mcp_tool":{"server":"fs","tool":"read","arguments":{"path":"a"},"output":"reading a","error":"no such file"}}`,
+		}, nil},
+		{"MCP result unwrapped", []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"m1","status":"in_progress","rawInput":{"server":"fs","tool":"read"},"_meta":{"is_mcp_tool_call":true}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","status":"completed","rawOutput":{"result":{"content":[{"type":"text","text":"one"},{"type":"text","text":"two"}]},"error":null}}`),
+		}, []string{`"status":"completed","mcp_tool":{"server":"fs","tool":"read","output":"one\ntwo"}}`}, []string{`"error"`}},
+		{"MCP output bounded, tail kept", []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"m1","status":"in_progress","rawInput":{"server":"fs","tool":"read"},"_meta":{"is_mcp_tool_call":true}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"` + big + `"}}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"END"}}}`),
+		}, []string{`xxxEND","output_truncated":true}`}, nil},
+		{"not MCP without server and tool", []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"m1","status":"in_progress","rawInput":{"server":"  ","tool":"read"},"_meta":{"is_mcp_tool_call":true}}`),
+		}, []string{`"kind":"generic"`}, []string{`mcp_tool`}},
+		{"the capacity error", []string{
+			update(`{"sessionUpdate":"agent_message_chunk","messageId":"m0","content":{"type":"text","text":"The selected model is at capacity."}}`),
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"systemError"}}}}`),
+			update(`{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"Working on it"}}`),
+			update(`{"sessionUpdate":"agent_message_chunk","messageId":"m2","content":{"type":"text","text":"Selected  model is AT\ncapacity. Please try a different model."}}`),
+			update(`{"sessionUpdate":"agent_message_chunk","messageId":"m3","content":{"type":"text","text":"Selected model is at capacity."}}`),
+		}, []string{`{"type":"provider_error","agent":"codex","session_id":"s1","provider_error":{"severity":"error","code":"model_at_capacity","title":"Model at capacity","message":"Selected model is at capacity. Please try a different model.","action":"switch_model","replaces_message_id":"m2"}}`},
+			[]string{`"m0"`, `"m1"`, `"m3"`}},
+		{"the capacity error: a legacy mark, a chunk without id", []string{
+			update(`{"sessionUpdate":"session_info_update","_meta":{"threadStatus":{"type":"systemError"}}}`),
+			update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"model is at capacity"}}`),
+		}, []string{`"replaces_text":"model is at capacity"`}, nil},
+		{"the capacity error: a later status clears the mark", []string{
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"systemError"}}}}`),
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"active"}}}}`),
+			update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"model is at capacity"}}`),
+		}, nil, []string{`provider_error`}},
+		{"phased chunks", []string{
+			update(`{"sessionUpdate":"agent_message_chunk","messageId":"c","content":{"type":"text","text":"Looking."},"_meta":{"codex":{"phase":"commentary"}}}`),
+			update(`{"sessionUpdate":"agent_message_chunk","messageId":"plain","content":{"type":"text","text":"no phase here"}}`),
+			update(`{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"Hi"},"_meta":{"codex":{"phase":"final_answer"}}}`),
+			update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"the word \"phase\" alone"}}`),
+		}, []string{
+			`{"type":"message","agent":"codex","session_id":"s1","message":{"role":"assistant","text":"Looking.","phase":"commentary"}}`,
+			`{"type":"message","agent":"codex","session_id":"s1","message":{"role":"user","text":"Hi","phase":"final_answer"}}`,
+		}, []string{`no phase here`, `alone`}},
+		{"usage", []string{
+			update(`{"sessionUpdate":"usage_update","used":2500,"size":258400}`),
+		}, []string{`{"type":"usage","agent":"codex","session_id":"s1","usage":{"used":2500,"size":258400}}`}, nil},
+		{"turn summary: gpt-5.2[high], estimated", []string{
+			`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn","usage":{"totalTokens":120,"inputTokens":80,"cachedReadTokens":20,"outputTokens":40,"thoughtTokens":10},"_meta":{"quota":{"token_count":{"totalTokens":120,"cachedInputTokens":20,"reasoningOutputTokens":10},"model_usage":[{"model":"gpt-5.2[high]","token_count":{"totalTokens":120}}]}}}}`,
+		}, []string{`{"type":"usage","agent":"codex","session_id":"s1","method":"session/prompt","id":1,"usage":{"model":"gpt-5.2","effort":"high","turn":true,"input_tokens":80,"output_tokens":40,"cached_read_tokens":20,"thought_tokens":10,"total_tokens":120,"estimated":true}}`}, nil},
+		{"turn summary from the quota alone", []string{
+			`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn","_meta":{"quota":{"token_count":{"totalTokens":7,"cachedInputTokens":2,"reasoningOutputTokens":1}}}}}`,
+		}, []string{`"usage":{"turn":true,"cached_read_tokens":2,"thought_tokens":1,"total_tokens":7,"estimated":true}`}, nil},
+		{"plan review", []string{
+			`{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"plan-1","kind":"switch_mode","title":"Implement this plan?"},"options":[{"optionId":"yes","name":"Yes","kind":"allow_once"},{"optionId":"no","name":"No","kind":"reject_once"}],"_meta":{"codex":{"kind":"plan_review","planItemId":"item-9"}}}}`,
+		}, []string{`{"type":"permission","agent":"codex","session_id":"s1","tool_call_id":"plan-1","method":"session/request_permission","id":7,"permission":{"title":"Implement this plan?","acp_kind":"switch_mode","options":[{"id":"yes","name":"Yes","kind":"allow_once"},{"id":"no","name":"No","kind":"reject_once"}],"plan_review":true,"plan_item_id":"item-9"}}`}, nil},
+		{"MCP permission", []string{
+			`{"jsonrpc":"2.0","id":8,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"m1","rawInput":{"server":"fs","tool":"write"}},"options":[]}}`,
+		}, []string{`"permission":{"server":"fs","tool":"write","options":[]}`}, []string{`plan_review`}},
+		{"compaction", []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"cc1","kind":"other","title":"Compacting","status":"in_progress","_meta":{"contextCompaction":{"version":1,"trigger":"auto"}}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"cc1","status":"completed","_meta":{"contextCompaction":{"version":1,"trigger":"auto","preTokens":200000,"postTokens":30000,"durationMs":4100,"error":null}}}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"cc2","status":"completed","_meta":{"contextCompaction":{"trigger":"manual","error":"context too small"}}}`),
+		}, []string{
+			`{"type":"compaction","agent":"codex","session_id":"s1","tool_call_id":"cc1","compaction":{"compaction_id":"cc1","status":"in_progress","trigger":"auto"}}`,
+			`{"type":"compaction","agent":"codex","session_id":"s1","tool_call_id":"cc1","compaction":{"compaction_id":"cc1","status":"completed","trigger":"auto","pre_tokens":200000,"post_tokens":30000,"duration_ms":4100}}`,
+			`"compaction":{"compaction_id":"cc2","status":"failed","error":"context too small","trigger":"manual"}`,
+		}, nil},
+		{"session info", []string{
+			update(`{"sessionUpdate":"session_info_update","title":"Fix the build","_meta":{"codex":{"archived":true,"closed":false}}}`),
+			update(`{"sessionUpdate":"session_info_update","title":null}`),
+			update(`{"sessionUpdate":"session_info_update","_meta":{"goal":null}}`),
+		}, []string{`{"type":"session_info","agent":"codex","session_id":"s1","session_info":{"title":"Fix the build","archived":true,"closed":false}}`},
+			[]string{`"session_info":{}`}},
+		{"auth status", []string{
+			`>{"jsonrpc":"2.0","id":9,"method":"authentication/status","params":{}}`,
+			`{"jsonrpc":"2.0","id":9,"result":{"type":"chat-gpt","email":"dev@example.com"}}`,
+			`>{"jsonrpc":"2.0","id":10,"method":"authentication/logout","params":{}}`,
+			`{"jsonrpc":"2.0","id":10,"result":{}}`,
+			`>{"jsonrpc":"2.0","id":11,"method":"authentication/status","params":{}}`,
+			`{"jsonrpc":"2.0","id":11,"result":{"type":"unauthenticated"}}`,
+		}, []string{
+			`{"type":"auth_status","agent":"codex","method":"authentication/status","id":9,"auth_status":{"kind":"account","email":"dev@example.com"}}`,
+			`{"type":"auth_status","agent":"codex","method":"authentication/status","id":11,"auth_status":{"kind":"none"}}`,
+		}, []string{`"id":10`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			has(t, feed(t, conn(t, acpdialect.Options{}), tt.frames...), tt.want, tt.notWant)
+		})
+	}
+}
+
+func TestParseModelID(t *testing.T) {
+	for _, tc := range []struct{ id, model, effort string }{
+		{"gpt-5.2[high]", "gpt-5.2", "high"},
+		{"gpt-5.2-codex[xhigh]", "gpt-5.2-codex", "xhigh"},
+		{"gpt-5.2", "gpt-5.2", ""},
+		{"gpt-5.2[]", "gpt-5.2[]", ""},
+		{"[high]", "[high]", ""},
+		{"a[b]c", "a[b]c", ""},
+		{"a[b[c]", "a[b[c]", ""},
+		{"", "", ""},
+	} {
+		if m, e := codex.ParseModelID(tc.id); m != tc.model || e != tc.effort {
+			t.Errorf("ParseModelID(%q) = %q, %q, want %q, %q", tc.id, m, e, tc.model, tc.effort)
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	for _, tc := range []struct {
+		name, title string
+		want        bool
+	}{
+		{"codex-acp", "", true},
+		{"@zed-industries/codex-acp", "", true},
+		{"@agentclientprotocol/codex-acp", "", true},
+		{"Codex", "", true},
+		{"", "Codex", true},
+		{"CODEX_ACP", "", true},
+		{"codex", "", true},
+		{"precodex", "", false},
+		{"xcodex-acpx", "", false},
+		{"codexx", "", false},
+		{"codex2", "", false},
+		{"claude-code (codex-compatible)", "", false},
+		{"openai-codex", "", false},
+		{"@codex/claude-agent-acp", "", false},
+		{"@codex", "", false},
+		{"cursor-agent", "Cursor Agent", false},
+		{"", "", false},
+	} {
+		if got := codex.Match(tc.name, tc.title); got != tc.want {
+			t.Errorf("Match(%q, %q) = %v, want %v", tc.name, tc.title, got, tc.want)
+		}
+	}
+}
+
+// TestOtherAgentsIsolated: Codex frames on a Cursor, Claude or unknown
+// connection give what they give without the Codex dialect, and nothing
+// of Codex's.
+func TestOtherAgentsIsolated(t *testing.T) {
+	frames := []string{
+		spawn("tool_call", "w1", "main", "A", "running", "a"),
+		update(`{"sessionUpdate":"tool_call","toolCallId":"m1","status":"in_progress","rawInput":{"server":"fs","tool":"read"},"_meta":{"is_mcp_tool_call":true}}`),
+		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"},"_meta":{"codex":{"phase":"commentary"}}}`),
+		update(`{"sessionUpdate":"usage_update","used":1,"size":2}`),
+		`{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"p"},"options":[],"_meta":{"codex":{"kind":"plan_review"}}}}`,
+	}
+	other := &acpdialect.Dialect{ID: "claude", Match: func(n, _ string) bool { return n == "claude-agent-acp" }}
+	for _, agent := range []string{"cursor-agent", "claude-agent-acp", "some-agent"} {
+		run := func(ds ...*acpdialect.Dialect) string {
+			c := acpdialect.NewRegistry(ds...).NewConn(acpdialect.Options{})
+			init := []string{
+				`>{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`,
+				`{"jsonrpc":"2.0","id":0,"result":{"agentInfo":{"name":"` + agent + `"}}}`,
+				`>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`,
+			}
+			return feed(t, c, append(init, frames...)...)
+		}
+		with := run(append(dialectsBut(), codex.Dialect(), other)...)
+		without := run(append(dialectsBut(), other)...)
+		if with != without {
+			t.Errorf("%s: output depends on the Codex dialect:\n%s\nwithout:\n%s", agent, with, without)
+		}
+		has(t, with, nil, []string{"subagent_task", "mcp_tool", `"phase"`, `"permission"`, `"usage"`, `"codex"`})
+	}
+}
+
+// dialectsBut is every built-in dialect but Codex's.
+func dialectsBut() []*acpdialect.Dialect { return []*acpdialect.Dialect{cursor.Dialect()} }

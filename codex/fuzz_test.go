@@ -1,0 +1,146 @@
+package codex_test
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/codex"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// seeds adds the update objects (or params) of every recorded line, and
+// a few hand-made frames, to f.
+func seeds(f *testing.F, path string) {
+	f.Helper()
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	for _, name := range files {
+		fh, err := os.Open(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			if v := gjson.Get(sc.Text(), path); v.Exists() {
+				f.Add(v.Raw)
+			}
+		}
+		fh.Close()
+	}
+	for _, s := range []string{`{}`, `null`, `[]`, `"x"`, `{"_meta":{"codex":"x"}}`, `{"_meta":{"codex":{"collaboration":[],"subagent":7}}}`} {
+		f.Add(s)
+	}
+}
+
+// FuzzToolCall feeds any update object to the tool call hooks: they never
+// panic, keep the payload they are given, and name bounded runs.
+func FuzzToolCall(f *testing.F) {
+	seeds(f, "params.update")
+	f.Fuzz(func(t *testing.T, s string) {
+		u := frame.ReadToolUpdate(gjson.Parse(s))
+		if runs := codex.Runs(u); len(runs) > acpdialect.MaxRunsPerFrame {
+			t.Fatalf("%d runs", len(runs))
+		}
+		for _, prev := range []acpdialect.Payload{
+			{Kind: acpdialect.KindGeneric},
+			{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "thread-paris", Status: "completed"}},
+			{Kind: acpdialect.KindMCPTool, MCPTool: &acpdialect.MCPTool{Server: "s", Tool: "t", Output: "o"}},
+		} {
+			keep := prev.Clone()
+			next := codex.ToolCall(u, prev)
+			if !prev.Equal(keep) {
+				t.Fatal("ToolCall changed the payload it was given")
+			}
+			if st := next.SubagentTask; st != nil && codex.StatusRank(st.Status) < codex.StatusRank(subStatus(keep)) {
+				t.Fatalf("status moved back: %q -> %q", subStatus(keep), st.Status)
+			}
+			if m := next.MCPTool; m != nil && len(m.Output) > codex.MaxMCPOutput {
+				t.Fatalf("output of %d bytes", len(m.Output))
+			}
+		}
+		_ = codex.CompactionEvent(u)
+		_, _, _ = codex.ParseMCPOutput(u.RawOutput)
+	})
+}
+
+// FuzzUpdateEvents feeds any update object to the update hooks.
+func FuzzUpdateEvents(f *testing.F) {
+	seeds(f, "params.update")
+	f.Fuzz(func(t *testing.T, s string) {
+		u := gjson.Parse(s)
+		_ = codex.UsageEvent(u)
+		_ = codex.SessionInfoEvent(u)
+		_, _ = codex.SystemError(u)
+		if ev := codex.PhaseEvent(u); ev != nil && ev.Message().Phase == "" {
+			t.Fatal("a message event without a phase")
+		}
+		if ev := codex.CapacityError(u); ev != nil && !codex.IsCapacityText(codex.ParseChunk(u).Text) {
+			t.Fatal("a capacity error without capacity text")
+		}
+	})
+}
+
+// FuzzParsePermission feeds any params to the permission reader.
+func FuzzParsePermission(f *testing.F) {
+	seeds(f, "params")
+	f.Fuzz(func(t *testing.T, s string) {
+		_, p := codex.ParsePermission(gjson.Parse(s))
+		if p == nil || p.Options == nil || len(p.Options) > codex.MaxPermissionOptions {
+			t.Fatalf("permission %+v", p)
+		}
+	})
+}
+
+// FuzzResults feeds any result to the Calls' readers.
+func FuzzResults(f *testing.F) {
+	for _, s := range []string{`{"type":"chat-gpt","email":"a@b"}`, `{"type":7}`,
+		`{"usage":{"totalTokens":1},"_meta":{"quota":{"token_count":{"totalTokens":1},"model_usage":[{"model":"gpt-5.2[high]"}]}}}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r := gjson.Parse(s)
+		_ = codex.AuthStatusEvent(r)
+		if ev := codex.TurnUsage(r); ev != nil && !ev.Usage().Estimated {
+			t.Fatal("a turn summary not marked estimated")
+		}
+	})
+}
+
+// FuzzParseModelID: the split loses nothing.
+func FuzzParseModelID(f *testing.F) {
+	for _, s := range []string{"gpt-5.2[high]", "a[]", "[x]", "a[b[c]", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		m, e := codex.ParseModelID(id)
+		if e == "" && m != id || e != "" && m+"["+e+"]" != id {
+			t.Fatalf("ParseModelID(%q) = %q, %q", id, m, e)
+		}
+	})
+}
+
+// FuzzRunID: every derived id splits back into what made it.
+func FuzzRunID(f *testing.F) {
+	f.Add("call-spawn-weather", "thread-paris")
+	f.Add("a~run~b", "~run~")
+	f.Fuzz(func(t *testing.T, wire, child string) {
+		w, c, ok := acpdialect.SplitRunID(acpdialect.RunID(wire, child))
+		if !ok || w != wire || c != child {
+			t.Fatalf("SplitRunID(RunID(%q, %q)) = %q, %q, %v", wire, child, w, c, ok)
+		}
+		if w, c, ok := acpdialect.SplitRunID(wire); ok && acpdialect.RunID(w, c) != wire {
+			t.Fatalf("SplitRunID(%q) = %q, %q: not its RunID", wire, w, c)
+		}
+	})
+}
+
+func subStatus(p acpdialect.Payload) string {
+	if p.SubagentTask == nil {
+		return ""
+	}
+	return p.SubagentTask.Status
+}

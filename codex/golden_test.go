@@ -1,0 +1,49 @@
+package codex_test
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/acpdialect/acpdialect/codex"
+	"github.com/acpdialect/acpdialect/dialects"
+	"github.com/acpdialect/acpdialect/internal/replay"
+)
+
+// TestGoldenSemantics states what each recorded scenario requires of the
+// replay, so that a golden blessed with -update by mistake still fails
+// here.
+func TestGoldenSemantics(t *testing.T) {
+	tests := []struct {
+		name    string
+		want    []string
+		notWant []string
+	}{
+		{"collab-agent-tool-call-flow", []string{`"tool_call_id":"call-spawn-weather","payload":{"kind":"subagent_task","status":"completed","title":"spawnAgent","subagent_task":{"description":"Checking weather","prompt":"Find the current weather in Paris.","status":"completed","child_session_id":"thread-paris"}}`,
+			`"run_links":{"stored":1`}, []string{`"generic"`, `"model"`}},
+		{"subagent-activity-flow", []string{`"payload":{"kind":"subagent_task","status":"completed","title":"Start subagent weather_research","subagent_task":{"description":"weather_research","subagent_type":"weather_research","status":"started","child_session_id":"thread-paris"}}`}, nil},
+		{"mcp-tool-completed-with-logs", []string{`"kind":"mcp_tool","status":"failed"`, `"server":"ijproxy","tool":"read_file","arguments":{"file_path":".ai/local.md"`,
+			`"error":"File /Users/aleksandr.slapoguzov/Projects/ultimate/.ai/local.md doesn't exist or can't be opened"`}, []string{`"generic"`}},
+		{"mcp-tool-in-progress", []string{`"kind":"mcp_tool","status":"in_progress","title":"mcp.server-name.tool-name","mcp_tool":{"server":"server-name","tool":"tool-name","arguments":{"argument":"example"}}`}, nil},
+		{"agent-message-phases", []string{`"message":{"role":"assistant","text":"Checking the relevant event mapping.","phase":"commentary"}`,
+			`"message":{"role":"assistant","text":"Yes, here is the answer.","phase":"final_answer"}`}, nil},
+		{"output-acp-events", nil, []string{`"message"`}},
+		{"session-info-update-metadata", []string{`"session_info":{"archived":true}`, `"session_info":{"archived":false}`, `"session_info":{"closed":true}`}, []string{`"session_info":{}`}},
+		{"session-info-update-title", []string{`"session_info":{"title":"Renamed session"}`}, []string{`"title":null`}},
+		{"thread-goal-cleared", nil, []string{`session_info`}},
+		{"approval-command-allow-once", []string{`"tool_call_id":"item-snapshot","method":"session/request_permission","id":1001,"permission":{"acp_kind":"execute","options":[{"id":"allow_once","name":"Allow Once","kind":"allow_once"},{"id":"allow_always","name":"Allow for Session","kind":"allow_always"},{"id":"reject_once","name":"Reject","kind":"reject_once"}]}`,
+			`"replies":0`}, []string{`"type":"reply"`}},
+		{"elicitation-form-accept", []string{`"permission":{"acp_kind":"other","server":"my-mcp-server","options":[`}, nil},
+		{"terminal-output-meta-flow", []string{`"kind":"generic"`}, []string{`"shell"`}},
+		{"web-search-start-and-complete", []string{`"kind":"generic","status":"completed","title":"Web search: agent client protocol"`}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			final, events, err := replay.FileAs(dialects.Registry(), filepath.Join("testdata", tt.name+".jsonl"), codex.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			has(t, string(bytes.Join([][]byte{events, final}, nil)), tt.want, tt.notWant)
+		})
+	}
+}

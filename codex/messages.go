@@ -1,0 +1,152 @@
+package codex
+
+import (
+	"strings"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// Message phases.
+const (
+	PhaseCommentary  = "commentary"
+	PhaseFinalAnswer = "final_answer"
+)
+
+// Chunk is what a message chunk holds that the dialect reads. Its strings
+// view the frame.
+type Chunk struct {
+	Kind      string // agent_message_chunk, user_message_chunk
+	MessageID string
+	Text      string // content.text
+	Phase     string // _meta.codex.phase
+}
+
+// ParseChunk reads a message chunk in one pass over its top level.
+func ParseChunk(u gjson.Result) Chunk {
+	var c Chunk
+	frame.Members(u, func(k string, v gjson.Result) bool {
+		switch k {
+		case "sessionUpdate":
+			c.Kind = or(c.Kind, frame.View(v))
+		case "messageId":
+			c.MessageID = or(c.MessageID, frame.View(v))
+		case "content":
+			c.Text = or(c.Text, frame.View(v.Get("text")))
+		case "_meta":
+			c.Phase = or(c.Phase, frame.View(v.Get("codex.phase")))
+		}
+		return true
+	})
+	return c
+}
+
+// PhaseEvent reads a message chunk with _meta.codex.phase into a message
+// event (role, text, phase), so that a client can fold commentary. A chunk
+// without a phase costs one byte search and gives nil: it stays a
+// standard chunk.
+func PhaseEvent(u gjson.Result) *acpdialect.Event {
+	if !strings.Contains(u.Raw, `phase"`) {
+		return nil
+	}
+	c := ParseChunk(u)
+	if c.Phase == "" {
+		return nil
+	}
+	m := &acpdialect.Message{Role: acpdialect.RoleAssistant, Text: c.Text, Phase: c.Phase}
+	if c.Kind == "user_message_chunk" {
+		m.Role = acpdialect.RoleUser
+	}
+	frame.Own(&m.Text, &m.Phase)
+	return &acpdialect.Event{Type: acpdialect.EventMessage, Object: m}
+}
+
+// SystemError is the session mark of a session_info_update: set by a
+// thread status of type systemError (_meta.codex.threadStatus, else
+// _meta.threadStatus), cleared by any other thread status, untouched by an
+// update without one.
+func SystemError(u gjson.Result) (mark, ok bool) {
+	t := u.Get("_meta.codex.threadStatus.type")
+	if !t.Exists() {
+		t = u.Get("_meta.threadStatus.type")
+	}
+	if !t.Exists() {
+		return false, false
+	}
+	return t.Type == gjson.String && t.Str == "systemError", true
+}
+
+// Capacity error texts: the phrase looked for (in lower case, spaces
+// collapsed) and the message given instead.
+const (
+	capacityPhrase  = "model is at capacity"
+	CapacityMessage = "Selected model is at capacity. Please try a different model."
+	// maxReplacedText bounds the chunk text a provider error repeats.
+	maxReplacedText = 1024
+)
+
+// CapacityError reads an assistant chunk after a systemError thread
+// status: text saying the model is at capacity becomes one provider_error
+// event (model_at_capacity, action switch_model) naming the chunk to hide,
+// by its messageId, else by its text. Any other chunk gives nil.
+func CapacityError(u gjson.Result) *acpdialect.Event {
+	c := ParseChunk(u)
+	if c.Kind != "agent_message_chunk" || !IsCapacityText(c.Text) {
+		return nil
+	}
+	e := &acpdialect.ProviderError{
+		Severity: acpdialect.SeverityError,
+		Code:     "model_at_capacity",
+		Title:    "Model at capacity",
+		Message:  CapacityMessage,
+		Action:   "switch_model",
+	}
+	if c.MessageID != "" {
+		e.ReplacesMessageID = strings.Clone(c.MessageID)
+	} else {
+		e.ReplacesText, _ = tail(c.Text, maxReplacedText, false)
+		e.ReplacesText = strings.Clone(e.ReplacesText)
+	}
+	return &acpdialect.Event{Type: acpdialect.EventProviderError, Object: e}
+}
+
+// IsCapacityText reports whether text says the model is at capacity, in
+// any case and spacing.
+func IsCapacityText(text string) bool {
+	if len(text) > 64<<10 {
+		return false // an answer, not an error notice
+	}
+	return strings.Contains(strings.Join(strings.Fields(strings.ToLower(text)), " "), capacityPhrase)
+}
+
+// SessionInfoEvent reads a session_info_update: the title (the AI title;
+// a null title is left out), _meta.codex.archived and closed. It returns
+// nil when the update has none of them.
+func SessionInfoEvent(u gjson.Result) *acpdialect.Event {
+	var x acpdialect.SessionInfo
+	frame.Members(u, func(k string, v gjson.Result) bool {
+		switch k {
+		case "title":
+			x.Title = or(x.Title, frame.View(v))
+		case "_meta":
+			x.Archived = flag(x.Archived, v.Get("codex.archived"))
+			x.Closed = flag(x.Closed, v.Get("codex.closed"))
+		}
+		return true
+	})
+	if x.Title == "" && x.Archived == nil && x.Closed == nil {
+		return nil
+	}
+	frame.Own(&x.Title)
+	return &acpdialect.Event{Type: acpdialect.EventSessionInfo, Object: &x}
+}
+
+// flag returns p, or when p is nil and v a boolean, a new flag.
+func flag(p *bool, v gjson.Result) *bool {
+	if p != nil || (v.Type != gjson.True && v.Type != gjson.False) {
+		return p
+	}
+	b := v.Type == gjson.True
+	return &b
+}

@@ -1,0 +1,109 @@
+package codex_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/codex"
+)
+
+func TestSubagentRules(t *testing.T) {
+	b, c := acpdialect.RunID("w1", "B"), acpdialect.RunID("w1", "C")
+	tests := []struct {
+		name    string
+		frames  []string
+		want    []string
+		notWant []string
+	}{
+		{"spawn then activity for the same child", []string{
+			spawn("tool_call", "w1", "main", "A", "running", "Checking weather"),
+			activity("w1", "A", "/root/weather_research", "started"),
+		}, []string{
+			`{"type":"tool_call","agent":"codex","session_id":"s1","tool_call_id":"w1","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","subagent_task":{"description":"Checking weather","prompt":"Do A.","status":"running","model":"gpt-5.2","child_session_id":"A"}}}`,
+			// The activity fills the type, keeps the spawn's description
+			// and does not take the status back to started.
+			`{"type":"tool_call_update","agent":"codex","session_id":"s1","tool_call_id":"w1","payload":{"kind":"subagent_task","status":"completed","title":"Start subagent","subagent_task":{"description":"Checking weather","prompt":"Do A.","subagent_type":"weather_research","status":"running","model":"gpt-5.2","child_session_id":"A"}}}`,
+		}, []string{`"status":"started"`, `acpdialect`}},
+		{"one wire id reused for three children", []string{
+			spawn("tool_call", "w1", "main", "A", "running", "a"),
+			spawn("tool_call", "w1", "main", "B", "running", "b"),
+			spawn("tool_call", "w1", "main", "C", "running", "c"),
+			activity("w1", "B", "/root/b_task", "completed"),
+		}, []string{
+			`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","subagent_task":{"description":"a"`,
+			`{"type":"tool_call","agent":"codex","session_id":"s1","tool_call_id":"` + b + `","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","wire_tool_call_id":"w1","subagent_task":{"description":"b"`,
+			`{"type":"tool_call","agent":"codex","session_id":"s1","tool_call_id":"` + c + `","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","wire_tool_call_id":"w1","subagent_task":{"description":"c"`,
+			`{"type":"tool_call_update","agent":"codex","session_id":"s1","tool_call_id":"` + b + `","payload":{"kind":"subagent_task","status":"completed","title":"Start subagent","wire_tool_call_id":"w1","subagent_task":{"description":"b","prompt":"Do B.","subagent_type":"b_task","status":"completed"`,
+		}, []string{`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","subagent_task":{"description":"b"`}},
+		{"parent linkage", []string{
+			spawn("tool_call", "w1", "main", "A", "running", "a"),
+			spawn("tool_call", "w2", "A", "B", "running", "b"),
+		}, []string{`"tool_call_id":"w2","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","parent_tool_call_id":"w1"`}, nil},
+		{"two candidate parents: no link", []string{
+			spawn("tool_call", "w1", "main", "A", "completed", "a"),
+			activity("w3", "A", "/root/a_again", "started"), // a second run of A
+			spawn("tool_call", "w4", "A", "C", "running", "c"),
+		}, []string{`"tool_call_id":"w3","payload":{"kind":"subagent_task"`, `"tool_call_id":"w4","payload":{"kind":"subagent_task"`},
+			[]string{`parent_tool_call_id`}},
+		{"a status that would move backwards", []string{
+			spawn("tool_call", "w1", "main", "A", "completed", "a"),
+			spawn("tool_call_update", "w1", "main", "A", "running", "a"),
+			activity("w1", "A", "/root/a", "started"),
+		}, []string{`"status":"completed","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","status":"completed"`},
+			[]string{`"status":"running"`, `"status":"started"`, `"status":"in_progress"`}},
+		{"reports move the child's card", []string{
+			spawn("tool_call", "w1", "main", "A", "running", "a"),
+			collab("w5", codex.ToolWait, "errored", "A"),
+		}, []string{
+			`{"type":"tool_call","agent":"codex","session_id":"s1","tool_call_id":"w5","payload":{"kind":"generic","status":"completed","title":"wait","generic":{"acp_kind":"other"}}}`,
+			`{"type":"tool_call_update","agent":"codex","session_id":"s1","tool_call_id":"w1","payload":{"kind":"subagent_task","status":"failed","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","status":"errored"`,
+		}, nil},
+		{"reports and interactions make no card", []string{
+			collab("w5", codex.ToolSendInput, "running", "Z"),
+			activity("w6", "Z", "/root/z", "interacted"),
+		}, []string{`"tool_call_id":"w5","payload":{"kind":"generic"`, `"tool_call_id":"w6","payload":{"kind":"generic"`},
+			[]string{`subagent_task`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			has(t, feed(t, conn(t, acpdialect.Options{}), tt.frames...), tt.want, tt.notWant)
+		})
+	}
+}
+
+// TestRunIDReversible: a derived id splits back into the wire id and the
+// child, whatever they hold; other ids do not split.
+func TestRunIDReversible(t *testing.T) {
+	for _, tc := range [][2]string{{"w1", "thread-paris"}, {"a~run~b", "c~run~d"}, {"", ""}, {"x", "日本"}} {
+		w, c, ok := acpdialect.SplitRunID(acpdialect.RunID(tc[0], tc[1]))
+		if !ok || w != tc[0] || c != tc[1] {
+			t.Errorf("SplitRunID(RunID(%q, %q)) = %q, %q, %v", tc[0], tc[1], w, c, ok)
+		}
+	}
+	for _, id := range []string{"w1", "w1~run~", "w1~run~!!", "w1~run~YQ=="} {
+		if _, _, ok := acpdialect.SplitRunID(id); ok && id != "w1~run~" {
+			t.Errorf("SplitRunID(%q) ok", id)
+		}
+	}
+}
+
+// TestRunLinksBounded: past Options.MaxRunLinks the oldest link of a
+// finished run goes first, counted in Stats.
+func TestRunLinksBounded(t *testing.T) {
+	c := conn(t, acpdialect.Options{MaxRunLinks: 2})
+	feed(t, c,
+		spawn("tool_call", "w1", "main", "A", "running", "a"),
+		spawn("tool_call", "w2", "main", "B", "completed", "b"),
+		spawn("tool_call", "w3", "main", "C", "running", "c"),
+		collab("w4", codex.ToolWait, "completed", "A"), // A's link is kept
+	)
+	st := c.Stats().RunLinks
+	if st.Stored != 3 || st.Evicted != 1 || st.Live != 2 {
+		t.Fatalf("run links %+v, want 3 stored, 1 evicted, 2 live", st)
+	}
+	out := feed(t, c, collab("w5", codex.ToolCloseAgent, "shutdown", "B"))
+	if strings.Contains(out, `"tool_call_id":"w2"`) {
+		t.Errorf("B's link was kept, A's evicted:\n%s", out)
+	}
+}

@@ -1,0 +1,105 @@
+package codex
+
+import (
+	"strings"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// UsageEvent reads a usage_update: the context window's tokens in use and
+// its size. It returns nil when the update has neither.
+func UsageEvent(u gjson.Result) *acpdialect.Event {
+	var x acpdialect.Usage
+	frame.Members(u, func(k string, v gjson.Result) bool {
+		switch k {
+		case "used":
+			x.Used = setInt(x.Used, v)
+		case "size":
+			x.Size = setInt(x.Size, v)
+		}
+		return true
+	})
+	if x.Used == nil && x.Size == nil {
+		return nil
+	}
+	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &x}
+}
+
+// TurnUsage reads a session/prompt result's usage and _meta.quota into a
+// turn summary, marked estimated: codex-acp reports the token counts of the
+// turn's last model request, not of the whole turn. The counts come from
+// usage (totalTokens, inputTokens, cachedReadTokens, cachedWriteTokens,
+// outputTokens, thoughtTokens), else from quota.token_count
+// (cachedInputTokens, reasoningOutputTokens); the model from the first
+// model_usage entry, split with ParseModelID. It returns nil when the
+// result has neither.
+func TurnUsage(r gjson.Result) *acpdialect.Event {
+	usage := r.Get("usage")
+	quota := r.Get("_meta.quota")
+	if !usage.IsObject() && !quota.IsObject() {
+		return nil
+	}
+	x := acpdialect.Usage{Turn: true, Estimated: true}
+	readCounts(&x, usage, false)
+	readCounts(&x, quota.Get("token_count"), true)
+	if m := frame.View(quota.Get("model_usage.0.model")); m != "" {
+		x.Model, x.Effort = ParseModelID(m)
+		frame.Own(&x.Model, &x.Effort)
+	}
+	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &x}
+}
+
+// readCounts fills the counts x lacks from an ACP usage object, or from a
+// Codex token_count (quota true: its own names for cached input and
+// reasoning).
+func readCounts(x *acpdialect.Usage, obj gjson.Result, quota bool) {
+	cached, thought := "cachedReadTokens", "thoughtTokens"
+	if quota {
+		cached, thought = "cachedInputTokens", "reasoningOutputTokens"
+	}
+	frame.Members(obj, func(k string, v gjson.Result) bool {
+		switch k {
+		case "totalTokens":
+			x.TotalTokens = setInt(x.TotalTokens, v)
+		case "inputTokens":
+			x.InputTokens = setInt(x.InputTokens, v)
+		case "outputTokens":
+			x.OutputTokens = setInt(x.OutputTokens, v)
+		case cached:
+			x.CachedReadTokens = setInt(x.CachedReadTokens, v)
+		case "cachedWriteTokens":
+			x.CachedWriteTokens = setInt(x.CachedWriteTokens, v)
+		case thought:
+			x.ThoughtTokens = setInt(x.ThoughtTokens, v)
+		}
+		return true
+	})
+}
+
+// setInt returns p, or when p is nil and v a whole number, a new count.
+func setInt(p *int64, v gjson.Result) *int64 {
+	if p != nil {
+		return p
+	}
+	n, ok := frame.Int64(v)
+	if !ok || n < 0 {
+		return nil
+	}
+	return &n
+}
+
+// ParseModelID splits a Codex model id written "model[effort]"
+// ("gpt-5.2[high]") into the model and its reasoning effort: the id must
+// end in "]" and hold exactly one "[", after a non-empty model and before
+// a non-empty effort. Any other id is the model, with no effort. The
+// results view id.
+func ParseModelID(id string) (model, effort string) {
+	i := strings.IndexByte(id, '[')
+	if i <= 0 || i != strings.LastIndexByte(id, '[') || !strings.HasSuffix(id, "]") ||
+		i+2 >= len(id) || strings.IndexByte(id, ']') != len(id)-1 {
+		return id, ""
+	}
+	return id[:i], id[i+1 : len(id)-1]
+}
