@@ -91,6 +91,23 @@ type Result struct {
 	// dialect's own: the SDKs do not know it and would misread it, so
 	// wiretap hands it to the client on a "_" method instead.
 	Quarantine bool
+	// Rewritten says the frame must not go on as it is: the dialect
+	// rewrites it (see Rewrite). Outbound: send Rewrite to the agent
+	// instead of the client's frame; nothing when Rewrite is nil (the
+	// request was refused, and Deliver answers it). Inbound: deliver
+	// Rewrite to the client instead of the agent's frame. A rewritten
+	// frame is one whole line ending in '\n'. Every other frame goes on
+	// byte for byte.
+	Rewritten bool
+	Rewrite   []byte
+	// Deliver (Outbound only) is a frame for the client as if the agent
+	// had sent it: the response to a request refused without reaching
+	// the agent. One whole line ending in '\n'.
+	Deliver []byte
+	// Echo says the frame is the agent's echo of the user's prompt (a
+	// user_message_chunk during the turn, see SessionHooks.EchoesPrompt):
+	// a client that shows the prompt itself drops it.
+	Echo bool
 }
 
 // Stats counts what a Conn saw. Pending and Tools are the correlation
@@ -104,6 +121,8 @@ type Stats struct {
 	LateMerged           uint64          `json:"late_merged"`           // late halves merged into a tool call
 	LateDropped          uint64          `json:"late_dropped"`          // late halves with no tool call id or session
 	SessionsEvicted      uint64          `json:"sessions_evicted"`
+	Rewritten            uint64          `json:"rewritten,omitempty"` // frames a dialect rewrote, both directions
+	Refused              uint64          `json:"refused,omitempty"`   // client requests a rewrite answered without the agent
 	Pending              correlate.Stats `json:"pending"`
 	Tools                correlate.Stats `json:"tools"`
 }
@@ -166,6 +185,12 @@ type session struct {
 	// parent is the card of the native subagent this session is the
 	// child session of: its tool calls nest under that card.
 	parent correlate.Key
+	// state is the dialect's (SessionHooks), replaced, never changed.
+	state any
+	// window is the last context window sample reported.
+	window    ContextWindow
+	hasWindow bool
+	loading   int // session/load requests awaiting their response: history replays
 }
 
 // request is a client request awaiting the agent's response.
@@ -173,6 +198,10 @@ type request struct {
 	method  string
 	session string
 	created uint64 // the session's created seq: a response outliving it is stale
+	// rewrite, for a request the dialect sent the agent in another form,
+	// turns the agent's response back; note is its Redirect.Note.
+	rewrite *Rewrite
+	note    any
 }
 
 type toolState struct {
@@ -319,6 +348,9 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 		return Result{}, nil
 	}
 	if f, ok := fastUpdateKind(frame); ok {
+		if c.d != nil && c.d.Session != nil {
+			return c.statefulUpdate(frame, f), nil
+		}
 		if !c.wantsUpdate(scan.UnsafeString(f.kind)) {
 			c.skip.add(frame, f.end)
 			return Result{}, nil
@@ -336,7 +368,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 			c.stats.Malformed++
 			return Result{}, nil
 		}
-		return Result{Events: c.response(v)}, nil
+		return c.response(v), nil
 	}
 	method := v.method.Str
 	if method == "session/update" {
@@ -385,6 +417,11 @@ func (c *Conn) Outbound(frame []byte) (Result, error) {
 	}
 	v.readID()
 	sid := gjson.Get(v.s, "params.sessionId").Str
+	if v.hasID {
+		if rw := c.d.rewrite(v.method.Str); rw != nil {
+			return c.rewriteRequest(v, rw, sid), nil
+		}
+	}
 	switch v.method.Str {
 	case "session/prompt":
 		// A turn is a prompt whose response can end it: one with an id
@@ -400,7 +437,10 @@ func (c *Conn) Outbound(frame []byte) (Result, error) {
 		if c.d != nil && c.d.SingleSession {
 			c.endAll() // the agent keeps one session: a new one replaces it
 		}
-		c.touchSession(sid) // session/new has no id yet: its response does this
+		// session/new has no id yet: its response does this.
+		if s := c.touchSession(sid); s != nil && v.method.Str == "session/load" && v.hasID && !c.tracked(v.id.Raw) {
+			s.loading++ // until the response, updates replay history
+		}
 	}
 	if v.hasID {
 		r := request{method: v.method.Str, session: sid}
@@ -432,11 +472,13 @@ func (c *Conn) turnStart(s *session) {
 }
 
 // track remembers a client request until its response, within a bound.
-func (c *Conn) track(id string, r request) {
+// It reports false when a request with this id awaits its response.
+func (c *Conn) track(id string, r request) bool {
 	if _, ok := c.requests[id]; ok {
-		return
+		return false
 	}
 	for len(c.requests) >= c.opts.MaxRequests && len(c.reqOrder) > 0 {
+		c.loaded(c.requests[c.reqOrder[0]]) // a forgotten load replays no more
 		delete(c.requests, c.reqOrder[0])
 		c.reqOrder = c.reqOrder[1:]
 	}
@@ -447,6 +489,17 @@ func (c *Conn) track(id string, r request) {
 	c.reqOrder = append(c.reqOrder, id)
 	if len(c.reqOrder) > 2*c.opts.MaxRequests {
 		c.compactRequests()
+	}
+	return true
+}
+
+// loaded ends the history replay of a session/load request.
+func (c *Conn) loaded(r request) {
+	if r.method != "session/load" {
+		return
+	}
+	if s := c.sessions[r.session]; s != nil && s.created == r.created && s.loading > 0 {
+		s.loading--
 	}
 }
 
@@ -463,10 +516,10 @@ func (c *Conn) compactRequests() {
 }
 
 // response handles the agent's response to a client request.
-func (c *Conn) response(v frameView) []Event {
+func (c *Conn) response(v frameView) Result {
 	r, ok := c.requests[v.id.Raw]
 	if !ok {
-		return nil
+		return Result{}
 	}
 	delete(c.requests, v.id.Raw)
 	if len(c.requests) == 0 {
@@ -477,11 +530,22 @@ func (c *Conn) response(v frameView) []Event {
 		c.identify(gjson.Get(v.s, "result"))
 	case "session/new":
 		r.session = gjson.Get(v.s, "result.sessionId").Str
-		c.touchSession(r.session)
+		if s := c.touchSession(r.session); s != nil {
+			r.created = s.created
+		}
+	case "session/load":
+		c.loaded(r)
 	case "session/prompt":
 		c.turnEnd(r)
 	}
-	return c.callResult(v, r)
+	if r.rewrite != nil {
+		return c.rewriteResponse(v, r)
+	}
+	res := Result{Events: c.callResult(v, r)}
+	if c.d != nil && c.d.Session != nil {
+		c.sessionResult(v, r, &res)
+	}
+	return res
 }
 
 // callResult reads the agent's result for a vendor method the client

@@ -71,6 +71,14 @@ type Dialect struct {
 	// CommandDescription, if set, rewrites a slash command's description
 	// (Cursor sends "---" for none).
 	CommandDescription func(string) string
+	// Rewrites are client requests the agent does not serve as sent: the
+	// Conn sends another request in their place and turns the response
+	// back (Grok's session/set_config_option). See Rewrite.
+	Rewrites []Rewrite
+	// Session, if set, are hooks that keep state per session in the Conn
+	// (Grok's model catalog, read for its config options and context
+	// window). See SessionHooks.
+	Session *SessionHooks
 }
 
 // Call is a method the client sends to the agent whose result the dialect
