@@ -34,6 +34,9 @@ type Payload struct {
 	Status           string `json:"status,omitempty"`
 	Title            string `json:"title,omitempty"`
 	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
+	// Tool is the tool's identity where the agent names it beside the ACP
+	// kind (Grok's _meta["x.ai/tool"]).
+	Tool *Tool `json:"tool,omitempty"`
 
 	SubagentTask *SubagentTask `json:"subagent_task,omitempty"`
 	Shell        *Shell        `json:"shell,omitempty"`
@@ -113,6 +116,16 @@ type Wakeup struct {
 	Invalid      bool   `json:"invalid,omitempty"`
 }
 
+// Tool is a tool call's identity: its programmatic name (ACP's
+// ToolCall.name) and the vendor's extras.
+type Tool struct {
+	Name      string `json:"name,omitempty"`
+	Kind      string `json:"kind,omitempty"`      // the vendor's own kind (Grok: read, edit, exit_plan, ...)
+	Namespace string `json:"namespace,omitempty"` // the tool's provider (Grok: grok_build, an MCP server)
+	Label     string `json:"label,omitempty"`     // what the vendor's own UI calls it
+	ReadOnly  bool   `json:"read_only,omitempty"`
+}
+
 // Generic is a tool call no dialect claims.
 type Generic struct {
 	// ACPKind is the tool call's ACP kind (read, edit, execute, other, ...).
@@ -154,13 +167,17 @@ func (p Payload) Clone() Payload {
 		g := *p.Generic
 		p.Generic = &g
 	}
+	if p.Tool != nil {
+		t := *p.Tool
+		p.Tool = &t
+	}
 	return p
 }
 
 // Equal reports whether two payloads render the same.
 func (p Payload) Equal(q Payload) bool {
 	if p.Kind != q.Kind || p.Status != q.Status || p.Title != q.Title ||
-		p.ParentToolCallID != q.ParentToolCallID {
+		p.ParentToolCallID != q.ParentToolCallID || !p.Tool.equal(q.Tool) {
 		return false
 	}
 	return p.SubagentTask.equal(q.SubagentTask) && p.Generic.equal(q.Generic) &&
@@ -219,6 +236,13 @@ func (a SubagentTask) Equal(b SubagentTask) bool {
 		a.IsAsync == b.IsAsync && a.OutputFile == b.OutputFile &&
 		intEqual(a.DurationMs, b.DurationMs) && intEqual(a.TotalTokens, b.TotalTokens) &&
 		intEqual(a.ToolUseCount, b.ToolUseCount)
+}
+
+func (a *Tool) equal(b *Tool) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }
 
 func (a *Generic) equal(b *Generic) bool {

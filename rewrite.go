@@ -44,6 +44,9 @@ type Redirect struct {
 	Note any
 	// Error, if set, refuses the request without reaching the agent.
 	Error *RPCError
+	// Pass sends the client's request as it is, byte for byte (the agent
+	// serves it after all: it advertised the method's data itself).
+	Pass bool
 }
 
 // AgentResponse is the agent's response to a redirected request: its
@@ -125,6 +128,14 @@ func (c *Conn) rewriteRequest(v frameView, rw *Rewrite, sid string) Result {
 		state = s.state
 	}
 	red := rw.Request(scan.Result(scan.Member(v.s, "params")), state)
+	if red.Pass && red.Error == nil {
+		r := request{method: v.method.Str, session: sid}
+		if s != nil {
+			r.created = s.created
+		}
+		c.track(v.id.Raw, r)
+		return Result{}
+	}
 	if red.Error == nil && (red.Method == "" || !validParams(red.Params)) {
 		red.Error = &RPCError{Code: -32603, Message: "acpdialect: the dialect built no request for " + rw.Method}
 	}

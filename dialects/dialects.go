@@ -6,6 +6,7 @@ package dialects
 import (
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/grok"
 )
 
 // All returns a fresh value of every built-in dialect, in the order they
@@ -13,6 +14,7 @@ import (
 func All() []*acpdialect.Dialect {
 	return []*acpdialect.Dialect{
 		cursor.Dialect(),
+		grok.Dialect(),
 	}
 }
 

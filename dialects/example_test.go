@@ -18,5 +18,6 @@ func ExampleRegistry() {
 	fmt.Println(c.Agent())
 	// Output:
 	// cursor
+	// grok
 	// cursor
 }
