@@ -84,9 +84,9 @@ type Tap struct {
 
 	waits waits // blocking requests the client answers
 
-	keepEchoes                              bool
+	keepEchoes                             bool
 	rewritten, echoes, redirected, refused atomic.Uint64
-	deliver                                 deliveries // frames for the client the agent never sent
+	deliver                                deliveries // frames for the client the agent never sent
 }
 
 // New returns a tap that feeds conn. The tap owns conn from now on: use
