@@ -91,6 +91,10 @@ type Result struct {
 	// dialect's own: the SDKs do not know it and would misread it, so
 	// wiretap hands it to the client on a "_" method instead.
 	Quarantine bool
+	// Echo says the frame is the agent's echo of the user's prompt (a
+	// user_message_chunk during the turn, see SessionHooks.EchoesPrompt):
+	// a client that shows the prompt itself drops it.
+	Echo bool
 	// Rewritten says the frame must not go on as it is: the dialect
 	// rewrites it (see Rewrite). Outbound: send Rewrite to the agent
 	// instead of the client's frame; nothing when Rewrite is nil (the
@@ -104,10 +108,6 @@ type Result struct {
 	// had sent it: the response to a request refused without reaching
 	// the agent. One whole line ending in '\n'.
 	Deliver []byte
-	// Echo says the frame is the agent's echo of the user's prompt (a
-	// user_message_chunk during the turn, see SessionHooks.EchoesPrompt):
-	// a client that shows the prompt itself drops it.
-	Echo bool
 }
 
 // Stats counts what a Conn saw. Pending and Tools are the correlation
@@ -185,12 +185,34 @@ type session struct {
 	// parent is the card of the native subagent this session is the
 	// child session of: its tool calls nest under that card.
 	parent correlate.Key
-	// state is the dialect's (SessionHooks), replaced, never changed.
-	state any
+	loading int // session/load requests awaiting their response: history replays
+	// ext is what a dialect with SessionHooks keeps: made on first use,
+	// so that other dialects' sessions stay as small as before.
+	ext *sessionExt
+}
+
+// sessionExt is a session's state for a dialect's SessionHooks.
+type sessionExt struct {
+	state any // the dialect's, replaced, never changed
 	// window is the last context window sample reported.
 	window    ContextWindow
 	hasWindow bool
-	loading   int // session/load requests awaiting their response: history replays
+}
+
+// x returns the session's extension, making it.
+func (s *session) x() *sessionExt {
+	if s.ext == nil {
+		s.ext = &sessionExt{}
+	}
+	return s.ext
+}
+
+// hookState returns the dialect's state of the session, or nil.
+func (s *session) hookState() any {
+	if s == nil || s.ext == nil {
+		return nil
+	}
+	return s.ext.state
 }
 
 // request is a client request awaiting the agent's response.
@@ -199,9 +221,15 @@ type request struct {
 	session string
 	created uint64 // the session's created seq: a response outliving it is stale
 	// rewrite, for a request the dialect sent the agent in another form,
-	// turns the agent's response back; note is its Redirect.Note.
-	rewrite *Rewrite
-	note    any
+	// turns the agent's response back.
+	rewrite *redirected
+}
+
+// redirected is a request a Rewrite sent in another form: the rewrite and
+// its Redirect.Note, kept until the agent's response.
+type redirected struct {
+	rw   *Rewrite
+	note any
 }
 
 type toolState struct {

@@ -123,11 +123,7 @@ func (d *Dialect) RewritesRequests() bool { return d != nil && len(d.Rewrites) >
 // instead, or the refusal to deliver.
 func (c *Conn) rewriteRequest(v frameView, rw *Rewrite, sid string) Result {
 	s := c.touchSession(sid)
-	var state any
-	if s != nil {
-		state = s.state
-	}
-	red := rw.Request(scan.Result(scan.Member(v.s, "params")), state)
+	red := rw.Request(scan.Result(scan.Member(v.s, "params")), s.hookState())
 	if red.Pass && red.Error == nil {
 		r := request{method: v.method.Str, session: sid}
 		if s != nil {
@@ -143,7 +139,7 @@ func (c *Conn) rewriteRequest(v frameView, rw *Rewrite, sid string) Result {
 		c.stats.Refused++
 		return Result{Rewritten: true, Deliver: appendError(nil, v.id.Raw, *red.Error)}
 	}
-	r := request{method: rw.Method, session: sid, rewrite: rw, note: red.Note}
+	r := request{method: rw.Method, session: sid, rewrite: &redirected{rw, red.Note}}
 	if s != nil {
 		r.created = s.created
 	}
@@ -176,11 +172,7 @@ func (c *Conn) rewriteResponse(v frameView, r request) Result {
 	if s != nil && s.created != r.created {
 		s = nil // the session ended (and maybe began again) since
 	}
-	var state any
-	if s != nil {
-		state = s.state
-	}
-	st := r.rewrite.Response(resp, state, r.note)
+	st := r.rewrite.rw.Response(resp, s.hookState(), r.rewrite.note)
 	res := Result{Rewritten: true, Events: c.applyStep(s, st)}
 	c.stats.Rewritten++
 	switch {
@@ -220,7 +212,7 @@ func (c *Conn) sessionResult(v frameView, r request, res *Result) {
 	if s == nil || s.created != r.created {
 		return
 	}
-	st := h.Result(r.method, result, s.state)
+	st := h.Result(r.method, result, s.hookState())
 	if evs := c.applyStep(s, st); len(evs) > 0 {
 		res.Events = append(res.Events[:len(res.Events):len(res.Events)], evs...)
 	}
@@ -237,17 +229,18 @@ func (c *Conn) applyStep(s *session, st Step) []Event {
 	if s == nil {
 		return nil
 	}
+	x := s.x()
 	if st.State != nil {
-		s.state = st.State
-		s.hasWindow = false
+		x.state = st.State
+		x.hasWindow = false
 	}
 	out := st.Events[:0:0]
 	for _, ev := range st.Events {
 		if w := ev.ContextWindow(); ev.Type == EventContextWindow && w != nil {
-			if s.hasWindow && s.window == *w {
+			if x.hasWindow && x.window == *w {
 				continue
 			}
-			s.window, s.hasWindow = *w, true
+			x.window, x.hasWindow = *w, true
 		}
 		ev.Agent, ev.SessionID = c.Agent(), s.id
 		out = append(out, ev)
@@ -282,11 +275,12 @@ func (c *Conn) updateExtras(res *Result, sid, kind, params string) {
 	if meta == "" || meta[0] != '{' {
 		return
 	}
-	w, ok := h.ContextWindow(scan.Result(meta), s.state)
-	if !ok || (s.hasWindow && s.window == w) {
+	x := s.x()
+	w, ok := h.ContextWindow(scan.Result(meta), x.state)
+	if !ok || (x.hasWindow && x.window == w) {
 		return
 	}
-	s.window, s.hasWindow = w, true
+	x.window, x.hasWindow = w, true
 	o := &struct {
 		ev [1]Event
 		w  ContextWindow
@@ -303,10 +297,7 @@ func (c *Conn) vendorNotification(method string, params gjson.Result) []Event {
 		return nil
 	}
 	sid, st := h.Notification(method, params, func(id string) any {
-		if s := c.sessions[id]; s != nil {
-			return s.state
-		}
-		return nil
+		return c.sessions[id].hookState()
 	})
 	return c.applyStep(c.sessions[sid], st)
 }
