@@ -91,23 +91,11 @@ type Result struct {
 	// dialect's own: the SDKs do not know it and would misread it, so
 	// wiretap hands it to the client on a "_" method instead.
 	Quarantine bool
-	// Echo says the frame is the agent's echo of the user's prompt (a
-	// user_message_chunk during the turn, see SessionHooks.EchoesPrompt):
-	// a client that shows the prompt itself drops it.
-	Echo bool
-	// Rewritten says the frame must not go on as it is: the dialect
-	// rewrites it (see Rewrite). Outbound: send Rewrite to the agent
-	// instead of the client's frame; nothing when Rewrite is nil (the
-	// request was refused, and Deliver answers it). Inbound: deliver
-	// Rewrite to the client instead of the agent's frame. A rewritten
-	// frame is one whole line ending in '\n'. Every other frame goes on
-	// byte for byte.
-	Rewritten bool
-	Rewrite   []byte
-	// Deliver (Outbound only) is a frame for the client as if the agent
-	// had sent it: the response to a request refused without reaching
-	// the agent. One whole line ending in '\n'.
-	Deliver []byte
+	// Wire, unless nil, says the frame does not go on as it is: a
+	// dialect rewrote it (see Rewrite), or it is the agent's echo of the
+	// user's prompt. One pointer, so that a Result stays as small (and as
+	// cheap to return) as it was for every other frame.
+	Wire *Wire
 }
 
 // Stats counts what a Conn saw. Pending and Tools are the correlation

@@ -16,15 +16,15 @@ import (
 //
 // Both hooks are pure: they describe the frames, and the Conn keeps what
 // the pairing needs (the Note, until the response) and the session's
-// State. Outbound reports the request to send in Result.Rewrite, Inbound
-// the response to deliver; wiretap puts them on the wire.
+// State. Outbound reports the request to send in Result.Wire, Inbound the
+// response to deliver; wiretap puts them on the wire.
 type Rewrite struct {
 	// Method is the client's method ("session/set_config_option").
 	Method string
 	// Request says what to send instead, given the client's params and the
 	// state of the session they name (nil when the dialect made none). A
 	// Redirect with an Error refuses the request: the client gets the
-	// error at once (Result.Deliver) and nothing reaches the agent.
+	// error at once (Wire.Deliver) and nothing reaches the agent.
 	Request func(params gjson.Result, state any) Redirect
 	// Response turns the agent's response to the redirected request into
 	// the client's: Step.Result or Step.Error (the agent's error as it is
@@ -69,7 +69,7 @@ type Step struct {
 	// Changing it also forgets the session's last context window sample.
 	State any
 	// Result, if set, is the result the client gets instead of the agent's
-	// (Result.Rewritten). It must be one JSON value.
+	// (Result.Wire). It must be one JSON value.
 	Result json.RawMessage
 	// Error, if set, is the error the client gets (Rewrite.Response only).
 	Error *RPCError
@@ -97,10 +97,42 @@ type SessionHooks struct {
 	// state of a session, nil for one the Conn does not know.
 	Notification func(method string, params gjson.Result, state func(sessionID string) any) (sessionID string, step Step)
 	// EchoesPrompt says the agent echoes the user's prompt back as a
-	// user_message_chunk during the turn: the Conn flags it (Result.Echo),
+	// user_message_chunk during the turn: the Conn flags it (Wire.Echo),
 	// but never while session/load replays history.
 	EchoesPrompt bool
 }
+
+// Wire is what goes on the wire in place of a frame (Result.Wire).
+type Wire struct {
+	// Frame replaces the frame: on Outbound, the request to send the agent
+	// instead of the client's; on Inbound, the response to deliver to the
+	// client instead of the agent's, under the client's id. nil: nothing
+	// goes on (a refused request; an echo). One whole line ending in '\n'.
+	Frame []byte
+	// Deliver (Outbound only) is a frame for the client as if the agent
+	// had sent it: the response to a request refused without reaching
+	// the agent. One whole line ending in '\n'.
+	Deliver []byte
+	// Echo says the frame is the agent's echo of the user's prompt (see
+	// SessionHooks.EchoesPrompt): a client that shows the prompt itself
+	// drops it; one that wants it passes the frame on as it is.
+	Echo bool
+}
+
+// echo is the Wire of every echo: shared, read-only, so that flagging
+// one costs nothing.
+var echo = &Wire{Echo: true}
+
+// wireBuf is a Wire with room for the usual frame, in one allocation.
+type wireBuf struct {
+	Wire
+	b [256]byte
+}
+
+func newWire() *wireBuf { return &wireBuf{} }
+
+// buf returns the inline room for a frame: a longer one grows out of it.
+func (w *wireBuf) buf() []byte { return w.b[:0] }
 
 // rewrite returns the dialect's rewrite of a client method, or nil.
 func (d *Dialect) rewrite(method string) *Rewrite {
@@ -116,7 +148,7 @@ func (d *Dialect) rewrite(method string) *Rewrite {
 }
 
 // RewritesRequests reports whether the dialect rewrites client requests:
-// its connections may answer a client request themselves (Result.Deliver).
+// its connections may answer a client request themselves (Wire.Deliver).
 func (d *Dialect) RewritesRequests() bool { return d != nil && len(d.Rewrites) > 0 }
 
 // rewriteRequest applies a Rewrite to a client request: the frame to send
@@ -137,7 +169,9 @@ func (c *Conn) rewriteRequest(v frameView, rw *Rewrite, sid string) Result {
 	}
 	if red.Error != nil {
 		c.stats.Refused++
-		return Result{Rewritten: true, Deliver: appendError(nil, v.id.Raw, *red.Error)}
+		w := newWire()
+		w.Deliver = appendError(w.buf(), v.id.Raw, *red.Error)
+		return Result{Wire: &w.Wire}
 	}
 	r := request{method: rw.Method, session: sid, rewrite: &redirected{rw, red.Note}}
 	if s != nil {
@@ -149,7 +183,9 @@ func (c *Conn) rewriteRequest(v frameView, rw *Rewrite, sid string) Result {
 		return Result{}
 	}
 	c.stats.Rewritten++
-	return Result{Rewritten: true, Rewrite: appendRequest(nil, v.id.Raw, red.Method, red.Params)}
+	w := newWire()
+	w.Frame = appendRequest(w.buf(), v.id.Raw, red.Method, red.Params)
+	return Result{Wire: &w.Wire}
 }
 
 // validParams reports whether p can be a request's params: absent, or one
@@ -173,17 +209,18 @@ func (c *Conn) rewriteResponse(v frameView, r request) Result {
 		s = nil // the session ended (and maybe began again) since
 	}
 	st := r.rewrite.rw.Response(resp, s.hookState(), r.rewrite.note)
-	res := Result{Rewritten: true, Events: c.applyStep(s, st)}
+	w := newWire()
+	res := Result{Wire: &w.Wire, Events: c.applyStep(s, st)}
 	c.stats.Rewritten++
 	switch {
 	case st.Error != nil:
-		res.Rewrite = appendError(nil, v.id.Raw, *st.Error)
+		w.Frame = appendError(w.buf(), v.id.Raw, *st.Error)
 	case len(st.Result) > 0 && json.Valid(st.Result):
-		res.Rewrite = appendReply(nil, v.id.Raw, st.Result)
+		w.Frame = appendReply(w.buf(), v.id.Raw, st.Result)
 	case resp.Error.IsObject():
-		res.Rewrite = appendError(nil, v.id.Raw, readError(resp.Error))
+		w.Frame = appendError(w.buf(), v.id.Raw, readError(resp.Error))
 	default:
-		res.Rewrite = appendError(nil, v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: no response for " + r.method})
+		w.Frame = appendError(w.buf(), v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: no response for " + r.method})
 	}
 	return res
 }
@@ -218,8 +255,9 @@ func (c *Conn) sessionResult(v frameView, r request, res *Result) {
 	}
 	if len(st.Result) > 0 && json.Valid(st.Result) {
 		c.stats.Rewritten++
-		res.Rewritten = true
-		res.Rewrite = appendReply(nil, v.id.Raw, st.Result)
+		w := newWire()
+		w.Frame = appendReply(w.buf(), v.id.Raw, st.Result)
+		res.Wire = &w.Wire
 	}
 }
 
@@ -266,7 +304,7 @@ func (c *Conn) updateExtras(res *Result, sid, kind, params string) {
 		return // unknown, or history replayed by session/load
 	}
 	if h.EchoesPrompt && kind == "user_message_chunk" && s.turns > 0 {
-		res.Echo = true
+		res.Wire = echo
 	}
 	if h.ContextWindow == nil {
 		return

@@ -37,7 +37,7 @@ func BenchmarkGrokEcho(b *testing.B) {
 	f := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"fix the failing test"}}}}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		if res, _ := c.Inbound(f); !res.Echo {
+		if res, _ := c.Inbound(f); res.Wire == nil || !res.Wire.Echo {
 			b.Fatal("no echo")
 		}
 	}
@@ -54,7 +54,7 @@ func BenchmarkGrokSetConfig(b *testing.B) {
 	for b.Loop() {
 		out, _ := c.Outbound(req)
 		in, _ := c.Inbound(resp)
-		if out.Rewrite == nil || in.Rewrite == nil {
+		if out.Wire == nil || out.Wire.Frame == nil || in.Wire == nil || in.Wire.Frame == nil {
 			b.Fatal("not rewritten")
 		}
 	}
@@ -66,7 +66,7 @@ func BenchmarkGrokRefusal(b *testing.B) {
 	req := []byte(`{"jsonrpc":"2.0","id":9,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"model","value":"nope"}}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		if out, _ := c.Outbound(req); out.Deliver == nil {
+		if out, _ := c.Outbound(req); out.Wire == nil || out.Wire.Deliver == nil {
 			b.Fatal("not refused")
 		}
 	}

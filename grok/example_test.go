@@ -19,13 +19,13 @@ func ExampleDialect() {
 	fmt.Println(res.Events[0].Type, string(res.Events[0].Config().Options))
 
 	res, _ = c.Outbound([]byte(`{"jsonrpc":"2.0","id":2,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"reasoning_effort","value":"low"}}`))
-	fmt.Print("to the agent: ", string(res.Rewrite))
+	fmt.Print("to the agent: ", string(res.Wire.Frame))
 
 	res, _ = c.Inbound([]byte(`{"jsonrpc":"2.0","id":2,"result":{}}`))
-	fmt.Print("to the client: ", string(res.Rewrite))
+	fmt.Print("to the client: ", string(res.Wire.Frame))
 
 	res, _ = c.Outbound([]byte(`{"jsonrpc":"2.0","id":3,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"model","value":"grok-9"}}`))
-	fmt.Print("refused: ", res.Rewrite == nil, " ", string(res.Deliver))
+	fmt.Print("refused: ", res.Wire.Frame == nil, " ", string(res.Wire.Deliver))
 	// Output:
 	// config [{"id":"model","name":"Model","category":"model","type":"select","currentValue":"grok-4.5","options":[{"value":"grok-4.5","name":"grok-4.5"},{"value":"grok-build","name":"grok-build"}]},{"id":"reasoning_effort","name":"Reasoning Effort","category":"thought_level","type":"select","currentValue":"high","options":[{"value":"low","name":"Low"},{"value":"high","name":"High"}]}]
 	// to the agent: {"jsonrpc":"2.0","id":2,"method":"session/set_model","params":{"sessionId":"s1","modelId":"grok-4.5","_meta":{"reasoningEffort":"low"}}}

@@ -69,28 +69,28 @@ func FuzzRewrite(f *testing.F) {
 		c.Outbound([]byte(`{"jsonrpc":"2.0","id":"new","method":"session/new","params":{}}`))
 		c.Inbound([]byte(`{"jsonrpc":"2.0","id":"new","result":{"sessionId":"s1","models":` + fuzzModels + `}}`))
 		out, err := c.Outbound([]byte(client))
-		if err != nil || !out.Rewritten {
+		if err != nil || out.Wire == nil {
 			return // not a request the dialect rewrites: it goes as it is
 		}
 		id := gjson.Get(client, "id").Raw
-		if out.Deliver != nil {
-			checkResponse(t, out.Deliver, id)
-			if out.Rewrite != nil {
+		if out.Wire.Deliver != nil {
+			checkResponse(t, out.Wire.Deliver, id)
+			if out.Wire.Frame != nil {
 				t.Fatal("a refused request was also sent")
 			}
 			return
 		}
-		if !gjson.ValidBytes(out.Rewrite) || gjson.GetBytes(out.Rewrite, "id").Raw != id {
-			t.Fatalf("sent %s for id %s", out.Rewrite, id)
+		if !gjson.ValidBytes(out.Wire.Frame) || gjson.GetBytes(out.Wire.Frame, "id").Raw != id {
+			t.Fatalf("sent %s for id %s", out.Wire.Frame, id)
 		}
 		in, err := c.Inbound([]byte(agent))
 		if err != nil || !gjson.Valid(agent) || gjson.Get(agent, "method").Exists() || gjson.Get(agent, "id").Raw != id {
 			return // not the response to it (a line that is not JSON the SDK drops too)
 		}
-		if !in.Rewritten {
+		if in.Wire == nil {
 			t.Fatalf("the response to %s was not turned back: %s", id, agent)
 		}
-		checkResponse(t, in.Rewrite, id)
+		checkResponse(t, in.Wire.Frame, id)
 	})
 }
 

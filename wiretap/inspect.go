@@ -36,12 +36,14 @@ func (t *Tap) inbound(frame []byte) edit {
 	e := edit{at: -1}
 	switch {
 	case err != nil || d == nil:
-	case res.Rewritten:
+	case res.Wire != nil && res.Wire.Echo:
+		if !t.keepEchoes {
+			t.echoes.Add(1)
+			e.replace = true
+		}
+	case res.Wire != nil:
 		t.rewritten.Add(1)
-		e.replace, e.with = true, res.Rewrite
-	case res.Echo && !t.keepEchoes:
-		t.echoes.Add(1)
-		e.replace = true
+		e.replace, e.with = true, res.Wire.Frame
 	default:
 		e.at = t.rename(frame, res)
 	}
@@ -196,16 +198,16 @@ func (t *Tap) outbound(frame, scratch []byte) []byte {
 	defer t.mu.Unlock()
 	t.settleAnswered()
 	res, _ := t.conn.Outbound(frame)
-	if res.Rewritten {
-		frame = res.Rewrite
+	if w := res.Wire; w != nil && !w.Echo {
+		frame = w.Frame
 		if frame != nil {
 			t.redirected.Add(1)
 		} else {
 			t.refused.Add(1)
 		}
-	}
-	if res.Deliver != nil {
-		t.deliver.push(res.Deliver)
+		if w.Deliver != nil {
+			t.deliver.push(w.Deliver)
+		}
 	}
 	t.emit(res.Events)
 	t.afterFrame(res)

@@ -38,7 +38,7 @@ type Options struct {
 	// on the wire.
 	Outbound []string
 	// KeepEchoes delivers the agent's echo of the user's prompt
-	// (acpdialect.Result.Echo, Grok's user_message_chunk during a turn).
+	// (acpdialect.Wire.Echo, Grok's user_message_chunk during a turn).
 	// By default the tap drops it, so that a client that shows the prompt
 	// itself does not show it twice.
 	KeepEchoes bool

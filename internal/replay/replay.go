@@ -238,14 +238,17 @@ func (s *state) line(n int, raw []byte) *BadLine {
 
 // wire records what a frame's Result puts on the wire in its place.
 func (s *state) wire(n int, to string, res acpdialect.Result) {
+	w := res.Wire
 	switch {
-	case res.Rewritten:
-		s.out.Wire = append(s.out.Wire, Wire{Line: n, To: to, Frame: bytes.TrimSpace(res.Rewrite)})
-	case res.Echo:
+	case w == nil:
+		return
+	case w.Echo:
 		s.out.Wire = append(s.out.Wire, Wire{Line: n, To: to, Echo: true})
+		return
 	}
-	if res.Deliver != nil {
-		s.out.Wire = append(s.out.Wire, Wire{Line: n, To: "client", Frame: bytes.TrimSpace(res.Deliver)})
+	s.out.Wire = append(s.out.Wire, Wire{Line: n, To: to, Frame: bytes.TrimSpace(w.Frame)})
+	if w.Deliver != nil {
+		s.out.Wire = append(s.out.Wire, Wire{Line: n, To: "client", Frame: bytes.TrimSpace(w.Deliver)})
 	}
 }
 
