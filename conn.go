@@ -172,7 +172,7 @@ type session struct {
 	todoList []Todo // the latest todo list, after merges
 	// parent is the card of the native subagent this session is the
 	// child session of: its tool calls nest under that card.
-	parent correlate.Key
+	parent  correlate.Key
 	loading int // session/load requests awaiting their response: history replays
 	// ext is what a dialect with SessionHooks keeps: made on first use,
 	// so that other dialects' sessions stay as small as before.
