@@ -102,6 +102,11 @@ type Result struct {
 	// dialect's own: the SDKs do not know it and would misread it, so
 	// wiretap hands it to the client on a "_" method instead.
 	Quarantine bool
+	// Wire, unless nil, says the frame does not go on as it is: a
+	// dialect rewrote it (see Rewrite), or it is the agent's echo of the
+	// user's prompt. One pointer, so that a Result stays as small (and as
+	// cheap to return) as it was for every other frame.
+	Wire *Wire
 }
 
 // Stats counts what a Conn saw. Pending and Tools are the correlation
@@ -115,6 +120,8 @@ type Stats struct {
 	LateMerged           uint64          `json:"late_merged"`           // late halves merged into a tool call
 	LateDropped          uint64          `json:"late_dropped"`          // late halves with no tool call id or session
 	SessionsEvicted      uint64          `json:"sessions_evicted"`
+	Rewritten            uint64          `json:"rewritten,omitempty"` // frames a dialect rewrote, both directions
+	Refused              uint64          `json:"refused,omitempty"`   // client requests a rewrite answered without the agent
 	Pending              correlate.Stats `json:"pending"`
 	Tools                correlate.Stats `json:"tools"`
 	// RunLinks counts the links from subagent runs to their cards
@@ -185,7 +192,35 @@ type session struct {
 	// child session of: its tool calls nest under that card.
 	parent correlate.Key
 	// marked is the dialect's session mark (Update.Mark).
-	marked bool
+	marked  bool
+	loading int // session/load requests awaiting their response: history replays
+	// ext is what a dialect with SessionHooks keeps: made on first use,
+	// so that other dialects' sessions stay as small as before.
+	ext *sessionExt
+}
+
+// sessionExt is a session's state for a dialect's SessionHooks.
+type sessionExt struct {
+	state any // the dialect's, replaced, never changed
+	// window is the last context window sample reported.
+	window    ContextWindow
+	hasWindow bool
+}
+
+// x returns the session's extension, making it.
+func (s *session) x() *sessionExt {
+	if s.ext == nil {
+		s.ext = &sessionExt{}
+	}
+	return s.ext
+}
+
+// hookState returns the dialect's state of the session, or nil.
+func (s *session) hookState() any {
+	if s == nil || s.ext == nil {
+		return nil
+	}
+	return s.ext.state
 }
 
 // request is a client request awaiting the agent's response.
@@ -193,6 +228,16 @@ type request struct {
 	method  string
 	session string
 	created uint64 // the session's created seq: a response outliving it is stale
+	// rewrite, for a request the dialect sent the agent in another form,
+	// turns the agent's response back.
+	rewrite *redirected
+}
+
+// redirected is a request a Rewrite sent in another form: the rewrite and
+// its Redirect.Note, kept until the agent's response.
+type redirected struct {
+	rw   *Rewrite
+	note any
 }
 
 type toolState struct {
@@ -348,6 +393,9 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 		return Result{}, nil
 	}
 	if f, ok := fastUpdateKind(frame); ok {
+		if c.d != nil && c.d.Session != nil {
+			return c.statefulUpdate(frame, f), nil
+		}
 		if !c.wantsUpdate(scan.UnsafeString(f.kind)) {
 			c.skip.add(frame, f.end)
 			return Result{}, nil
@@ -365,7 +413,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 			c.stats.Malformed++
 			return Result{}, nil
 		}
-		return Result{Events: c.response(v)}, nil
+		return c.response(v), nil
 	}
 	method := v.method.Str
 	if method == "session/update" {
@@ -414,6 +462,11 @@ func (c *Conn) Outbound(frame []byte) (Result, error) {
 	}
 	v.readID()
 	sid := gjson.Get(v.s, "params.sessionId").Str
+	if v.hasID {
+		if rw := c.d.rewrite(v.method.Str); rw != nil {
+			return c.rewriteRequest(v, rw, sid), nil
+		}
+	}
 	switch v.method.Str {
 	case "session/prompt":
 		// A turn is a prompt whose response can end it: one with an id
@@ -429,7 +482,10 @@ func (c *Conn) Outbound(frame []byte) (Result, error) {
 		if c.d != nil && c.d.SingleSession {
 			c.endAll() // the agent keeps one session: a new one replaces it
 		}
-		c.touchSession(sid) // session/new has no id yet: its response does this
+		// session/new has no id yet: its response does this.
+		if s := c.touchSession(sid); s != nil && v.method.Str == "session/load" && v.hasID && !c.tracked(v.id.Raw) {
+			s.loading++ // until the response, updates replay history
+		}
 	}
 	if v.hasID {
 		r := request{method: v.method.Str, session: sid}
@@ -461,11 +517,13 @@ func (c *Conn) turnStart(s *session) {
 }
 
 // track remembers a client request until its response, within a bound.
-func (c *Conn) track(id string, r request) {
+// It reports false when a request with this id awaits its response.
+func (c *Conn) track(id string, r request) bool {
 	if _, ok := c.requests[id]; ok {
-		return
+		return false
 	}
 	for len(c.requests) >= c.opts.MaxRequests && len(c.reqOrder) > 0 {
+		c.loaded(c.requests[c.reqOrder[0]]) // a forgotten load replays no more
 		delete(c.requests, c.reqOrder[0])
 		c.reqOrder = c.reqOrder[1:]
 	}
@@ -476,6 +534,17 @@ func (c *Conn) track(id string, r request) {
 	c.reqOrder = append(c.reqOrder, id)
 	if len(c.reqOrder) > 2*c.opts.MaxRequests {
 		c.compactRequests()
+	}
+	return true
+}
+
+// loaded ends the history replay of a session/load request.
+func (c *Conn) loaded(r request) {
+	if r.method != "session/load" {
+		return
+	}
+	if s := c.sessions[r.session]; s != nil && s.created == r.created && s.loading > 0 {
+		s.loading--
 	}
 }
 
@@ -492,31 +561,43 @@ func (c *Conn) compactRequests() {
 }
 
 // response handles the agent's response to a client request.
-func (c *Conn) response(v frameView) []Event {
+func (c *Conn) response(v frameView) Result {
 	r, ok := c.requests[v.id.Raw]
 	if !ok {
-		return nil
+		return Result{}
 	}
 	delete(c.requests, v.id.Raw)
 	if len(c.requests) == 0 {
 		c.reqOrder = c.reqOrder[:0]
 	}
+	var ended []Event // cards the response ends
 	switch r.method {
 	case "initialize":
 		c.identify(gjson.Get(v.s, "result"))
 	case "session/new":
 		r.session = gjson.Get(v.s, "result.sessionId").Str
-		c.touchSession(r.session)
-	case "session/prompt":
-		ended := c.turnEnd(r)
-		return append(ended, c.callResult(v, r)...)
+		if s := c.touchSession(r.session); s != nil {
+			r.created = s.created
+		}
 	case "session/load":
 		// The load's replay is over, and the process that ran the
 		// session's background work before it is gone.
-		ended := c.endBackground(c.sessions[r.session], EndSessionRestart)
-		return append(ended, c.callResult(v, r)...)
+		c.loaded(r)
+		ended = c.endBackground(c.sessions[r.session], EndSessionRestart)
+	case "session/prompt":
+		ended = c.turnEnd(r)
 	}
-	return c.callResult(v, r)
+	if r.rewrite != nil {
+		return c.rewriteResponse(v, r)
+	}
+	res := Result{Events: c.callResult(v, r)}
+	if len(ended) > 0 {
+		res.Events = append(ended, res.Events...)
+	}
+	if c.d != nil && c.d.Session != nil {
+		c.sessionResult(v, r, &res)
+	}
+	return res
 }
 
 // callResult reads the agent's result for a vendor method the client

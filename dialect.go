@@ -90,6 +90,14 @@ type Dialect struct {
 	// Late.Alias; a monitor's task id is one). Like MergeLate it must not
 	// modify the kind objects of p; returning p leaves the card as it is.
 	EndBackground func(p Payload, reason string) Payload
+	// Rewrites are client requests the agent does not serve as sent: the
+	// Conn sends another request in their place and turns the response
+	// back (Grok's session/set_config_option). See Rewrite.
+	Rewrites []Rewrite
+	// Session, if set, are hooks that keep state per session in the Conn
+	// (Grok's model catalog, read for its config options and context
+	// window). See SessionHooks.
+	Session *SessionHooks
 }
 
 // Reasons EndBackground is given.

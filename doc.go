@@ -50,6 +50,21 @@
 //		render(ev)
 //	}
 //
+// # Rewrites
+//
+// Some agents lack a standard method the client uses (Grok has no
+// session/set_config_option). A dialect describes, with pure hooks
+// ([Rewrite], [SessionHooks]), the agent request to send instead and how
+// to turn the agent's response back; the Conn keeps the little state the
+// pairing needs and reports the frames in [Result.Wire]: on Outbound,
+// [Wire.Frame] to send to the agent instead of the client's frame (nil
+// when the request was refused, and [Wire.Deliver] is its response for the
+// client); on Inbound, [Wire.Frame] to deliver to the client instead of
+// the agent's frame, under the client's id. [Wire.Echo] marks the agent's
+// echo of the user's prompt. wiretap puts all of this on the wire; a
+// client with its own JSON-RPC layer writes the frames itself. Every frame
+// not rewritten goes on byte for byte.
+//
 // # Ownership and lifetime
 //
 // Frames are only read during a call: the caller may reuse the buffer

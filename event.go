@@ -177,6 +177,26 @@ func (i *Image) setToolCallID(id string)    { i.ToolCallID = id }
 type RPCError struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
+	// Data is the error's data as one JSON value's text, "" for none.
+	Data RawJSON `json:"data,omitempty"`
+}
+
+// RawJSON is one JSON value's text, written as it is. A string rather
+// than a json.RawMessage, so that RPCError stays comparable.
+type RawJSON string
+
+// MarshalJSON writes the value as it is (null when empty).
+func (r RawJSON) MarshalJSON() ([]byte, error) {
+	if r == "" {
+		return []byte("null"), nil
+	}
+	return []byte(r), nil
+}
+
+// UnmarshalJSON keeps the value's text.
+func (r *RawJSON) UnmarshalJSON(b []byte) error {
+	*r = RawJSON(b)
+	return nil
 }
 
 // ErrMethodNotFound is the answer to a vendor request no dialect allows.

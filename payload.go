@@ -38,6 +38,9 @@ type Payload struct {
 	// own id was derived from it: one of several subagent runs the agent
 	// reported under one tool call id (see RunID).
 	WireToolCallID string `json:"wire_tool_call_id,omitempty"`
+	// Tool is the tool's identity where the agent names it beside the ACP
+	// kind (Grok's _meta["x.ai/tool"]).
+	Tool *Tool `json:"tool,omitempty"`
 
 	SubagentTask *SubagentTask `json:"subagent_task,omitempty"`
 	Shell        *Shell        `json:"shell,omitempty"`
@@ -121,6 +124,16 @@ type Wakeup struct {
 	Invalid      bool   `json:"invalid,omitempty"`
 }
 
+// Tool is a tool call's identity: its programmatic name (ACP's
+// ToolCall.name) and the vendor's extras.
+type Tool struct {
+	Name      string `json:"name,omitempty"`
+	Kind      string `json:"kind,omitempty"`      // the vendor's own kind (Grok: read, edit, exit_plan, ...)
+	Namespace string `json:"namespace,omitempty"` // the tool's provider (Grok: grok_build, an MCP server)
+	Label     string `json:"label,omitempty"`     // what the vendor's own UI calls it
+	ReadOnly  bool   `json:"read_only,omitempty"`
+}
+
 // Generic is a tool call no dialect claims.
 type Generic struct {
 	// ACPKind is the tool call's ACP kind (read, edit, execute, other, ...).
@@ -162,13 +175,17 @@ func (p Payload) Clone() Payload {
 		g := *p.Generic
 		p.Generic = &g
 	}
+	if p.Tool != nil {
+		t := *p.Tool
+		p.Tool = &t
+	}
 	return p
 }
 
 // Equal reports whether two payloads render the same.
 func (p Payload) Equal(q Payload) bool {
 	if p.Kind != q.Kind || p.Status != q.Status || p.Title != q.Title ||
-		p.ParentToolCallID != q.ParentToolCallID || p.WireToolCallID != q.WireToolCallID {
+		p.ParentToolCallID != q.ParentToolCallID || p.WireToolCallID != q.WireToolCallID || !p.Tool.equal(q.Tool) {
 		return false
 	}
 	return p.SubagentTask.equal(q.SubagentTask) && p.Generic.equal(q.Generic) &&
@@ -227,6 +244,13 @@ func (a SubagentTask) Equal(b SubagentTask) bool {
 		a.IsAsync == b.IsAsync && a.OutputFile == b.OutputFile &&
 		intEqual(a.DurationMs, b.DurationMs) && intEqual(a.TotalTokens, b.TotalTokens) &&
 		intEqual(a.ToolUseCount, b.ToolUseCount)
+}
+
+func (a *Tool) equal(b *Tool) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }
 
 func (a *Generic) equal(b *Generic) bool {

@@ -1,5 +1,7 @@
 package acpdialect
 
+import "encoding/json"
+
 var emptyObject = []byte("{}")
 
 // appendReply appends {"jsonrpc":"2.0","id":<id>,"result":<result>}\n with
@@ -20,6 +22,10 @@ func appendError(b []byte, id string, e RPCError) []byte {
 	b = appendInt(b, int64(e.Code))
 	b = append(b, `,"message":`...)
 	b = appendJSONString(b, e.Message)
+	if len(e.Data) > 0 && json.Valid([]byte(e.Data)) {
+		b = append(b, `,"data":`...)
+		b = append(b, e.Data...)
+	}
 	return append(b, "}}\n"...)
 }
 

@@ -16,14 +16,23 @@ import (
 func (c *Conn) sessionUpdate(f string) Result {
 	params := scan.MemberTail(f, "params")
 	u := frame.ReadToolUpdate(scan.Result(scan.MemberTail(params, "update")))
-	if !c.wantsUpdate(u.Kind) {
+	stateful := c.hooks() != nil
+	wants := c.wantsUpdate(u.Kind)
+	if !wants && !stateful {
 		return Result{}
 	}
 	sid := scan.Result(scan.Member(params, "sessionId"))
 	if sid.Type != gjson.String {
 		sid.Str = ""
 	}
-	return Result{Events: c.update(sid.Str, u), Quarantine: c.d.Quarantines(u.Kind)}
+	var res Result
+	if wants {
+		res = Result{Events: c.update(sid.Str, u), Quarantine: c.d.Quarantines(u.Kind)}
+	}
+	if stateful {
+		c.updateExtras(&res, sid.Str, u.Kind, params)
+	}
+	return res
 }
 
 // update dispatches a session/update of a kind wantsUpdate accepted.
@@ -203,8 +212,28 @@ func (c *Conn) takeLate(k correlate.Key, p Payload) Payload {
 }
 
 // vendor handles a method that is neither session/update nor a standard
-// client method: the dialect's allowlist decides.
+// client method: the dialect's allowlist decides. An allowed notification
+// also goes to the dialect's SessionHooks.Notification.
 func (c *Conn) vendor(v frameView, method string) Result {
+	res := c.vendorFrame(v, method)
+	if v.hasID || c.hooks() == nil || c.hooks().Notification == nil {
+		return res
+	}
+	name := method
+	if c.d.method(name, false) == nil && len(name) > 1 && name[0] == '_' {
+		name = name[1:]
+	}
+	if c.d.method(name, false) == nil {
+		return res
+	}
+	if evs := c.vendorNotification(name, scan.Result(v.params)); len(evs) > 0 {
+		res.Events = append(res.Events[:len(res.Events):len(res.Events)], evs...)
+	}
+	return res
+}
+
+// vendorFrame handles a vendor method as the dialect's Methods say.
+func (c *Conn) vendorFrame(v frameView, method string) Result {
 	if v.hasID && !scan.ValidScalar(v.id.Raw) {
 		// gjson reads a broken token (tru, 1e, an unterminated string) as
 		// an id; echoing it would send the agent a line that is not JSON.

@@ -8,6 +8,7 @@ import (
 	"github.com/acpdialect/acpdialect/claude"
 	"github.com/acpdialect/acpdialect/codex"
 	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/grok"
 )
 
 // All returns a fresh value of every built-in dialect, in the order they
@@ -17,6 +18,7 @@ func All() []*acpdialect.Dialect {
 		cursor.Dialect(),
 		claude.Dialect(),
 		codex.Dialect(),
+		grok.Dialect(),
 	}
 }
 

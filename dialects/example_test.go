@@ -20,5 +20,6 @@ func ExampleRegistry() {
 	// cursor
 	// claude
 	// codex
+	// grok
 	// cursor
 }

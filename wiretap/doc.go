@@ -76,6 +76,17 @@
 //
 //	conn.CallExtension(ctx, wiretap.Alias("cursor/list_available_models"), params)
 //
+// A dialect that rewrites frames (Grok's session/set_config_option, sent
+// as session/set_model) is applied on the wire: the Writer sends the
+// agent the rewritten request, the Reader hands the SDK the response
+// turned back under the client's id, and a request the dialect refuses
+// never reaches the agent: its error response comes from the Reader. For
+// such a dialect the Reader reads the agent's stream on a goroutine of its
+// own (started once the agent is identified, ended by the stream's EOF or
+// error), so that such a response does not wait for the agent's next
+// frame. The agent's echo of the user's prompt is dropped unless
+// Options.KeepEchoes.
+//
 // Only whole lines are inspected, up to Options.MaxFrame bytes; responses
 // and ids are never touched; a frame that the SDK would read differently
 // from the Conn (repeated keys, invalid JSON), or a request for a method

@@ -9,13 +9,14 @@ import (
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/grok"
 	_ "github.com/acpdialect/acpdialect/internal/testwire" // registers -update for go test ./...
 	"github.com/acpdialect/acpdialect/wiretap"
 )
 
 // registry is what the tests' clients support.
 func registry() *acpdialect.Registry {
-	return acpdialect.NewRegistry(cursor.Dialect())
+	return acpdialect.NewRegistry(cursor.Dialect(), grok.Dialect())
 }
 
 // recorder collects OnEvent's events; safe for concurrent use.

@@ -15,24 +15,41 @@ import (
 // and the method lookup can be skipped.
 const sdkUpdatePrefix = `{"jsonrpc":"2.0","method":"session/update"`
 
+// edit is what the reader does to an agent frame: rename it (insert a '_'
+// at at), replace it with with (nil: drop it), or neither.
+type edit struct {
+	at      int
+	replace bool
+	with    []byte
+}
+
 // inbound feeds one whole agent frame (without its '\n') to the Conn and
-// hands its events on, renamed frames' included. It returns the offset in
-// frame where a '_' must be inserted to rename the frame, or -1. Called
-// with t.mu held.
-func (t *Tap) inbound(frame []byte) int {
+// hands its events on, renamed frames' included. It returns the edit the
+// frame needs. Called with t.mu held.
+func (t *Tap) inbound(frame []byte) edit {
 	t.settleAnswered()
 	res, err := t.conn.Inbound(frame)
 	d := t.conn.Dialect() // set by the initialize response
 	if d != t.dialect.Load() {
 		t.dialect.Store(d)
 	}
-	at := -1
-	if err == nil && d != nil {
-		at = t.rename(frame, res)
+	e := edit{at: -1}
+	switch {
+	case err != nil || d == nil:
+	case res.Wire != nil && res.Wire.Echo:
+		if !t.keepEchoes {
+			t.echoes.Add(1)
+			e.replace = true
+		}
+	case res.Wire != nil:
+		t.rewritten.Add(1)
+		e.replace, e.with = true, res.Wire.Frame
+	default:
+		e.at = t.rename(frame, res)
 	}
 	t.emit(res.Events) // after a blocking request's wait exists: OnEvent may answer it
 	t.afterFrame(res)
-	return at
+	return e
 }
 
 // rename decides where, if anywhere, to rename a frame of an identified
@@ -169,9 +186,10 @@ func repeatsKey(s, name string) bool {
 	return n > 1
 }
 
-// outbound feeds one whole client frame (without its '\n') to the Conn,
-// after removing the '_' of an Options.Outbound alias. It returns the frame
-// to write, which is frame itself or scratch.
+// outbound feeds one whole client frame to the Conn, after removing the
+// '_' of an Options.Outbound alias. It returns the frame to write: frame
+// itself, scratch, the dialect's rewrite of it, or nil for a request the
+// dialect refused (its response goes to the reader, for the client).
 func (t *Tap) outbound(frame, scratch []byte) []byte {
 	if t.aliases != nil {
 		frame = t.unalias(frame, scratch)
@@ -180,6 +198,17 @@ func (t *Tap) outbound(frame, scratch []byte) []byte {
 	defer t.mu.Unlock()
 	t.settleAnswered()
 	res, _ := t.conn.Outbound(frame)
+	if w := res.Wire; w != nil && !w.Echo {
+		frame = w.Frame
+		if frame != nil {
+			t.redirected.Add(1)
+		} else {
+			t.refused.Add(1)
+		}
+		if w.Deliver != nil {
+			t.deliver.push(w.Deliver)
+		}
+	}
 	t.emit(res.Events)
 	t.afterFrame(res)
 	return frame

@@ -36,6 +36,7 @@ type reader struct {
 	buf               []byte
 	r, ready, scan, w int
 	pass              bool  // delivering an oversize frame, uninspected, up to its '\n'
+	pump              *pump // reads the agent's stream once the dialect rewrites frames
 	err               error // the underlying reader's error, returned once the buffer is empty
 	empty             int   // consecutive (0, nil) reads
 }
@@ -68,7 +69,25 @@ func (rd *reader) fill() {
 	if rd.w == len(rd.buf) {
 		rd.grow()
 	}
-	n, err := rd.src.Read(rd.buf[rd.w:])
+	var n int
+	var err error
+	if rd.pump == nil && rd.t.dialect.Load().RewritesRequests() {
+		// No Read of the agent's stream is in flight here: from now on a
+		// goroutine reads it, so that a response the tap gives a client
+		// request is delivered without waiting for the agent's next frame.
+		rd.pump = startPump(rd.src)
+	}
+	if rd.pump != nil {
+		if rd.injectDeliveries() {
+			return
+		}
+		var woken bool
+		if n, woken, err = rd.pump.read(rd.buf[rd.w:], rd.t.deliver.wake); woken {
+			return
+		}
+	} else {
+		n, err = rd.src.Read(rd.buf[rd.w:])
+	}
 	if n < 0 || n > len(rd.buf)-rd.w {
 		n, err = 0, errBadCount
 	}
@@ -156,14 +175,11 @@ func (rd *reader) frames(nl int) {
 		t.frames.Add(n)
 	}()
 	for nl >= 0 {
-		fed, renamed := rd.frame(rd.ready, nl)
+		fed, next := rd.frame(rd.ready, nl)
 		if fed {
 			n++
 		}
-		if renamed {
-			nl++ // a '_' was inserted before the '\n'
-		}
-		rd.ready = nl + 1
+		rd.ready = next
 		nl = bytes.IndexByte(rd.buf[rd.ready:rd.w], '\n')
 		if nl >= 0 {
 			nl += rd.ready
@@ -172,23 +188,41 @@ func (rd *reader) frames(nl int) {
 }
 
 // frame inspects buf[start:end], a whole frame without its '\n', with the
-// tap's lock held, and renames it in place if the tap says so. fed says
-// whether the frame went to the Conn; a renamed frame grew by one byte.
-func (rd *reader) frame(start, end int) (fed, renamed bool) {
+// tap's lock held, and edits it in place if the tap says so: renamed (one
+// byte longer), replaced or dropped. fed says whether the frame went to
+// the Conn; next is the offset just past what is left of it.
+func (rd *reader) frame(start, end int) (fed bool, next int) {
 	f := rd.buf[start:end]
 	if len(f) > rd.t.maxFrame {
 		rd.t.oversize.Add(1)
-		return false, false
+		return false, end + 1
 	}
 	if len(f) == 0 || (f[0] != '{' && len(bytes.TrimSpace(f)) == 0) {
-		return false, false // a blank line: the SDK skips it too
+		return false, end + 1 // a blank line: the SDK skips it too
 	}
-	at := rd.t.inbound(f)
-	if at < 0 {
-		return true, false
+	e := rd.t.inbound(f)
+	switch {
+	case e.replace:
+		rd.splice(start, min(end+1, rd.w), e.with)
+		return true, start + len(e.with)
+	case e.at >= 0:
+		rd.insert(start + e.at)
+		return true, end + 2
 	}
-	rd.insert(start + at)
-	return true, true
+	return true, end + 1
+}
+
+// splice replaces buf[from:to] with b, moving the rest of the buffer.
+func (rd *reader) splice(from, to int, b []byte) {
+	n := rd.w + len(b) - (to - from)
+	if n > len(rd.buf) {
+		nb := make([]byte, n+readBuf)
+		copy(nb, rd.buf[:rd.w])
+		rd.buf = nb
+	}
+	copy(rd.buf[from+len(b):], rd.buf[to:rd.w])
+	copy(rd.buf[from:], b)
+	rd.w = n
 }
 
 // insert puts a '_' at buf[pos], shifting the rest of the buffer by one.

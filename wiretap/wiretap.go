@@ -37,6 +37,11 @@ type Options struct {
 	// CallExtension(ctx, Alias(name), params) and the Writer removes the "_"
 	// on the wire.
 	Outbound []string
+	// KeepEchoes delivers the agent's echo of the user's prompt
+	// (acpdialect.Wire.Echo, Grok's user_message_chunk during a turn).
+	// By default the tap drops it, so that a client that shows the prompt
+	// itself does not show it twice.
+	KeepEchoes bool
 }
 
 // Stats counts what a Tap did. Counters only grow.
@@ -49,6 +54,10 @@ type Stats struct {
 	Outbound      uint64 `json:"outbound"`       // whole client frames fed to the Conn
 	Unaliased     uint64 `json:"unaliased"`      // client frames whose "_" alias was removed
 	Quarantined   uint64 `json:"quarantined"`    // of Renamed, updates of a dialect's own kind moved to QuarantineMethod
+	Rewritten     uint64 `json:"rewritten"`      // agent frames replaced by the dialect's rewrite (a response turned back)
+	Echoes        uint64 `json:"echoes"`         // agent frames dropped as the echo of the user's prompt
+	Redirected    uint64 `json:"redirected"`     // client frames sent to the agent in another form
+	Refused       uint64 `json:"refused"`        // client requests answered by the tap, never sent to the agent
 }
 
 // Tap connects one acpdialect.Conn to the byte streams of one agent: it
@@ -74,6 +83,10 @@ type Tap struct {
 	outFrames, unaliased, quarantined  atomic.Uint64
 
 	waits waits // blocking requests the client answers
+
+	keepEchoes                             bool
+	rewritten, echoes, redirected, refused atomic.Uint64
+	deliver                                deliveries // frames for the client the agent never sent
 }
 
 // New returns a tap that feeds conn. The tap owns conn from now on: use
@@ -83,9 +96,11 @@ func New(conn *acpdialect.Conn, opts Options) *Tap {
 		opts.MaxFrame = DefaultMaxFrame
 	}
 	t := &Tap{
-		conn:     conn,
-		onEvent:  opts.OnEvent,
-		maxFrame: opts.MaxFrame,
+		conn:       conn,
+		onEvent:    opts.OnEvent,
+		maxFrame:   opts.MaxFrame,
+		keepEchoes: opts.KeepEchoes,
+		deliver:    deliveries{wake: make(chan struct{}, 1)},
 	}
 	t.dialect.Store(conn.Dialect())
 	for _, name := range opts.Outbound {
@@ -121,8 +136,13 @@ func (t *Tap) Stats() Stats {
 		Outbound:    t.outFrames.Load(),
 		Unaliased:   t.unaliased.Load(),
 		Quarantined: t.quarantined.Load(),
+		Rewritten:   t.rewritten.Load(),
+		Echoes:      t.echoes.Load(),
+		Redirected:  t.redirected.Load(),
+		Refused:     t.refused.Load(),
 	}
-	st.PassedThrough = st.Frames - min(st.Renamed, st.Frames)
+	changed := st.Renamed + st.Rewritten + st.Echoes
+	st.PassedThrough = st.Frames - min(changed, st.Frames)
 	return st
 }
 

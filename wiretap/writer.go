@@ -82,12 +82,15 @@ func (w *writer) line(line []byte) error {
 	} else if len(bytes.TrimSpace(line)) > 0 {
 		w.t.outFrames.Add(1)
 		out := w.t.outbound(line, w.scratch)
-		if len(out) != len(line) {
+		if len(out) != len(line) && cap(out) <= readBuf {
 			w.scratch = out[:0]
 		}
 		line = out
 	}
-	err := w.write(line)
+	var err error
+	if len(line) > 0 { // nothing for a request the dialect answered itself
+		err = w.write(line)
+	}
 	w.buf = w.buf[:0]
 	if cap(w.buf) > readBuf {
 		w.buf = nil

@@ -46,8 +46,9 @@ sample; - reads standard input.
   --json        print the normalized events, one JSON object per line
   --final       print the final state: a line per tool call, a line per
                 question, plan or image request with its answer, a line
-                per session (with its todos), then the counters (JSON
-                lines; wins over --json)
+                per frame a dialect rewrote (what went on the wire
+                instead), a line per session (with its todos), then the
+                counters (JSON lines; wins over --json)
   --strict      stop with exit status 1 at the first bad line (by default
                 a bad line is reported on stderr and skipped)
 

@@ -138,7 +138,7 @@ func TestInputs(t *testing.T) {
 		{"unknown command", "", []string{"play"}, 2, "", []string{`unknown command "play"`}, ""},
 		{"help", "", []string{"help"}, 0, "usage: acpdialect replay", nil, ""},
 		{"-h", "", []string{"-h"}, 0, "usage: acpdialect replay", nil, ""},
-		{"replay -h", "", []string{"replay", "-h"}, 0, "built-in dialects (cursor, claude, codex)", nil, ""},
+		{"replay -h", "", []string{"replay", "-h"}, 0, "built-in dialects (cursor", nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

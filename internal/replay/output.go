@@ -41,6 +41,15 @@ type (
 		Result json.RawMessage      `json:"result,omitempty"`
 		Error  *acpdialect.RPCError `json:"error,omitempty"`
 	}
+	// wireLine is a frame a dialect put on the wire instead of the
+	// transcript's line: written only for dialects that rewrite.
+	wireLine struct {
+		Type  string          `json:"type"` // "wire"
+		Line  int             `json:"line"`
+		To    string          `json:"to"`
+		Frame json.RawMessage `json:"frame,omitempty"`
+		Echo  bool            `json:"echo,omitempty"`
+	}
 	statsLine struct {
 		Type     string           `json:"type"` // "stats"
 		Agent    string           `json:"agent,omitempty"`
@@ -51,9 +60,11 @@ type (
 
 // WriteFinal writes the final state: one tool_call line per card (its final
 // merged payload), one line per vendor request event (question, plan,
-// image) with the answer it got, one session line per session (with its
-// final todo list), then one stats line with the connection's counters and
-// the number of bad lines.
+// image) with the answer it got, one wire line per frame a dialect put on
+// the wire in place of a transcript line (a rewrite, a refusal's response,
+// a dropped echo), one session line per session (with its final todo
+// list), then one stats line with the connection's counters and the
+// number of bad lines.
 func (r *Replay) WriteFinal(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	for _, c := range r.Cards {
@@ -64,6 +75,11 @@ func (r *Replay) WriteFinal(w io.Writer) error {
 	}
 	for _, q := range r.Requests {
 		if err := writeRequest(bw, q); err != nil {
+			return err
+		}
+	}
+	for _, x := range r.Wire {
+		if err := writeJSON(bw, wireLine{"wire", x.Line, x.To, json.RawMessage(x.Frame), x.Echo}); err != nil {
 			return err
 		}
 	}

@@ -61,6 +61,26 @@ type Replay struct {
 	Requests []Request
 	// Todos is each session's final todo list, for sessions that had one.
 	Todos map[string][]acpdialect.Todo
+	// Wire is what the connection puts on the wire instead of a
+	// transcript line (a dialect's Rewrite, a dropped echo), in order. A
+	// transcript holds each side's own frames: the client's requests as
+	// the client wrote them, the agent's responses as the agent wrote
+	// them; these records show what each side received instead.
+	Wire []Wire
+}
+
+// Wire is one frame a dialect put on the wire in place of the frame on
+// Line, or beside it.
+type Wire struct {
+	Line int
+	// To is who receives Frame: "agent" or "client".
+	To string
+	// Frame is the frame sent instead (one JSON object); nil when nothing
+	// goes on: a refused request (never sent to the agent) or a dropped
+	// echo.
+	Frame []byte
+	// Echo marks a dropped echo of the user's prompt.
+	Echo bool
 }
 
 // Request is a vendor request's event and the reply it got: the client's
@@ -199,9 +219,11 @@ func (s *state) line(n int, raw []byte) *BadLine {
 	if dir == ClientToAgent {
 		res, _ := s.conn.Outbound(b) // parse already rejected what it would
 		events = res.Events
+		s.wire(n, "agent", res)
 	} else {
 		res, _ := s.conn.Inbound(b)
 		events = res.Events
+		s.wire(n, "client", res)
 		if res.Reply != nil {
 			s.out.Replies = append(s.out.Replies, Reply{Line: n, Frame: res.Reply})
 			s.reqs.forget(AgentToClient, f.id) // answered here: a recorded answer is not the Conn's
@@ -212,6 +234,22 @@ func (s *state) line(n int, raw []byte) *BadLine {
 	}
 	s.expire(n, time.Now())
 	return nil
+}
+
+// wire records what a frame's Result puts on the wire in its place.
+func (s *state) wire(n int, to string, res acpdialect.Result) {
+	w := res.Wire
+	switch {
+	case w == nil:
+		return
+	case w.Echo:
+		s.out.Wire = append(s.out.Wire, Wire{Line: n, To: to, Echo: true})
+		return
+	}
+	s.out.Wire = append(s.out.Wire, Wire{Line: n, To: to, Frame: bytes.TrimSpace(w.Frame)})
+	if w.Deliver != nil {
+		s.out.Wire = append(s.out.Wire, Wire{Line: n, To: "client", Frame: bytes.TrimSpace(w.Deliver)})
+	}
 }
 
 // expire records the defaults of blocking requests that are due: the

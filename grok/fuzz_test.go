@@ -1,0 +1,104 @@
+package grok_test
+
+import (
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/grok"
+	"github.com/tidwall/gjson"
+)
+
+const fuzzModels = `{"currentModelId":"a","availableModels":[{"modelId":"a","_meta":{"supportsReasoningEffort":true,"reasoningEfforts":["low","high"],"totalContextTokens":100}},{"modelId":"b"}]}`
+
+func FuzzParseCatalog(f *testing.F) {
+	f.Add(fuzzModels)
+	f.Add(`{"availableModels":[{"modelId":"x","_meta":{"supportsReasoningEffort":true,"reasoningEfforts":[{"id":"q","default":true},"", 4]}}]}`)
+	f.Add(`[`)
+	f.Fuzz(func(t *testing.T, in string) {
+		c, ok := grok.ParseCatalog(gjson.Parse(in))
+		if ok != (len(c.Models) > 0) || len(c.Models) > grok.MaxModels {
+			t.Fatalf("ok %v with %d models", ok, len(c.Models))
+		}
+		if !gjson.ValidBytes(c.ConfigOptions()) {
+			t.Fatalf("config options not JSON: %s", c.ConfigOptions())
+		}
+	})
+}
+
+func FuzzParseQuestion(f *testing.F) {
+	f.Add(`{"toolCallId":"t","questions":[{"question":"Q","options":[{"label":"A"},"B"],"multiSelect":true}]}`)
+	f.Add(`{"method":"x.ai/ask_user_question","params":{"questions":[]}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		act := grok.HandleQuestion(gjson.Parse(in))
+		if !gjson.ValidBytes(act.Result) {
+			t.Fatalf("default not JSON: %s", act.Result)
+		}
+		if act.Event == nil {
+			return
+		}
+		if q := act.Event.Question(); q == nil || q.Questions == nil {
+			t.Fatalf("event %+v", act.Event)
+		}
+	})
+}
+
+func FuzzMeta(f *testing.F) {
+	f.Add(`{"totalTokens":5}`)
+	f.Add(`{"modelId":"m","usage":{"inputTokens":1e30}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		c, _ := grok.ParseCatalog(gjson.Parse(fuzzModels))
+		if w, ok := grok.ContextWindow(gjson.Parse(in), &c); ok && (w.Used < 0 || w.Size <= 0 || w.Remaining < 0) {
+			t.Fatalf("window %+v", w)
+		}
+		grok.ParseUsage(gjson.Parse(`{"_meta":` + in + `}`))
+		grok.ParseTool(gjson.Parse(in))
+		grok.Notification(grok.MethodSessionNotification, gjson.Parse(in), func(string) any { return &c })
+	})
+}
+
+// FuzzRewrite: whatever the client's set_config_option and the agent's
+// reply, the client gets exactly one response, under its own id, and
+// nothing panics.
+func FuzzRewrite(f *testing.F) {
+	f.Add(`{"jsonrpc":"2.0","id":7,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"model","value":"b"}}`, `{"jsonrpc":"2.0","id":7,"result":{}}`)
+	f.Add(`{"jsonrpc":"2.0","id":"x","method":"session/set_config_option","params":{"sessionId":"s1","configId":"reasoning_effort","value":"low"}}`, `{"jsonrpc":"2.0","id":"x","error":{"code":-32600,"message":"m","data":{"code":"MODEL_SWITCH_INCOMPATIBLE_AGENT"}}}`)
+	f.Add(`{"jsonrpc":"2.0","id":1,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"model","value":"zz"}}`, `{"jsonrpc":"2.0","id":1,"result":[]}`)
+	f.Add(`{"jsonrpc":"2.0","id":2,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"model","value":"a"}}`, `{"jsonrpc":"2.0","id":2,"error":7}`)
+	f.Fuzz(func(t *testing.T, client, agent string) {
+		c := acpdialect.NewRegistry(grok.Dialect()).NewConn(acpdialect.Options{Agent: grok.ID})
+		c.Outbound([]byte(`{"jsonrpc":"2.0","id":"new","method":"session/new","params":{}}`))
+		c.Inbound([]byte(`{"jsonrpc":"2.0","id":"new","result":{"sessionId":"s1","models":` + fuzzModels + `}}`))
+		out, err := c.Outbound([]byte(client))
+		if err != nil || out.Wire == nil {
+			return // not a request the dialect rewrites: it goes as it is
+		}
+		id := gjson.Get(client, "id").Raw
+		if out.Wire.Deliver != nil {
+			checkResponse(t, out.Wire.Deliver, id)
+			if out.Wire.Frame != nil {
+				t.Fatal("a refused request was also sent")
+			}
+			return
+		}
+		if !gjson.ValidBytes(out.Wire.Frame) || gjson.GetBytes(out.Wire.Frame, "id").Raw != id {
+			t.Fatalf("sent %s for id %s", out.Wire.Frame, id)
+		}
+		in, err := c.Inbound([]byte(agent))
+		if err != nil || !gjson.Valid(agent) || gjson.Get(agent, "method").Exists() || gjson.Get(agent, "id").Raw != id {
+			return // not the response to it (a line that is not JSON the SDK drops too)
+		}
+		if in.Wire == nil {
+			t.Fatalf("the response to %s was not turned back: %s", id, agent)
+		}
+		checkResponse(t, in.Wire.Frame, id)
+	})
+}
+
+// checkResponse fails unless b is one JSON-RPC response for id.
+func checkResponse(t *testing.T, b []byte, id string) {
+	t.Helper()
+	r := gjson.ParseBytes(b)
+	if !gjson.ValidBytes(b) || r.Get("id").Raw != id || r.Get("result").Exists() == r.Get("error").Exists() || r.Get("method").Exists() {
+		t.Fatalf("response %s for id %s", b, id)
+	}
+}

@@ -1,0 +1,108 @@
+package grok_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect/internal/replay"
+)
+
+// TestGoldenSemantics pins what each transcript is for, independently of
+// the goldens' bytes: a regenerated golden that loses one of these
+// fragments, or gains a forbidden one, fails here too.
+func TestGoldenSemantics(t *testing.T) {
+	const effortHigh = `{"id":"reasoning_effort","name":"Reasoning Effort","category":"thought_level","type":"select","currentValue":"high","options":[{"value":"low","name":"Low"},{"value":"medium","name":"Medium"},{"value":"high","name":"High"}]}`
+	tests := []struct {
+		name    string
+		want    []string
+		notWant []string
+	}{
+		{"models", []string{
+			// session/new's result keeps its members and gains the options
+			`"agentType":"grok-build-plan"}}]},"configOptions":[{"id":"model","name":"Model","category":"model","type":"select","currentValue":"grok-4.5","options":[{"value":"grok-4.5","name":"Grok 4.5"},{"value":"grok-code-fast","name":"Grok Code Fast"},{"value":"grok-build","name":"Grok Build"}]},` + effortHigh + `]}}}`,
+			// the only model is current; a model without efforts has no effort option
+			`"session_id":"s2","config":{"options":[{"id":"model","name":"Model","category":"model","type":"select","currentValue":"grok-build","options":[{"value":"grok-build","name":"Grok Build"}]}]}}`,
+			`"rewritten":2`},
+			[]string{`"session_id":"s3","config"`, `"id":3,"result"`}},
+		{"model-switch", []string{
+			// the effort the new model lacks is dropped: its marked default
+			`"params":{"sessionId":"s1","modelId":"grok-code-fast"}}`,
+			`"currentValue":"grok-code-fast"`, `"currentValue":"medium","options":[{"value":"low","name":"Low"},{"value":"medium","name":"Medium"}]}`,
+			// an effort change by name sends the current model and the value
+			`"params":{"sessionId":"s1","modelId":"grok-code-fast","_meta":{"reasoningEffort":"low"}}`,
+			// a switch keeps an effort the new model allows
+			`"params":{"sessionId":"s1","modelId":"grok-4.5","_meta":{"reasoningEffort":"low"}}`,
+			// a model without efforts: no _meta, no effort option
+			`"params":{"sessionId":"s1","modelId":"grok-build"}}`,
+			`{"jsonrpc":"2.0","id":5,"result":{"configOptions":[{"id":"model","name":"Model","category":"model","type":"select","currentValue":"grok-build","options":[{"value":"grok-4.5","name":"Grok 4.5"},{"value":"grok-code-fast","name":"Grok Code Fast"},{"value":"grok-build","name":"Grok Build"}]}]}}`,
+			`{"jsonrpc":"2.0","id":6,"result":{"configOptions":[{"id":"model","name":"Model","category":"model","type":"select","currentValue":"grok-4.5"`},
+			[]string{`"method":"session/set_config_option"`, `"_meta":{"reasoningEffort":"high"}`}},
+		{"refused", []string{
+			`{"type":"wire","line":5,"to":"agent"}`,
+			`"error":{"code":-32602,"message":"unknown model \"grok-9\"; use one of: grok-4.5, grok-code-fast, grok-build"}`,
+			`"message":"unsupported reasoning effort \"extreme\" for model \"grok-4.5\"; use one of: low, medium, high"`,
+			`"message":"unknown config option \"mode\"; use one of: model, reasoning_effort"`,
+			`"message":"model \"grok-build\" does not support reasoning effort"`,
+			`"refused":5`},
+			[]string{`"modelId":"grok-9"`, `"reasoningEffort":"extreme"`}},
+		{"incompatible-switch", []string{
+			`"error":{"code":-32600,"message":"Cannot switch model harness after first turn. Start a new session to use this model.","data":{"code":"MODEL_SWITCH_INCOMPATIBLE_AGENT","action":"new_session"}}`,
+			`"message":"Cannot switch to model 'grok-composer-2.5-fast': it requires agent 'cursor'. Start a new session to use this model.","data"`,
+			`"provider_error":{"severity":"error","code":"model_switch_incompatible"`, `"action":"new_session"}}`,
+			// any other error goes back as the agent sent it
+			`"error":{"code":-32603,"message":"Internal error","data":{"details":"backend unavailable"}}`},
+			[]string{`"currentValue":"grok-composer-2.5-fast"`, `"currentValue":"grok-code-fast"`, `"session_id":"s2"`}},
+		{"context-window", []string{
+			`"context_window":{"used":42000,"size":500000,"remaining":458000}}`,
+			`"context_window":{"used":61000,"size":500000,"remaining":439000}}`,
+			`"context_window":{"used":30000,"size":500000,"remaining":470000}}`,
+			// the sample resets with the model: the same count, a new size
+			`"context_window":{"used":30000,"size":256000,"remaining":226000}}`,
+			`"context_window":{"used":31000,"size":500000,"remaining":469000}}`,
+			`"usage":{"model":"grok-4.5","turn":true,"input_tokens":52000,"output_tokens":900,"cached_read_tokens":41000,"thought_tokens":300,"total_tokens":52900}}`},
+			[]string{`"used":70000`, `"used":-1`, `"used":10,`, `"used":20,`, `"cost"`, `"estimated"`}},
+		{"echo", []string{
+			`{"type":"wire","line":6,"to":"client","echo":true}`, `{"type":"wire","line":8,"to":"client","echo":true}`,
+			`"usage":{"model":"grok-4.5","turn":true,"input_tokens":14697,"output_tokens":38,"cached_read_tokens":14592,"thought_tokens":29,"total_tokens":14737,"estimated":true}}`},
+			[]string{`"line":7,"to":"client","echo"`, `"line":10,"to":"client","echo"`, `"line":12,"to":"client","echo"`}},
+		{"question", []string{
+			`"tool_call_id":"call_ask_1","method":"x.ai/ask_user_question","id":"q1","question":{"questions":[{"id":"Which database?","prompt":"Which database?","options":[{"id":"Postgres","label":"Postgres"},{"id":"SQLite","label":"SQLite"}]},{"id":"Which extras?","prompt":"Which extras?","options":[{"id":"Auth","label":"Auth"},{"id":"Cache","label":"Cache"}],"allow_multiple":true}]}`,
+			`"answer":{"result":{"outcome":"answered","answers":{"Which database?":"Postgres","Which extras?":"Auth, Cache"}}}`,
+			// the enveloped alias, unanswered: the safe default
+			`"tool_call_id":"call_ask_2","method":"x.ai/ask_user_question","id":"q2"`, `"answer":{"result":{"outcome":"declined"}}`},
+			[]string{`-32601`, `"skipped"`}},
+		{"vendor-methods", []string{
+			`"currentValue":"grok-code-fast"`, `"currentValue":"low"`,
+			`"method":"x.ai/git/status","id":9,"error":{"code":-32601`,
+			`"method":"x.ai/session/update","id":10,"error":{"code":-32601`,
+			`"declined":2`, `"ignored_notifications":1`},
+			[]string{`grok-unknown`}},
+		{"tools", []string{
+			`"tool_call_id":"call_1","payload":{"kind":"shell","status":"completed","title":"Run Command","tool":{"name":"run_terminal_command","kind":"execute","namespace":"grok_build","label":"Run Command"},"shell":{"command":"go test ./...","cwd":"/work/app","output":"ok  \tapp\t0.2s\n","exit_code":0}}`,
+			`"tool":{"name":"read_file","kind":"read","namespace":"grok_build","label":"Read","read_only":true},"generic":{"acp_kind":"read"}`,
+			`"tool_call_id":"call_3","payload":{"kind":"generic","status":"completed","title":"Edit main.go","generic":{"acp_kind":"edit"}}`},
+			nil},
+		{"other-agent", []string{`"declined":1`, `"ignored_notifications":1`},
+			[]string{`"agent":"grok"`, `"type":"wire"`, `"config"`, `"context_window"`, `"usage"`, `"question"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			final, events, err := replay.File(replay.Builtins(), filepath.Join("testdata", tt.name+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := string(final) + string(events)
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("missing %s", w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(out, w) {
+					t.Errorf("unexpected %s", w)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,115 @@
+// Package grok is the dialect of xAI's Grok CLI in ACP mode
+// (`grok agent stdio`).
+//
+// Grok speaks ACP with these differences, each handled here:
+//
+//   - It has no session/set_config_option and reports its models only in
+//     the legacy models field of session/new and session/load. The dialect
+//     builds standard config options from that catalog (a model select
+//     and, for a model that supports it, a reasoning effort select), adds
+//     them to the result the client sees and reports them as a config
+//     event; a client's session/set_config_option is sent to Grok as
+//     session/set_model and its reply turned back (a Rewrite). An unknown
+//     model or an effort the model does not offer is refused without
+//     reaching the agent.
+//   - A switch to a model of another harness fails with
+//     MODEL_SWITCH_INCOMPATIBLE_AGENT: the reply says to start a new
+//     session, and a provider_error event says it too.
+//   - It reports the tokens in context as params._meta.totalTokens on
+//     session/update notifications (beside the update), which becomes a
+//     context_window event over the current model's context size, and the
+//     turn's token counts on the prompt response's _meta (a usage event).
+//   - It echoes the user's prompt as user_message_chunk during the turn:
+//     flagged (Result.Echo), and dropped by wiretap by default.
+//   - Its vendor methods have no "_" prefix (x.ai/...), or have one
+//     (_x.ai/...), and may wrap another method in an envelope
+//     {method, params}. x.ai/ask_user_question is a blocking question
+//     (answered with Answered, or Declined by default); its notifications
+//     are allowlisted and read; any other x.ai/ request gets -32601.
+//   - Its tool calls name their tool in _meta["x.ai/tool"], carried into
+//     the payload's Tool; run_terminal_command is a shell card.
+//
+// The wire facts each rule relies on, with their public sources, are in
+// the module's docs/grok.md.
+package grok
+
+import (
+	"strings"
+
+	"github.com/acpdialect/acpdialect"
+)
+
+// ID is the dialect's identifier.
+const ID = "grok"
+
+// Grok's vendor methods (agent -> client), without the "_" they are also
+// sent with.
+const (
+	MethodAskUserQuestion     = "x.ai/ask_user_question"
+	MethodSessionUpdate       = "x.ai/session/update"
+	MethodSessionNotification = "x.ai/session_notification"
+	MethodFSNotify            = "x.ai/fs_notify"
+	MethodPromptComplete      = "x.ai/session/prompt_complete"
+	MethodMCPServersUpdated   = "x.ai/mcp/servers_updated"
+)
+
+// Standard methods the dialect reads or rewrites.
+const (
+	MethodSetConfigOption = "session/set_config_option"
+	MethodSetModel        = "session/set_model"
+)
+
+// Dialect returns the Grok dialect. Each call returns a fresh value.
+func Dialect() *acpdialect.Dialect {
+	notify := func(name string) acpdialect.Method {
+		return acpdialect.Method{Name: name, Kind: acpdialect.Notification, Handle: HandleNotification}
+	}
+	return &acpdialect.Dialect{
+		ID:    ID,
+		Match: Match,
+		Methods: []acpdialect.Method{
+			{Name: MethodAskUserQuestion, Kind: acpdialect.Request, Handle: HandleQuestion},
+			notify(MethodSessionUpdate),
+			notify(MethodSessionNotification),
+			notify(MethodFSNotify),
+			notify(MethodPromptComplete),
+			notify(MethodMCPServersUpdated),
+		},
+		Calls: []acpdialect.Call{
+			{Name: "session/prompt", Result: usageEvent},
+		},
+		Rewrites: []acpdialect.Rewrite{
+			{Method: MethodSetConfigOption, Request: SetConfigRequest, Response: SetConfigResponse},
+		},
+		Session: &acpdialect.SessionHooks{
+			Result:        SessionResult,
+			ContextWindow: ContextWindow,
+			Notification:  Notification,
+			EchoesPrompt:  true,
+		},
+		ToolCall: ToolCall,
+	}
+}
+
+// names are Grok's known agent names and titles: the registry id, the npm
+// package, the binary and the product name.
+var names = []string{"grok", "grok-build", "grok build", "@xai-official/grok"}
+
+// Match identifies Grok by its initialize agentInfo name or title: one of
+// its known names (the registry id grok-build, the npm package
+// @xai-official/grok, the binary grok, the title Grok Build), in any case,
+// around spaces. Any other name is not Grok, even one that contains
+// "grok" (a community grok-cli, a "groklike" agent).
+func Match(name, title string) bool {
+	return known(name) || known(title)
+}
+
+func known(s string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, n := range names {
+		if s == n {
+			return true
+		}
+	}
+	return false
+}

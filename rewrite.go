@@ -1,0 +1,371 @@
+package acpdialect
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/acpdialect/acpdialect/internal/scan"
+	"github.com/tidwall/gjson"
+)
+
+// Rewrite is a client request that the agent does not serve as sent (Grok
+// has no session/set_config_option). The Conn sends the agent another
+// request in its place, under the client's id, and turns the agent's
+// response back into the response the client asked for, so that the
+// client speaks standard ACP and never learns the vendor's method.
+//
+// Both hooks are pure: they describe the frames, and the Conn keeps what
+// the pairing needs (the Note, until the response) and the session's
+// State. Outbound reports the request to send in Result.Wire, Inbound the
+// response to deliver; wiretap puts them on the wire.
+type Rewrite struct {
+	// Method is the client's method ("session/set_config_option").
+	Method string
+	// Request says what to send instead, given the client's params and the
+	// state of the session they name (nil when the dialect made none). A
+	// Redirect with an Error refuses the request: the client gets the
+	// error at once (Wire.Deliver) and nothing reaches the agent.
+	Request func(params gjson.Result, state any) Redirect
+	// Response turns the agent's response to the redirected request into
+	// the client's: Step.Result or Step.Error (the agent's error as it is
+	// when neither is set), events, and the session's new state.
+	Response func(resp AgentResponse, state, note any) Step
+}
+
+// Redirect is the agent request a Rewrite sends instead of the client's,
+// or its refusal.
+type Redirect struct {
+	// Method and Params are the agent request, sent with the client's id.
+	Method string
+	Params json.RawMessage
+	// Note is what Response needs to know about the request (the value the
+	// client set, say). The Conn keeps it until the response; like a
+	// state it is a value the dialect never changes once made.
+	Note any
+	// Error, if set, refuses the request without reaching the agent.
+	Error *RPCError
+	// Pass sends the client's request as it is, byte for byte (the agent
+	// serves it after all: it advertised the method's data itself).
+	Pass bool
+}
+
+// AgentResponse is the agent's response to a redirected request: its
+// result, or its error object when it failed (read with Get; a member the
+// agent did not send does not Exist).
+type AgentResponse struct {
+	Result gjson.Result
+	Error  gjson.Result
+}
+
+// Step is what a stateful hook returns: events, the session's new state,
+// and the result or error the client gets in place of the agent's.
+type Step struct {
+	// Events are session-level events (Type and Object); the Conn fills in
+	// Agent and SessionID. A context_window event equal to the session's
+	// last one is dropped.
+	Events []Event
+	// State, unless nil, replaces the session's state. A state is a value:
+	// hooks never change the one they are given, they return a new one.
+	// Changing it also forgets the session's last context window sample.
+	State any
+	// Result, if set, is the result the client gets instead of the agent's
+	// (Result.Wire). It must be one JSON value.
+	Result json.RawMessage
+	// Error, if set, is the error the client gets (Rewrite.Response only).
+	Error *RPCError
+}
+
+// SessionHooks are a dialect's hooks that keep state per session: the
+// Conn holds the state (a value the hooks made, ended with the session)
+// and passes it back to them. A dialect bounds its own state's size.
+type SessionHooks struct {
+	// Result reads the agent's result to a client request (session/new,
+	// session/load, session/set_model, ...) with the state of its session
+	// (for session/new, the session the result names). A Step.Result
+	// replaces the result the client sees.
+	Result func(method string, result gjson.Result, state any) Step
+	// ContextWindow reads the context window's fill from the _meta of a
+	// session/update's params, beside the update (Grok's totalTokens),
+	// with the session's state; ok false means the frame says nothing. It
+	// is not called while session/load replays the session's history, and
+	// a sample equal to the last one gives no event. It runs on message
+	// chunks, so it should not allocate.
+	ContextWindow func(meta gjson.Result, state any) (cw ContextWindow, ok bool)
+	// Notification reads an allowlisted vendor notification that changes a
+	// session's state (Grok's model_changed): it returns the session it
+	// is about, read from the params, and the step. state returns the
+	// state of a session, nil for one the Conn does not know.
+	Notification func(method string, params gjson.Result, state func(sessionID string) any) (sessionID string, step Step)
+	// EchoesPrompt says the agent echoes the user's prompt back as a
+	// user_message_chunk during the turn: the Conn flags it (Wire.Echo),
+	// but never while session/load replays history.
+	EchoesPrompt bool
+}
+
+// Wire is what goes on the wire in place of a frame (Result.Wire).
+type Wire struct {
+	// Frame replaces the frame: on Outbound, the request to send the agent
+	// instead of the client's; on Inbound, the response to deliver to the
+	// client instead of the agent's, under the client's id. nil: nothing
+	// goes on (a refused request; an echo). One whole line ending in '\n'.
+	Frame []byte
+	// Deliver (Outbound only) is a frame for the client as if the agent
+	// had sent it: the response to a request refused without reaching
+	// the agent. One whole line ending in '\n'.
+	Deliver []byte
+	// Echo says the frame is the agent's echo of the user's prompt (see
+	// SessionHooks.EchoesPrompt): a client that shows the prompt itself
+	// drops it; one that wants it passes the frame on as it is.
+	Echo bool
+}
+
+// echo is the Wire of every echo: shared, read-only, so that flagging
+// one costs nothing.
+var echo = &Wire{Echo: true}
+
+// wireBuf is a Wire with room for the usual frame, in one allocation.
+type wireBuf struct {
+	Wire
+	b [256]byte
+}
+
+func newWire() *wireBuf { return &wireBuf{} }
+
+// buf returns the inline room for a frame: a longer one grows out of it.
+func (w *wireBuf) buf() []byte { return w.b[:0] }
+
+// rewrite returns the dialect's rewrite of a client method, or nil.
+func (d *Dialect) rewrite(method string) *Rewrite {
+	if d == nil {
+		return nil
+	}
+	for i := range d.Rewrites {
+		if d.Rewrites[i].Method == method && d.Rewrites[i].Request != nil {
+			return &d.Rewrites[i]
+		}
+	}
+	return nil
+}
+
+// RewritesRequests reports whether the dialect rewrites client requests:
+// its connections may answer a client request themselves (Wire.Deliver).
+func (d *Dialect) RewritesRequests() bool { return d != nil && len(d.Rewrites) > 0 }
+
+// rewriteRequest applies a Rewrite to a client request: the frame to send
+// instead, or the refusal to deliver.
+func (c *Conn) rewriteRequest(v frameView, rw *Rewrite, sid string) Result {
+	s := c.touchSession(sid)
+	red := rw.Request(scan.Result(scan.Member(v.s, "params")), s.hookState())
+	if red.Pass && red.Error == nil {
+		r := request{method: v.method.Str, session: sid}
+		if s != nil {
+			r.created = s.created
+		}
+		c.track(v.id.Raw, r)
+		return Result{}
+	}
+	if red.Error == nil && (red.Method == "" || !validParams(red.Params)) {
+		red.Error = &RPCError{Code: -32603, Message: "acpdialect: the dialect built no request for " + rw.Method}
+	}
+	if red.Error != nil {
+		c.stats.Refused++
+		w := newWire()
+		w.Deliver = appendError(w.buf(), v.id.Raw, *red.Error)
+		return Result{Wire: &w.Wire}
+	}
+	r := request{method: rw.Method, session: sid, rewrite: &redirected{rw, red.Note}}
+	if s != nil {
+		r.created = s.created
+	}
+	if !c.track(v.id.Raw, r) {
+		// The id already awaits a response: the agent's answer to this one
+		// could not be told apart, so it goes as it is.
+		return Result{}
+	}
+	c.stats.Rewritten++
+	w := newWire()
+	w.Frame = appendRequest(w.buf(), v.id.Raw, red.Method, red.Params)
+	return Result{Wire: &w.Wire}
+}
+
+// validParams reports whether p can be a request's params: absent, or one
+// JSON object or array.
+func validParams(p json.RawMessage) bool {
+	if len(p) == 0 {
+		return true
+	}
+	return (p[0] == '{' || p[0] == '[') && json.Valid(p)
+}
+
+// rewriteResponse turns the agent's response to a redirected request into
+// the response the client asked for, under the client's id.
+func (c *Conn) rewriteResponse(v frameView, r request) Result {
+	resp := AgentResponse{
+		Result: scan.Result(scan.Member(v.s, "result")),
+		Error:  scan.Result(scan.Member(v.s, "error")),
+	}
+	s := c.sessions[r.session]
+	if s != nil && s.created != r.created {
+		s = nil // the session ended (and maybe began again) since
+	}
+	st := r.rewrite.rw.Response(resp, s.hookState(), r.rewrite.note)
+	w := newWire()
+	res := Result{Wire: &w.Wire, Events: c.applyStep(s, st)}
+	c.stats.Rewritten++
+	switch {
+	case st.Error != nil:
+		w.Frame = appendError(w.buf(), v.id.Raw, *st.Error)
+	case len(st.Result) > 0 && json.Valid(st.Result):
+		w.Frame = appendReply(w.buf(), v.id.Raw, st.Result)
+	case resp.Error.IsObject():
+		w.Frame = appendError(w.buf(), v.id.Raw, readError(resp.Error))
+	default:
+		w.Frame = appendError(w.buf(), v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: no response for " + r.method})
+	}
+	return res
+}
+
+// readError copies a JSON-RPC error object, data included.
+func readError(e gjson.Result) RPCError {
+	out := RPCError{Code: int(e.Get("code").Int()), Message: strings.Clone(e.Get("message").String())}
+	if d := e.Get("data"); d.Exists() {
+		out.Data = RawJSON(strings.Clone(d.Raw))
+	}
+	return out
+}
+
+// sessionResult runs the dialect's SessionHooks.Result on the agent's
+// result to a client request; a new result replaces the frame.
+func (c *Conn) sessionResult(v frameView, r request, res *Result) {
+	h := c.hooks()
+	if h == nil || h.Result == nil {
+		return
+	}
+	result := scan.Result(scan.Member(v.s, "result"))
+	if !result.Exists() {
+		return // an error: the client sees it as is
+	}
+	s := c.sessions[r.session]
+	if s == nil || s.created != r.created {
+		return
+	}
+	st := h.Result(r.method, result, s.hookState())
+	if evs := c.applyStep(s, st); len(evs) > 0 {
+		res.Events = append(res.Events[:len(res.Events):len(res.Events)], evs...)
+	}
+	if len(st.Result) > 0 && json.Valid(st.Result) {
+		c.stats.Rewritten++
+		w := newWire()
+		w.Frame = appendReply(w.buf(), v.id.Raw, st.Result)
+		res.Wire = &w.Wire
+	}
+}
+
+// applyStep gives a session its new state and fills in the step's events;
+// a context window sample equal to the last one is dropped.
+func (c *Conn) applyStep(s *session, st Step) []Event {
+	if s == nil {
+		return nil
+	}
+	x := s.x()
+	if st.State != nil {
+		x.state = st.State
+		x.hasWindow = false
+	}
+	out := st.Events[:0:0]
+	for _, ev := range st.Events {
+		if w := ev.ContextWindow(); ev.Type == EventContextWindow && w != nil {
+			if x.hasWindow && x.window == *w {
+				continue
+			}
+			x.window, x.hasWindow = *w, true
+		}
+		ev.Agent, ev.SessionID = c.Agent(), s.id
+		out = append(out, ev)
+	}
+	return out
+}
+
+// hooks returns the connection's session hooks, or nil.
+func (c *Conn) hooks() *SessionHooks {
+	if c.d == nil {
+		return nil
+	}
+	return c.d.Session
+}
+
+// updateExtras reads what a stateful dialect wants of a session/update
+// beyond its kind: the prompt's echo, and the context window on the
+// params' _meta. params is the raw params object (it may run on).
+func (c *Conn) updateExtras(res *Result, sid, kind, params string) {
+	h := c.hooks()
+	s := c.sessions[sid]
+	if s == nil || s.loading > 0 {
+		return // unknown, or history replayed by session/load
+	}
+	if h.EchoesPrompt && kind == "user_message_chunk" && s.turns > 0 {
+		res.Wire = echo
+	}
+	if h.ContextWindow == nil {
+		return
+	}
+	meta := scan.Member(params, "_meta")
+	if meta == "" || meta[0] != '{' {
+		return
+	}
+	x := s.x()
+	w, ok := h.ContextWindow(scan.Result(meta), x.state)
+	if !ok || (x.hasWindow && x.window == w) {
+		return
+	}
+	x.window, x.hasWindow = w, true
+	o := &struct {
+		ev [1]Event
+		w  ContextWindow
+	}{w: w}
+	o.ev[0] = Event{Type: EventContextWindow, Agent: c.Agent(), SessionID: s.id, Object: &o.w}
+	res.Events = append(res.Events[:len(res.Events):len(res.Events)], o.ev[0])
+}
+
+// vendorNotification runs SessionHooks.Notification on an allowlisted
+// vendor notification.
+func (c *Conn) vendorNotification(method string, params gjson.Result) []Event {
+	h := c.hooks()
+	if h == nil || h.Notification == nil {
+		return nil
+	}
+	sid, st := h.Notification(method, params, func(id string) any {
+		return c.sessions[id].hookState()
+	})
+	return c.applyStep(c.sessions[sid], st)
+}
+
+// appendRequest appends a JSON-RPC request with the id bytes as received.
+func appendRequest(b []byte, id, method string, params []byte) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"method":`...)
+	b = appendJSONString(b, method)
+	if len(params) > 0 {
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
+	}
+	return append(b, "}\n"...)
+}
+
+// fastParams starts an SDK-layout session/update up to its params object.
+const fastParams = `{"jsonrpc":"2.0","method":"session/update","params":`
+
+// statefulUpdate handles an SDK-layout update for a dialect that keeps
+// session state: what every update gets, then the echo and the context
+// window. Such a dialect's chunks bypass the skip cache: their params'
+// _meta differs from frame to frame.
+func (c *Conn) statefulUpdate(frame []byte, f fastUpdate) Result {
+	var res Result
+	kind := scan.UnsafeString(f.kind)
+	if c.wantsUpdate(kind) {
+		res = c.fastUpdate(f)
+	}
+	c.updateExtras(&res, scan.UnsafeString(f.sid), kind, scan.UnsafeString(frame[len(fastParams):]))
+	return res
+}
