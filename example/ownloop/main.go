@@ -71,6 +71,9 @@ func (l *loop) inbound(line []byte) {
 		return
 	}
 	l.emit(res)
+	if res.Wire != nil && res.Wire.Frame != nil {
+		line = res.Wire.Frame // the response the client asked for, turned back
+	}
 	if res.Reply == nil && gjson.GetBytes(line, "method").Exists() && gjson.GetBytes(line, "id").Exists() {
 		// A standard request (permission, files, terminals): this client
 		// declines them all.
@@ -83,11 +86,17 @@ func (l *loop) inbound(line []byte) {
 }
 
 // send writes a client request, feeding it to the Conn first so that it
-// sees turns begin.
+// sees turns begin. A dialect may rewrite it (Grok's
+// session/set_config_option): then Wire says what to send instead.
 func (l *loop) send(id int, method string, params any) {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-	if _, err := l.conn.Outbound(b); err != nil {
+	res, err := l.conn.Outbound(b)
+	if err != nil {
 		log.Print(err)
+	}
+	if res.Wire != nil {
+		l.write(res.Wire.Frame) // nil: refused, nothing goes to the agent
+		return
 	}
 	l.write(append(b, '\n'))
 }
