@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -17,48 +16,52 @@ import (
 // maxText is how many characters of a long value the view shows.
 const maxText = 60
 
-// writeView writes the readable view: one line per tool call state, per
-// reply and per session-level event (question, plan, todos, image, models,
-// commands), in columns, then a one-line summary.
-func writeView(w io.Writer, r *replay.Replay) error {
-	rows := make([][]string, 0, len(r.Events))
-	for _, rec := range r.Events {
-		rows = append(rows, viewRow(rec))
-	}
-	bw := bufio.NewWriter(w)
-	writeAligned(bw, rows)
-	fmt.Fprintln(bw, summary(r))
-	return bw.Flush()
+// view writes the readable view as the replay goes: one line per tool
+// call state, per reply and per session-level event, in columns, then a
+// one-line summary. Each line is written when its event arrives, so the
+// columns are as wide as the widest cell so far: a wider cell later shifts
+// the lines after it, never the ones already written.
+type view struct {
+	w     *bufio.Writer
+	width []int
+	cards int
 }
 
-// writeAligned pads every cell but a row's last to its column's width over
-// all rows (unlike text/tabwriter, whose columns restart after a shorter
-// row), two spaces apart.
-func writeAligned(w *bufio.Writer, rows [][]string) {
-	for i, row := range rows {
-		// Empty last cells would leave padding at the end of the line.
-		for len(row) > 1 && row[len(row)-1] == "" {
-			row = row[:len(row)-1]
-		}
-		rows[i] = row
+func newView(w *bufio.Writer) *view { return &view{w: w} }
+
+// frame sees each transcript line before its events.
+func (v *view) frame(replay.Frame) {}
+
+func (v *view) event(rec replay.Record) error {
+	if rec.Event.Type == acpdialect.EventToolCall {
+		v.cards++
 	}
-	var width []int
-	for _, row := range rows {
-		for i, cell := range row[:len(row)-1] {
-			if i == len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], utf8.RuneCountInString(cell))
-		}
+	v.row(viewRow(rec))
+	return nil
+}
+
+func (v *view) finish(sum replay.Summary) {
+	fmt.Fprintln(v.w, summary(sum, v.cards))
+}
+
+// row pads every cell but the row's last to its column's width so far,
+// two spaces apart.
+func (v *view) row(row []string) {
+	// Empty last cells would leave padding at the end of the line.
+	for len(row) > 1 && row[len(row)-1] == "" {
+		row = row[:len(row)-1]
 	}
-	for _, row := range rows {
-		for i, cell := range row[:len(row)-1] {
-			w.WriteString(cell)
-			w.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell)+2))
+	for i, cell := range row[:len(row)-1] {
+		if i == len(v.width) {
+			v.width = append(v.width, 0)
 		}
-		w.WriteString(strings.TrimRight(row[len(row)-1], " "))
-		w.WriteByte('\n')
+		n := utf8.RuneCountInString(cell)
+		v.width[i] = max(v.width[i], n)
+		v.w.WriteString(cell)
+		v.w.WriteString(strings.Repeat(" ", v.width[i]-n+2))
 	}
+	v.w.WriteString(strings.TrimRight(row[len(row)-1], " "))
+	v.w.WriteByte('\n')
 }
 
 // viewRow is one event as columns.
@@ -282,15 +285,16 @@ func orDash(s string) string {
 }
 
 // summary is the last line: the agent, what was shown, and the counters a
-// reader checks first when a card looks wrong.
-func summary(r *replay.Replay) string {
-	st := r.Stats
-	agent := r.Agent
+// reader checks first when a card looks wrong, named as in the --final
+// stats line (pending.* are its "pending" store's counters).
+func summary(sum replay.Summary, cards int) string {
+	st := sum.Stats
+	agent := sum.Agent
 	if agent == "" {
 		agent = "unknown"
 	}
-	return fmt.Sprintf("agent=%s tool_calls=%d replies=%d declined=%d bad_lines=%d "+
-		"late_merged=%d late_dropped=%d late_swept=%d late_evicted=%d ignored_notifications=%d",
-		agent, len(r.Cards), st.Replies, st.Declined, len(r.Bad),
-		st.LateMerged, st.LateDropped, st.Pending.Swept, st.Pending.Evicted, st.IgnoredNotifications)
+	return fmt.Sprintf("agent=%s tool_calls=%d bad_lines=%d replies=%d declined=%d ignored_notifications=%d "+
+		"late_merged=%d late_dropped=%d pending.swept=%d pending.evicted=%d",
+		agent, cards, sum.BadLines, st.Replies, st.Declined, st.IgnoredNotifications,
+		st.LateMerged, st.LateDropped, st.Pending.Swept, st.Pending.Evicted)
 }
