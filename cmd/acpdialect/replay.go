@@ -114,7 +114,7 @@ func replayCmd(s stdio, args []string) int {
 func replayStream(s stdio, f replayFlags, in io.Reader) int {
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	src := bufio.NewReaderSize(flushReader{in, out}, 256<<10)
-	o, err := newOutput(f, out)
+	o, err := newOutput(f, out, useColor(s.out))
 	if err != nil {
 		return o.fail(s, err)
 	}
@@ -152,15 +152,29 @@ type output struct {
 	events int
 }
 
-func newOutput(f replayFlags, w *bufio.Writer) (*output, error) {
+func newOutput(f replayFlags, w *bufio.Writer, color bool) (*output, error) {
 	o := &output{f: f, w: w}
 	switch {
 	case f.final:
 		o.final = replay.NewFinal(replay.StreamLimits, w)
 	case !f.json:
-		o.view = newView(w)
+		o.view = newView(w, color)
 	}
 	return o, nil
+}
+
+// useColor says whether to colour the view: only on a terminal, and not
+// when NO_COLOR is set (https://no-color.org).
+func useColor(w io.Writer) bool {
+	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func (o *output) fail(s stdio, err error) int {
@@ -185,7 +199,7 @@ func (o *output) sink(s stdio) replay.Sink {
 		},
 	}
 	if o.view != nil {
-		sink.Frame = o.view.frame
+		sink.Frame, sink.LineDone = o.view.frame, o.view.lineDone
 	}
 	return sink
 }

@@ -27,6 +27,9 @@ type Sink struct {
 	Bad func(BadLine)
 	// Reply gets each reply frame the client owes (the Conn's).
 	Reply func(Reply)
+	// LineDone is called after a valid line's events, with how many it
+	// had: a view shows a frame itself when no event covered it.
+	LineDone func(line, events int)
 }
 
 // Frame is one valid transcript line, for a view that shows more than the
@@ -187,6 +190,9 @@ func (s *Stream) Line(n int, raw []byte) error {
 	}
 	if err := s.events(n, res.Events); err != nil {
 		return err
+	}
+	if s.sink.LineDone != nil {
+		s.sink.LineDone(n, len(res.Events))
 	}
 	return s.expire(n, time.Time{})
 }
