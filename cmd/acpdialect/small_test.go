@@ -59,3 +59,19 @@ func TestSmallThings(t *testing.T) {
 		}
 	})
 }
+
+// TestRedactCommand: redact reads a file or stdin and keeps the line
+// count; its usage errors are usage errors.
+func TestRedactCommand(t *testing.T) {
+	in := string(tw.Prompt(2, "s1", "my secret plan")) + "\n\nnot json\n"
+	code, out, _ := cli(t, in, "redact", "-")
+	if code != 0 || strings.Contains(out, "secret plan") || strings.Count(out, "\n") != 3 || !strings.Contains(out, `"method":"session/prompt"`) {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if code, _, _ := cli(t, "", "redact"); code != exitUsage {
+		t.Errorf("no argument: exit %d", code)
+	}
+	if code, _, _ := cli(t, "", "redact", "/nonexistent/x.jsonl"); code != exitFail {
+		t.Errorf("missing file: exit %d", code)
+	}
+}
