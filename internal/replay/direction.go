@@ -132,3 +132,7 @@ func (r *requests) answer(id string) Direction {
 	}
 	return ClientToAgent
 }
+
+// AgentServes reports whether ACP (or a known vendor) has the agent serve
+// method: a request or notification for it goes client -> agent.
+func AgentServes(method string) bool { return agentServes(method) }
