@@ -240,7 +240,7 @@ func (t *tap) fromEditor(exited <-chan struct{}) {
 		t.observe(line, replay.ClientToAgent)
 		return t.toAgent(line)
 	})
-	if err != nil && !errors.Is(err, io.EOF) {
+	if err != nil {
 		t.s.errorf("editor: %v", err)
 	}
 	t.agentMu.Lock()
@@ -283,7 +283,7 @@ func (t *tap) fromAgent() {
 		_, err := w.Write(line)
 		return err
 	})
-	if err != nil && !errors.Is(err, io.EOF) {
+	if err != nil {
 		t.s.errorf("editor gone: %v", err)
 		_ = proc.Signal(t.cmd.Process.Pid, syscall.SIGTERM)
 		_, _ = io.Copy(io.Discard, t.fromA) // until the group is gone
@@ -379,7 +379,7 @@ func (t *tap) finish() {
 }
 
 // eachLine calls fn with each line of r, its line ending included (the
-// last may have none), until r ends or fn fails.
+// last may have none), until r ends (nil) or a read or fn fails.
 func eachLine(r io.Reader, fn func([]byte) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte
@@ -397,6 +397,9 @@ func eachLine(r io.Reader, fn func([]byte) error) error {
 			if ferr := fn(line); ferr != nil {
 				return ferr
 			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
 		}
 		if err != nil {
 			return err

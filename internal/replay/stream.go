@@ -66,6 +66,7 @@ type Stream struct {
 	bad      int
 	lastSID  string // the session noted last: most lines name it again
 	buf      []byte // a line longer than the reader's buffer, joined
+	tail     tails  // the shape of the last chunk-like line
 	finished bool
 }
 
@@ -163,7 +164,7 @@ func (s *Stream) Line(n int, raw []byte) error {
 	}
 	s.last = n
 	var t top
-	if reason := check(b, &t); reason != "" {
+	if reason := s.check(b, &t); reason != "" {
 		bad := &BadLine{Line: n, Reason: reason}
 		s.bad++
 		if s.sink.Bad != nil {
@@ -197,7 +198,19 @@ func (s *Stream) Line(n int, raw []byte) error {
 	return s.expire(n, time.Time{})
 }
 
-// check says why b is not a JSON-RPC message, or "" when it is.
+// check says why b is not a JSON-RPC message, or "" when it is. A line
+// shaped like the last chunk is validated by its text alone.
+func (s *Stream) check(b []byte, t *top) string {
+	if s.tail.match(b, t) {
+		return ""
+	}
+	if reason := check(b, t); reason != "" {
+		return reason
+	}
+	s.tail.remember(b, t)
+	return ""
+}
+
 func check(b []byte, t *top) string {
 	switch {
 	case !validate(scan.UnsafeString(b), t):

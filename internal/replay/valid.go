@@ -6,26 +6,34 @@ import (
 
 // A one-pass validator for transcript lines. json.Valid walks every byte
 // through a state machine, which made validation most of a replay's time
-// on a transcript of large tool outputs. This one skips a string's
-// contents with byte searches (as the Conn's own scanner does) and checks
-// them word by word; it accepts exactly what json.Valid accepts
-// (FuzzValid), and on the way records where the top-level members a
-// replay reads (method, id, params, result) are.
+// on a transcript of large tool outputs. This one checks structure,
+// numbers, literals and short strings exactly as json.Valid does, and
+// finds the end of a long string with a byte search, as the Conn's own
+// scanner does, without checking its escapes (FuzzValid). On the way it
+// records where the top-level members a replay reads (method, id,
+// params, result) are.
 
 // maxDepth is json.Valid's nesting limit.
 const maxDepth = 10000
 
 // top is what validation saw of a line's top-level object: raw member
-// values (first occurrences), "" when absent.
+// values (first occurrences), "" when absent, and where they are.
 type top struct {
 	object                     bool
 	method, id, params, result string
+	spans                      [4]span // of method, id, params, result
+	// last is the span of the contents of the line's last string value,
+	// when only closing brackets follow it (a chunk's text): see tails.
+	last span
 }
+
+// span is [start, end) in a line.
+type span struct{ start, end int }
 
 // validate reports whether s is exactly one JSON value (surrounding
 // whitespace allowed) and, for an object, fills t.
 func validate(s string, t *top) bool {
-	v := validator{s: s}
+	v := validator{s: s, last: span{-1, -1}}
 	i := skipWS(s, 0)
 	if i < len(s) && s[i] == '{' {
 		t.object = true
@@ -33,12 +41,31 @@ func validate(s string, t *top) bool {
 	} else {
 		i = v.value(i)
 	}
-	return i >= 0 && skipWS(s, i) == len(s)
+	if i < 0 || skipWS(s, i) != len(s) {
+		return false
+	}
+	if v.last.end > 0 && onlyClosers(s[v.last.end+1:]) {
+		t.last = v.last
+	}
+	return true
+}
+
+// onlyClosers reports whether s is closing brackets and whitespace.
+func onlyClosers(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '}', ']', ' ', '\t', '\r', '\n':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 type validator struct {
 	s     string
 	depth int
+	last  span // the contents of the latest string value
 }
 
 func skipWS(s string, i int) int {
@@ -55,7 +82,9 @@ func (v *validator) value(i int) int {
 	}
 	switch c := v.s[i]; {
 	case c == '"':
-		return v.str(i + 1)
+		end := v.str(i + 1)
+		v.last = span{i + 1, end - 1}
+		return end
 	case c == '{':
 		return v.object(i, nil)
 	case c == '[':
@@ -109,7 +138,7 @@ func (v *validator) object(i int, t *top) int {
 			return -1
 		}
 		if t != nil {
-			t.note(key, v.s[i:end])
+			t.note(key, span{i, end}, v.s[i:end])
 		}
 		i = skipWS(v.s, end)
 		if i >= len(v.s) {
@@ -129,22 +158,23 @@ func (v *validator) object(i int, t *top) int {
 // note records a top-level member's raw value, first occurrence first
 // (as gjson and the Conn read them). An escaped key is compared as
 // written: the SDKs never escape these names.
-func (t *top) note(key, raw string) {
+func (t *top) note(key string, sp span, raw string) {
 	var p *string
+	var i int
 	switch key {
 	case "method":
-		p = &t.method
+		p, i = &t.method, 0
 	case "id":
-		p = &t.id
+		p, i = &t.id, 1
 	case "params":
-		p = &t.params
+		p, i = &t.params, 2
 	case "result":
-		p = &t.result
+		p, i = &t.result, 3
 	default:
 		return
 	}
 	if *p == "" {
-		*p = raw
+		*p, t.spans[i] = raw, sp
 	}
 }
 
@@ -178,51 +208,82 @@ func (v *validator) array(i int) int {
 }
 
 // str validates the string whose contents start at s[i] and returns the
-// index just past its closing quote, or -1. Short strings (keys, kinds,
-// ids) are read byte by byte; a long one is searched for its quote and
-// backslashes, and its plain runs are checked for control characters a
-// word at a time.
+// index just past its closing quote, or -1. Its contents are checked for
+// bad escapes and control characters up to longString bytes; past that
+// (tool outputs, file contents: most of a transcript's bytes), only its
+// end is found, by a byte search for the quote, as the Conn finds it. A
+// structural break (a truncated or joined line) is still caught; a bad
+// escape deep in a long text is left to the Conn, which reads it
+// leniently.
 func (v *validator) str(i int) int {
 	s := v.s
-	for stop := min(i+16, len(s)); i < stop; i++ {
-		switch c := s[i]; {
-		case c == '"':
-			return i + 1
-		case c == '\\':
-			return v.escaped(i)
-		case c < 0x20:
-			return -1
+	for stop := min(i+longString, len(s)); i < stop; {
+		j := special(s, i, stop)
+		if j == stop {
+			i = j
+			break
 		}
-	}
-	return v.escaped(i)
-}
-
-// escaped validates string contents from s[i] on, where escapes may be.
-func (v *validator) escaped(i int) int {
-	s := v.s
-	for {
-		q := strings.IndexByte(s[i:], '"')
-		if q < 0 {
-			return -1
-		}
-		run := s[i : i+q]
-		b := strings.IndexByte(run, '\\')
-		if b < 0 {
-			if hasControl(run) {
+		switch s[j] {
+		case '"':
+			return j + 1
+		case '\\':
+			n := escapeLen(s, j+1)
+			if n < 0 {
 				return -1
 			}
-			return i + q + 1
+			i = j + 1 + n
+		default:
+			return -1 // a control character
 		}
-		if hasControl(run[:b]) {
-			return -1
-		}
-		i += b + 1
-		n := escapeLen(s, i)
-		if n < 0 {
-			return -1
-		}
-		i += n
 	}
+	if i >= len(s) {
+		return -1
+	}
+	return skipLong(s, i)
+}
+
+// longString is how much of a string is checked byte for byte.
+const longString = 256
+
+// skipLong returns the index just past the closing quote of a string
+// whose contents run on from s[i], or -1. i is not inside an escape, so
+// the backslashes that escape a quote are counted from i on.
+func skipLong(s string, i int) int {
+	for {
+		j := strings.IndexByte(s[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		q := i + j
+		n := 0
+		for k := q - 1; k >= i && s[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		i = q + 1
+	}
+}
+
+// special returns the index of the first quote, backslash or control
+// character in s[i:stop], or stop; eight bytes at a time.
+func special(s string, i, stop int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= stop; i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		q, b := x^(ones*'"'), x^(ones*'\\')
+		if ((q-ones)&^q|(b-ones)&^b|(x-ones*0x20)&^x)&highs != 0 {
+			break
+		}
+	}
+	for ; i < stop; i++ {
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+	}
+	return stop
 }
 
 // escapeLen returns the length of the escape after a backslash at s[i-1],
@@ -250,27 +311,6 @@ func escapeLen(s string, i int) int {
 
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
-
-// hasControl reports whether s has a byte below 0x20, eight bytes at a
-// time: (x - 0x20 in each byte) & ^x & 0x80 in each byte is non-zero
-// exactly when some byte of x is below 0x20.
-func hasControl(s string) bool {
-	const lo, hi = 0x2020202020202020, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if (x-lo)&^x&hi != 0 {
-			return true
-		}
-	}
-	for ; i < len(s); i++ {
-		if s[i] < 0x20 {
-			return true
-		}
-	}
-	return false
 }
 
 // number validates the JSON number at s[i]: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
