@@ -98,6 +98,10 @@ func replayCmd(s stdio, args []string) int {
 		replayUsage(s.err)
 		return exitUsage
 	}
+	if _, err := replay.NewStream(replay.Builtins(), replay.Options{Agent: f.agent}, replay.Sink{}, nil); err != nil {
+		s.errorf("%v", err) // before opening anything: a usage error
+		return exitUsage
+	}
 	in, closeIn, err := open(s.ctx, f, s.in)
 	if err != nil {
 		s.errorf("%v", err)

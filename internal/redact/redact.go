@@ -222,7 +222,7 @@ func hasAlnum(s string) bool {
 var (
 	pathKeys    = map[string]bool{"path": true, "cwd": true, "filePath": true, "file_path": true, "file": true, "uri": true, "abs_path": true, "absPath": true, "directory": true, "dir": true, "root": true, "outputFile": true, "output_file": true, "planUri": true, "referenceImagePaths": true, "paths": true, "additionalDirectories": true}
 	commandKeys = map[string]bool{"command": true, "cmd": true, "commandLine": true, "args": true, "argv": true}
-	outputKeys  = map[string]bool{"rawOutput": true, "output": true, "stdout": true, "stderr": true, "aggregated_output": true, "formatted_output": true, "result": true}
+	outputKeys  = map[string]bool{"rawOutput": true, "output": true, "stdout": true, "stderr": true, "aggregated_output": true, "formatted_output": true}
 )
 
 // kindOf picks a placeholder kind for a redacted string.
