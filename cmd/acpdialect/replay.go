@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/acpdialect/acpdialect/internal/replay"
@@ -116,6 +117,13 @@ func replayCmd(s stdio, args []string) int {
 // buffer is flushed before every read of the input itself, so a file
 // goes out in large writes and a live pipe shows each line at once.
 func replayStream(s stdio, f replayFlags, in io.Reader) int {
+	if os.Getenv("GOGC") == "" {
+		// A streaming replay's live heap is the Conn's bounded stores, a
+		// few MB; the default target (twice the live heap) would make the
+		// peak twice that. Half as much headroom keeps the peak near the
+		// bound, for GC cycles that cost little on so small a heap.
+		defer debug.SetGCPercent(debug.SetGCPercent(50))
+	}
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	src := bufio.NewReaderSize(flushReader{in, out}, 256<<10)
 	o, err := newOutput(f, out, useColor(s.out))

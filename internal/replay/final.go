@@ -13,15 +13,15 @@ type Limits struct {
 	Cards, CardsTotal, Requests, Sessions int
 }
 
-// StreamLimits are the windows `replay --final` keeps: the last 1,024
-// cards of a session and 4,096 in all, as many requests as a Conn tracks,
+// StreamLimits are the windows `replay --final` keeps: the last 512
+// cards of a session and 2,048 in all, as many requests as a Conn tracks,
 // and four times its sessions. A card almost always reaches its final
-// state long before a thousand newer ones: one that changes after it left
+// state long before 512 newer ones: one that changes after it left
 // the window starts again, and its line is written again at the end (the
 // later line is the final state).
 var StreamLimits = Limits{
-	Cards:      1024,
-	CardsTotal: 4096,
+	Cards:      512,
+	CardsTotal: 2048,
 	Requests:   acpdialect.DefaultMaxRequests,
 	Sessions:   4 * acpdialect.DefaultMaxSessions,
 }
