@@ -98,6 +98,18 @@ type Dialect struct {
 	// (Grok's model catalog, read for its config options and context
 	// window). See SessionHooks.
 	Session *SessionHooks
+
+	// Reads and Ignores declare, for audits (`acpdialect audit`), the
+	// vendor data the dialect reads and the vendor data it knows and
+	// leaves alone on purpose, so that an audit of a new agent release
+	// shows only what is new. The Conn never looks at them. Each entry is
+	// a vendor method ("cursor/task"), a session/update kind prefixed
+	// "update:" ("update:subagent_spawned"), or a _meta key path
+	// ("_meta.cursor.toolCallId": the key toolCallId of the object cursor
+	// in a _meta object anywhere in a frame; "*" stands for any one key).
+	// An entry covers the paths under it. Methods, Updates and Calls are
+	// read without being listed.
+	Reads, Ignores []string
 }
 
 // Reasons EndBackground is given.

@@ -65,6 +65,11 @@ func Dialect() *acpdialect.Dialect {
 		// Cursor reuses tool call ids across turns: metadata that found no
 		// tool call in its turn must not enrich a later one.
 		SweepAtTurnEnd: true,
+		// For audits: subagent_spawned's _meta.cursor names the Task tool
+		// call and the model (native.go). The client's own capability
+		// flags (ClientMeta) are Cursor's, known, and not read back.
+		Reads:   []string{"_meta.cursor.toolCallId", "_meta.cursor.model"},
+		Ignores: []string{"_meta." + MetaModelPicker, "_meta." + MetaSubagents, "_meta.terminal_output"},
 	}
 }
 

@@ -1,18 +1,22 @@
-// Command acpdialect replays a captured ACP transcript through the built-in
-// dialects and shows what a client would render.
+// Command acpdialect replays, records, audits and redacts ACP transcripts
+// through the built-in dialects.
 //
-//	acpdialect replay [--agent NAME] [--json] [--final] [--strict] [FILE|-]
+//	acpdialect replay [--agent NAME] [--json] [--final] [--strict] [--follow] [FILE|-]
+//	acpdialect tap [--record FILE] [--events FILE] [--answer] [--agent NAME] -- AGENT [ARGS...]
+//	acpdialect audit [--json] [--strict] [--agent NAME] FILE...
+//	acpdialect redact FILE|-
+//	acpdialect version
 package main
 
 import (
-	"bytes"
+	"context"
 	_ "embed"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/acpdialect/acpdialect/internal/replay"
 )
@@ -23,36 +27,40 @@ import (
 var sample []byte
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := runCtx(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // Exit statuses.
 const (
 	exitOK    = 0
-	exitFail  = 1 // unreadable input, a bad line with --strict
+	exitFail  = 1 // unreadable input, a bad line with --strict, unknown audit entries with --strict
 	exitUsage = 2
 )
 
 func usage(w io.Writer) {
-	fmt.Fprintf(w, `usage: acpdialect replay [--agent NAME] [--json] [--final] [--strict] [FILE|-]
+	fmt.Fprintf(w, `usage: acpdialect replay [--agent NAME] [--json] [--final] [--strict] [--follow] [FILE|-]
+       acpdialect tap [--record FILE] [--events FILE] [--answer] [--agent NAME] -- AGENT [ARGS...]
+       acpdialect audit [--json] [--strict] [--agent NAME] FILE...
+       acpdialect redact FILE|-
+       acpdialect version
 
-Replays an ACP transcript (JSONL: one JSON-RPC 2.0 message per line, both
-directions in wire order) through the built-in dialects (%s) and prints
-what a client would render. With no FILE it replays an embedded Cursor
-sample; - reads standard input.
+replay  replays an ACP transcript (JSONL: one JSON-RPC 2.0 message per line,
+        both directions in wire order) through the built-in dialects (%s)
+        and prints what a client would render, each line as soon as it is
+        read. With no FILE it replays an embedded Cursor sample; - reads
+        standard input.
+tap     runs AGENT as an editor's agent and passes every byte through,
+        recording the transcript and the events.
+audit   lists every vendor method, update kind and _meta key the transcripts
+        use, and whether the identified dialect reads it.
+redact  writes FILE with its text, paths, commands and secrets replaced by
+        placeholders, ready to share.
+version prints the module version.
 
-  --agent NAME  use this dialect instead of identifying the agent from the
-                initialize response; unknown or none: standard ACP only
-  --json        print the normalized events, one JSON object per line
-  --final       print the final state: a line per tool call, a line per
-                question, plan or image request with its answer, a line
-                per frame a dialect rewrote (what went on the wire
-                instead), a line per session (with its todos), then the
-                counters (JSON lines; wins over --json)
-  --strict      stop with exit status 1 at the first bad line (by default
-                a bad line is reported on stderr and skipped)
-
-Exit status: 0 done, 1 unreadable input or --strict bad line, 2 usage.
+Run acpdialect COMMAND -h for a command's flags.
 `, known())
 }
 
@@ -66,118 +74,45 @@ func known() string {
 
 // run is the whole command, testable without a process.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runCtx(context.Background(), args, stdin, stdout, stderr)
+}
+
+// runCtx is run that stops what waits (replay --follow, tap) when ctx ends.
+func runCtx(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
 	}
+	st := stdio{ctx: ctx, in: stdin, out: stdout, err: stderr}
 	switch args[0] {
 	case "replay":
-		return replayCmd(args[1:], stdin, stdout, stderr)
+		return replayCmd(st, args[1:])
+	case "version":
+		return versionCmd(st, args[1:])
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
+	}
+	if cmd, ok := commands[args[0]]; ok {
+		return cmd(st, args[1:])
 	}
 	fmt.Fprintf(stderr, "acpdialect: unknown command %q\n\n", args[0])
 	usage(stderr)
 	return exitUsage
 }
 
-type replayFlags struct {
-	agent               string
-	json, final, strict bool
-	file                string // "" for the embedded sample
+// commands are the subcommands beyond replay and version, each in its own
+// file.
+var commands = map[string]func(stdio, []string) int{}
+
+// stdio is a command's context and standard streams.
+type stdio struct {
+	ctx context.Context
+	in  io.Reader
+	out io.Writer
+	err io.Writer
 }
 
-// parseFlags accepts flags before and after the FILE argument.
-func parseFlags(args []string) (replayFlags, error) {
-	var f replayFlags
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.agent, "agent", "", "")
-	fs.BoolVar(&f.json, "json", false, "")
-	fs.BoolVar(&f.final, "final", false, "")
-	fs.BoolVar(&f.strict, "strict", false, "")
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return f, err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	if len(files) > 1 {
-		return f, fmt.Errorf("one FILE at most, got %d", len(files))
-	}
-	if len(files) == 1 {
-		f.file = files[0]
-	}
-	return f, nil
-}
-
-func replayCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	f, err := parseFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		usage(stdout)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "acpdialect: %v\n\n", err)
-		usage(stderr)
-		return exitUsage
-	}
-	in, closeIn, err := open(f.file, stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "acpdialect: %v\n", err)
-		return exitFail
-	}
-	defer closeIn()
-
-	r, err := replay.Run(replay.Builtins(), in, replay.Options{Agent: f.agent, Strict: f.strict})
-	if errors.Is(err, replay.ErrUnknownAgent) {
-		fmt.Fprintf(stderr, "acpdialect: %v\n", err)
-		return exitUsage
-	}
-	status := exitOK
-	if err != nil {
-		// A --strict bad line or a read error: show what came before.
-		fmt.Fprintf(stderr, "acpdialect: %v\n", err)
-		status = exitFail
-	} else {
-		for _, b := range r.Bad {
-			fmt.Fprintf(stderr, "acpdialect: %v\n", &b)
-		}
-	}
-	if err := write(stdout, r, f); err != nil {
-		fmt.Fprintf(stderr, "acpdialect: %v\n", err)
-		return exitFail
-	}
-	return status
-}
-
-// open returns the input: the embedded sample, stdin for "-", or a file.
-func open(name string, stdin io.Reader) (io.Reader, func(), error) {
-	switch name {
-	case "":
-		return bytes.NewReader(sample), func() {}, nil
-	case "-":
-		return stdin, func() {}, nil
-	}
-	fh, err := os.Open(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	return fh, func() { fh.Close() }, nil
-}
-
-func write(w io.Writer, r *replay.Replay, f replayFlags) error {
-	switch {
-	case f.final:
-		return r.WriteFinal(w)
-	case f.json:
-		return r.WriteEvents(w)
-	}
-	return writeView(w, r)
+func (s stdio) errorf(format string, args ...any) {
+	fmt.Fprintf(s.err, "acpdialect: "+format+"\n", args...)
 }

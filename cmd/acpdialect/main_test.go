@@ -49,7 +49,7 @@ func TestSampleView(t *testing.T) {
 		"subagent_task", `description="Summarize src JS files"`, `prompt="Read every .js file`,
 		"model=composer-2.5-fast", "agent_id=eaa1c0de", "duration_ms=4200",
 		"cursor/task -> {}", "cursor/unknown_method -> error -32601 Method not found",
-		"agent=cursor tool_calls=2 replies=2 declined=1 bad_lines=0",
+		"agent=cursor tool_calls=2 bad_lines=0 replies=2 declined=1",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("view lacks %q:\n%s", want, out)

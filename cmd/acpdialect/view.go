@@ -3,8 +3,9 @@ package main
 import (
 	"bufio"
 	"cmp"
+	"encoding/json"
 	"fmt"
-	"io"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -17,71 +18,205 @@ import (
 // maxText is how many characters of a long value the view shows.
 const maxText = 60
 
-// writeView writes the readable view: one line per tool call state, per
-// reply and per session-level event (question, plan, todos, image, models,
-// commands), in columns, then a one-line summary.
-func writeView(w io.Writer, r *replay.Replay) error {
-	rows := make([][]string, 0, len(r.Events))
-	for _, rec := range r.Events {
-		rows = append(rows, viewRow(rec))
-	}
-	bw := bufio.NewWriter(w)
-	writeAligned(bw, rows)
-	fmt.Fprintln(bw, summary(r))
-	return bw.Flush()
+// view writes the readable view as the replay goes: one line per
+// meaningful step of a turn (the prompt, each agent message and thought,
+// each tool call state, plan, permission request and its answer, usage,
+// reply and dialect event), then a one-line summary. Lines are
+//
+//	LINE  WHAT  SESSION  TEXT
+//
+// numbered by the transcript line that caused them. A frame that produced
+// events is shown through them; one that did not (a chunk, a plan, a
+// usage_update of an agent without a dialect) is shown from the frame
+// itself, so the view answers "what happened in this turn" for any agent.
+type view struct {
+	w       *bufio.Writer
+	color   bool
+	lineW   int // the widest line number and session so far: columns
+	sessW   int // only widen, so lines already written stay as they are
+	cards   int
+	pending []row  // the current frame's own lines, shown if no event covers it
+	msg     *chunk // the message being joined, shown when it ends
+	turn    *turnState
 }
 
-// writeAligned pads every cell but a row's last to its column's width over
-// all rows (unlike text/tabwriter, whose columns restart after a shorter
-// row), two spaces apart.
-func writeAligned(w *bufio.Writer, rows [][]string) {
-	for i, row := range rows {
-		// Empty last cells would leave padding at the end of the line.
-		for len(row) > 1 && row[len(row)-1] == "" {
-			row = row[:len(row)-1]
-		}
-		rows[i] = row
-	}
-	var width []int
-	for _, row := range rows {
-		for i, cell := range row[:len(row)-1] {
-			if i == len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], utf8.RuneCountInString(cell))
-		}
-	}
-	for _, row := range rows {
-		for i, cell := range row[:len(row)-1] {
-			w.WriteString(cell)
-			w.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell)+2))
-		}
-		w.WriteString(strings.TrimRight(row[len(row)-1], " "))
-		w.WriteByte('\n')
-	}
+// row is one line of the view before layout.
+type row struct {
+	line    int
+	what    string
+	session string
+	text    string
+	depth   int // nesting under a parent tool call
 }
 
-// viewRow is one event as columns.
-func viewRow(rec replay.Record) []string {
+func newView(w *bufio.Writer, color bool) *view {
+	return &view{w: w, color: color, turn: newTurnState()}
+}
+
+// frame reads a transcript line before its events: its own lines wait in
+// pending until lineDone says whether an event covered them.
+func (v *view) frame(f replay.Frame) {
+	v.pending = v.turn.rows(f, v.pending[:0])
+	if c := v.turn.chunk(f); c != nil {
+		v.join(c)
+		return
+	}
+	v.endMessage() // anything else ends the message being joined
+}
+
+// lineDone shows the frame's own lines when it produced no event.
+func (v *view) lineDone(_, events int) {
+	if events == 0 {
+		for _, r := range v.pending {
+			v.write(r)
+		}
+	}
+	v.pending = v.pending[:0]
+}
+
+func (v *view) event(rec replay.Record) error {
 	ev := rec.Event
-	line := strconv.Itoa(rec.Line)
-	if ev.Type == acpdialect.EventReply {
-		// The method and answer go in the last, unaligned column, so that a
-		// long method name does not widen the tool call columns.
-		return []string{line, ev.Type, "-", "id=" + string(ev.ID), ev.Method + " -> " + replyText(ev)}
+	if m := ev.Message(); m != nil {
+		// A dialect's message (a subagent's, a phased one) joins like
+		// chunks, under its card.
+		v.join(&chunk{line: rec.Line, session: ev.SessionID, role: m.Role, parent: m.ParentToolCallID, text: m.Text})
+		return nil
 	}
-	if ev.Payload == nil {
-		row := []string{line, ev.Type, orDash(ev.SessionID), orDash(ev.ToolCallID)}
-		// Like a reply's, a session-level event's text goes in the last,
-		// unaligned column.
-		if text := sessionText(ev); text != "" {
-			row = append(row, text)
-		}
-		return row
+	v.endMessage()
+	if ev.Type == acpdialect.EventToolCall {
+		v.cards++
 	}
+	v.write(v.eventRow(rec))
+	return nil
+}
+
+func (v *view) finish(sum replay.Summary) {
+	v.endMessage()
+	fmt.Fprintln(v.w, v.paint(colorDim, summary(sum, v.cards)))
+}
+
+// eventRow is one event as a row.
+func (v *view) eventRow(rec replay.Record) row {
+	ev := rec.Event
+	r := row{line: rec.Line, what: ev.Type, session: ev.SessionID}
+	switch {
+	case ev.Type == acpdialect.EventReply:
+		r.text = "id=" + string(ev.ID) + " " + ev.Method + " -> " + replyText(ev)
+	case ev.Payload != nil:
+		r.depth = v.turn.depth(ev.SessionID, ev.ToolCallID, ev.Payload.ParentToolCallID)
+		r.text = cardText(ev)
+	default:
+		r.text = strings.TrimSpace(ev.ToolCallID + " " + objectText(ev))
+	}
+	return r
+}
+
+// cardText is a tool call state: id, kind, status, title, details.
+func cardText(ev acpdialect.Event) string {
 	p := ev.Payload
-	return []string{line, ev.Type, ev.SessionID, ev.ToolCallID, p.Kind, orDash(p.Status),
-		quote(p.Title), strings.Join(details(p), " ")}
+	parts := []string{ev.ToolCallID, p.Kind, orDash(p.Status)}
+	if p.Title != "" {
+		parts = append(parts, quote(p.Title))
+	}
+	return strings.Join(append(parts, details(p)...), " ")
+}
+
+// join adds a chunk to the message being joined, or ends that message and
+// starts another.
+func (v *view) join(c *chunk) {
+	if v.msg != nil && v.msg.same(c) {
+		v.msg.add(c.text)
+		return
+	}
+	v.endMessage()
+	v.msg = c
+	c.total = utf8.RuneCountInString(c.text)
+	c.text = cut(c.text)
+}
+
+// endMessage writes the message being joined, if any.
+func (v *view) endMessage() {
+	if v.msg == nil {
+		return
+	}
+	m := v.msg
+	v.msg = nil
+	r := row{line: m.line, what: m.role, session: m.session, text: quote(m.text)}
+	if m.total > maxText {
+		r.text += fmt.Sprintf(" (%d chars)", m.total)
+	}
+	if m.parent != "" {
+		r.depth = v.turn.depth(m.session, "", m.parent)
+	}
+	v.write(r)
+}
+
+// Colours (ANSI SGR) by what a line is.
+const (
+	colorDim     = "2"
+	colorUser    = "1;36" // bold cyan: what the user said
+	colorAgent   = "32"   // green: what the agent said
+	colorThought = "35"   // magenta
+	colorCard    = "33"   // yellow: tool calls
+	colorAsk     = "1;31" // bold red: the agent waits for the user
+	colorOther   = "34"   // blue
+)
+
+func colorOf(what string) string {
+	switch what {
+	case "prompt", acpdialect.RoleUser, "answer":
+		return colorUser
+	case acpdialect.RoleAssistant:
+		return colorAgent
+	case acpdialect.RoleThought:
+		return colorThought
+	case acpdialect.EventToolCall, acpdialect.EventToolCallUpdate:
+		return colorCard
+	case "permission", acpdialect.EventQuestion, acpdialect.EventPlan:
+		return colorAsk
+	}
+	return colorOther
+}
+
+func (v *view) paint(code, s string) string {
+	if !v.color || s == "" {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+// write lays a row out: the line number and session padded to the widest
+// so far, the type to 16 (tool_call_update), a nested line indented under
+// its parent.
+func (v *view) write(r row) {
+	num := strconv.Itoa(r.line)
+	sess := shortID(orDash(r.session))
+	v.lineW = max(v.lineW, len(num))
+	v.sessW = max(v.sessW, utf8.RuneCountInString(sess))
+	var b strings.Builder
+	b.WriteString(v.paint(colorDim, num))
+	b.WriteString(strings.Repeat(" ", v.lineW-len(num)+2))
+	b.WriteString(v.paint(colorOf(r.what), r.what))
+	b.WriteString(strings.Repeat(" ", max(16-utf8.RuneCountInString(r.what), 0)+2))
+	b.WriteString(sess)
+	text := r.text
+	if r.depth > 0 {
+		text = strings.Repeat("  ", r.depth-1) + "└ " + text
+	}
+	if text != "" {
+		b.WriteString(strings.Repeat(" ", v.sessW-utf8.RuneCountInString(sess)+2))
+		b.WriteString(text)
+	}
+	v.w.WriteString(strings.TrimRight(b.String(), " "))
+	v.w.WriteByte('\n')
+}
+
+// shortID cuts a long session id (a UUID) to its first 8 characters.
+func shortID(s string) string {
+	if utf8.RuneCountInString(s) <= 12 {
+		return s
+	}
+	return string([]rune(s)[:8]) + "…"
 }
 
 func replyText(ev acpdialect.Event) string {
@@ -123,10 +258,10 @@ func outcomeText(result []byte) string {
 	return strings.Join(out, " ")
 }
 
-// sessionText is a session-level event (question, plan, todos, image,
+// objectText is a session-level event (question, plan, todos, image,
 // models, commands) on one line: the request id when it is a request, then
 // what a user would read of it.
-func sessionText(ev acpdialect.Event) string {
+func objectText(ev acpdialect.Event) string {
 	var out []string
 	if ev.ID != nil {
 		out = append(out, "id="+string(ev.ID))
@@ -159,7 +294,32 @@ func sessionText(ev acpdialect.Event) string {
 		}
 		out = append(out, "commands="+strconv.Itoa(len(names)))
 		out = append(out, names...)
+	case ev.Object != nil && !reflect.ValueOf(ev.Object).IsNil():
+		// Every other type, a new one from a dialect too: its scalar
+		// fields, and its lists by length.
+		b, err := json.Marshal(ev.Object)
+		if err == nil {
+			out = appendSet(out, "", objectFields(gjson.ParseBytes(b)))
+		}
 	}
+	return strings.Join(out, " ")
+}
+
+// objectFields is an object's scalar members as k=v and its lists as
+// k=[n], nested objects flattened with a dot.
+func objectFields(o gjson.Result) string {
+	var out []string
+	o.ForEach(func(k, v gjson.Result) bool {
+		switch {
+		case v.IsArray():
+			out = append(out, k.Str+"=["+strconv.Itoa(len(v.Array()))+"]")
+		case v.IsObject():
+			out = appendSet(out, "", prefixed(k.Str+".", v))
+		default:
+			out = appendSet(out, "", prefixed("", gjson.Parse(`{"`+k.Str+`":`+v.Raw+`}`)))
+		}
+		return true
+	})
 	return strings.Join(out, " ")
 }
 
@@ -191,10 +351,13 @@ func todosText(items []acpdialect.Todo) []string {
 	return out
 }
 
-// appendSet appends k=v when v is set.
+// appendSet appends k=v when v is set (v alone for an empty k).
 func appendSet(out []string, k, v string) []string {
-	if v == "" {
+	switch {
+	case v == "":
 		return out
+	case k == "":
+		return append(out, v)
 	}
 	return append(out, k+"="+v)
 }
@@ -282,15 +445,16 @@ func orDash(s string) string {
 }
 
 // summary is the last line: the agent, what was shown, and the counters a
-// reader checks first when a card looks wrong.
-func summary(r *replay.Replay) string {
-	st := r.Stats
-	agent := r.Agent
+// reader checks first when a card looks wrong, named as in the --final
+// stats line (pending.* are its "pending" store's counters).
+func summary(sum replay.Summary, cards int) string {
+	st := sum.Stats
+	agent := sum.Agent
 	if agent == "" {
 		agent = "unknown"
 	}
-	return fmt.Sprintf("agent=%s tool_calls=%d replies=%d declined=%d bad_lines=%d "+
-		"late_merged=%d late_dropped=%d late_swept=%d late_evicted=%d ignored_notifications=%d",
-		agent, len(r.Cards), st.Replies, st.Declined, len(r.Bad),
-		st.LateMerged, st.LateDropped, st.Pending.Swept, st.Pending.Evicted, st.IgnoredNotifications)
+	return fmt.Sprintf("agent=%s tool_calls=%d bad_lines=%d replies=%d declined=%d ignored_notifications=%d "+
+		"late_merged=%d late_dropped=%d pending.swept=%d pending.evicted=%d",
+		agent, cards, sum.BadLines, st.Replies, st.Declined, st.IgnoredNotifications,
+		st.LateMerged, st.LateDropped, st.Pending.Swept, st.Pending.Evicted)
 }

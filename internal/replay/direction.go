@@ -43,24 +43,63 @@ func agentServes(method string) bool {
 }
 
 // requests tracks the requests of both sides that still await a response,
-// by id bytes, with the sequence number at which each was sent.
+// by id bytes, with the sequence number at which each was sent. At most
+// limit per side are kept (the oldest is forgotten), so that a transcript
+// of requests never answered does not grow the table.
 type requests struct {
 	seq    uint64
+	limit  int
 	client map[string]uint64 // sent by the client, answered by the agent
 	agent  map[string]uint64 // sent by the agent, answered by the client
+	order  [2][]sentReq      // per side, in sending order; may hold answered ones
 }
 
-func newRequests() *requests {
-	return &requests{client: map[string]uint64{}, agent: map[string]uint64{}}
+type sentReq struct {
+	id  string
+	seq uint64
+}
+
+func newRequests(limit int) *requests {
+	return &requests{limit: limit, client: map[string]uint64{}, agent: map[string]uint64{}}
+}
+
+func (r *requests) side(d Direction) map[string]uint64 {
+	if d == ClientToAgent {
+		return r.client
+	}
+	return r.agent
 }
 
 func (r *requests) sent(d Direction, id string) {
 	r.seq++
-	if d == ClientToAgent {
-		r.client[id] = r.seq
-	} else {
-		r.agent[id] = r.seq
+	m := r.side(d)
+	if _, ok := m[id]; !ok {
+		id = strings.Clone(id) // the line's buffer is reused
 	}
+	m[id] = r.seq
+	r.order[d] = append(r.order[d], sentReq{id, r.seq})
+	for len(m) > r.limit && len(r.order[d]) > 0 {
+		old := r.order[d][0]
+		r.order[d] = r.order[d][1:]
+		if m[old.id] == old.seq {
+			delete(m, old.id)
+		}
+	}
+	if len(r.order[d]) > 2*r.limit+64 {
+		r.compact(d)
+	}
+}
+
+// compact drops answered and superseded entries from a side's order.
+func (r *requests) compact(d Direction) {
+	m := r.side(d)
+	kept := make([]sentReq, 0, len(m))
+	for _, e := range r.order[d] {
+		if m[e.id] == e.seq {
+			kept = append(kept, e)
+		}
+	}
+	r.order[d] = kept
 }
 
 // forget drops a request of side d that was answered out of band.
@@ -93,3 +132,7 @@ func (r *requests) answer(id string) Direction {
 	}
 	return ClientToAgent
 }
+
+// AgentServes reports whether ACP (or a known vendor) has the agent serve
+// method: a request or notification for it goes client -> agent.
+func AgentServes(method string) bool { return agentServes(method) }

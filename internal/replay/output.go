@@ -15,11 +15,23 @@ import (
 func (r *Replay) WriteEvents(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	for _, rec := range r.Events {
-		if err := writeJSON(bw, rec.Event); err != nil {
+		if err := WriteEvent(bw, rec.Event); err != nil {
 			return err
 		}
 	}
 	return bw.Flush()
+}
+
+// WriteEvent writes one event and a newline, as --json does. The event's
+// own MarshalJSON output is already compact and unescaped: written as it
+// is, it skips the second pass an Encoder makes over a Marshaler's bytes.
+func WriteEvent(w io.Writer, ev acpdialect.Event) error {
+	b, err := ev.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // The lines of the final state (`acpdialect replay --final`).
@@ -29,7 +41,7 @@ type (
 		Agent      string              `json:"agent,omitempty"`
 		SessionID  string              `json:"session_id"`
 		ToolCallID string              `json:"tool_call_id"`
-		Payload    *acpdialect.Payload `json:"payload"`
+		Payload    *acpdialect.Payload `json:"payload"` // last: Final writes its own in place of null
 	}
 	sessionLine struct {
 		Type      string            `json:"type"` // "session"
@@ -55,6 +67,9 @@ type (
 		Agent    string           `json:"agent,omitempty"`
 		Stats    acpdialect.Stats `json:"stats"`
 		BadLines int              `json:"bad_lines"`
+		// Flushed counts the lines written early, as they left the
+		// stream's windows (see Final).
+		Flushed int `json:"flushed_early,omitempty"`
 	}
 )
 
@@ -68,8 +83,7 @@ type (
 func (r *Replay) WriteFinal(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	for _, c := range r.Cards {
-		p := c.Payload
-		if err := writeJSON(bw, toolLine{"tool_call", c.Agent, c.SessionID, c.ToolCallID, &p}); err != nil {
+		if err := writeCard(bw, c); err != nil {
 			return err
 		}
 	}
@@ -79,19 +93,32 @@ func (r *Replay) WriteFinal(w io.Writer) error {
 		}
 	}
 	for _, x := range r.Wire {
-		if err := writeJSON(bw, wireLine{"wire", x.Line, x.To, json.RawMessage(x.Frame), x.Echo}); err != nil {
+		if err := writeWire(bw, x); err != nil {
 			return err
 		}
 	}
 	for _, sid := range r.Sessions {
-		if err := writeJSON(bw, sessionLine{"session", r.Agent, sid, r.Todos[sid]}); err != nil {
+		if err := writeSession(bw, r.Agent, sid, r.Todos[sid]); err != nil {
 			return err
 		}
 	}
-	if err := writeJSON(bw, statsLine{"stats", r.Agent, r.Stats, len(r.Bad)}); err != nil {
+	if err := writeJSON(bw, statsLine{"stats", r.Agent, r.Stats, r.BadLines, r.Flushed}); err != nil {
 		return err
 	}
 	return bw.Flush()
+}
+
+func writeWire(w io.Writer, x Wire) error {
+	return writeJSON(w, wireLine{"wire", x.Line, x.To, json.RawMessage(x.Frame), x.Echo})
+}
+
+func writeCard(w io.Writer, c Card) error {
+	p := c.Payload
+	return writeJSON(w, toolLine{"tool_call", c.Agent, c.SessionID, c.ToolCallID, &p})
+}
+
+func writeSession(w io.Writer, agent, sid string, todos []acpdialect.Todo) error {
+	return writeJSON(w, sessionLine{"session", agent, sid, todos})
 }
 
 // writeJSON writes v and a newline.

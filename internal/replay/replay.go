@@ -1,5 +1,5 @@
 // Package replay feeds a recorded ACP transcript through a Conn, as a client
-// would have seen it live, and collects what the Conn produced: the events,
+// would have seen it live, and reports what the Conn produced: the events,
 // the replies, and the final state of every tool call and session.
 //
 // A transcript is JSONL: one JSON-RPC 2.0 message per line, in wire order,
@@ -7,23 +7,20 @@
 // requests.answer). It is the engine of `acpdialect replay` and of the
 // golden suites.
 //
-// A replay keeps everything it produced in memory: it is a batch tool for
-// transcripts, not a live path.
+// A Stream replays line by line and hands each event out as soon as its
+// line is read; it keeps only the Conn's own state and a Final's bounded
+// windows, so its memory does not grow with the transcript. Run and File
+// are the batch form the tests and goldens use: they keep everything.
 package replay
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"time"
 
 	"github.com/acpdialect/acpdialect"
-	"github.com/tidwall/gjson"
 )
 
 // Options configures a replay.
@@ -37,7 +34,7 @@ type Options struct {
 	Strict bool
 }
 
-// Replay is what a transcript produced.
+// Replay is what a transcript produced, kept whole (Run).
 type Replay struct {
 	// Agent is the dialect the connection ended up identified as, "" for
 	// an unknown agent.
@@ -45,6 +42,8 @@ type Replay struct {
 	Events  []Record  // every event, in order
 	Replies []Reply   // every reply frame the client owes, in order
 	Bad     []BadLine // lines skipped
+	// BadLines counts the bad lines, also where Bad is not kept.
+	BadLines int
 	// Cards is the final state of every tool call surfaced, in first-seen
 	// order. A tool_call for an id already seen starts a new card.
 	Cards []Card
@@ -61,6 +60,9 @@ type Replay struct {
 	Requests []Request
 	// Todos is each session's final todo list, for sessions that had one.
 	Todos map[string][]acpdialect.Todo
+	// Flushed counts final lines written early, as they left a Final's
+	// window (0 for Run, which keeps everything).
+	Flushed int
 	// Wire is what the connection puts on the wire instead of a
 	// transcript line (a dialect's Rewrite, a dropped echo), in order. A
 	// transcript holds each side's own frames: the client's requests as
@@ -126,264 +128,25 @@ func (b *BadLine) Error() string { return fmt.Sprintf("line %d: %s", b.Line, b.R
 // no registered dialect.
 var ErrUnknownAgent = errors.New("unknown agent")
 
-// Run replays the transcript in r through a new Conn from reg. Bad lines are
-// recorded and skipped, or with Strict returned as a *BadLine error (the
-// Replay then holds what came before). A read error is returned with what
-// was replayed so far.
+// Run replays the transcript in r through a new Conn from reg and keeps
+// everything. Bad lines are recorded and skipped, or with Strict returned
+// as a *BadLine error (the Replay then holds what came before). A read
+// error is returned with what was replayed so far.
 func Run(reg *acpdialect.Registry, r io.Reader, opts Options) (*Replay, error) {
-	s, err := newState(reg, opts.Agent)
+	out := &Replay{}
+	final := NewFinal(Limits{}, nil)
+	s, err := NewStream(reg, opts, Sink{
+		Event: func(rec Record) error { out.Events = append(out.Events, rec); return nil },
+		Bad:   func(b BadLine) { out.Bad = append(out.Bad, b) },
+		Reply: func(rep Reply) { out.Replies = append(out.Replies, rep) },
+	}, final)
 	if err != nil {
 		return nil, err
 	}
-	br := bufio.NewReader(r)
-	for n := 1; ; n++ {
-		line, rerr := br.ReadBytes('\n')
-		if bad := s.line(n, line); bad != nil && opts.Strict {
-			return s.finish(), bad
-		}
-		if errors.Is(rerr, io.EOF) {
-			return s.finish(), nil
-		}
-		if rerr != nil {
-			return s.finish(), rerr
-		}
-	}
-}
-
-// state is one replay in progress.
-type state struct {
-	conn     *acpdialect.Conn
-	reqs     *requests
-	out      Replay
-	cards    map[cardKey]int // current card of a tool call, index in out.Cards
-	sessions map[string]bool
-	requests map[string]int // unanswered request by raw id, index in out.Requests
-	last     int            // the last line number read
-}
-
-type cardKey struct{ session, id string }
-
-func newState(reg *acpdialect.Registry, agent string) (*state, error) {
-	switch strings.ToLower(agent) {
-	case "unknown", "none":
-		// An empty registry identifies nothing: standard ACP whatever the
-		// initialize response says.
-		reg, agent = acpdialect.NewRegistry(), ""
-	case "":
-	default:
-		if reg.ByID(agent) == nil && reg.ByAgent(agent, "") == nil {
-			return nil, fmt.Errorf("%w %q; known: %s", ErrUnknownAgent, agent, known(reg))
-		}
-	}
-	return &state{
-		// The transcript holds the client's own answers to blocking
-		// requests; one it leaves unanswered gets the default at the end.
-		conn:     reg.NewConn(acpdialect.Options{Agent: agent, ClientAnswers: true}),
-		requests: map[string]int{},
-		reqs:     newRequests(),
-		cards:    map[cardKey]int{},
-		sessions: map[string]bool{},
-	}, nil
-}
-
-func known(reg *acpdialect.Registry) string {
-	var ids []string
-	if reg == nil {
-		return "none"
-	}
-	for _, d := range reg.Dialects() {
-		ids = append(ids, d.ID)
-	}
-	if len(ids) == 0 {
-		return "none"
-	}
-	return strings.Join(ids, ", ")
-}
-
-// line replays one raw line; it returns the bad line it recorded, if any.
-func (s *state) line(n int, raw []byte) *BadLine {
-	b := bytes.TrimSpace(raw)
-	if len(b) == 0 {
-		return nil
-	}
-	s.last = n
-	f, reason := parse(b)
-	if reason != "" {
-		bad := &BadLine{Line: n, Reason: reason}
-		s.out.Bad = append(s.out.Bad, *bad)
-		return bad
-	}
-	s.noteSessions(f.v)
-	dir := s.direction(f)
-	var events []acpdialect.Event
-	if dir == ClientToAgent {
-		res, _ := s.conn.Outbound(b) // parse already rejected what it would
-		events = res.Events
-		s.wire(n, "agent", res)
-	} else {
-		res, _ := s.conn.Inbound(b)
-		events = res.Events
-		s.wire(n, "client", res)
-		if res.Reply != nil {
-			s.out.Replies = append(s.out.Replies, Reply{Line: n, Frame: res.Reply})
-			s.reqs.forget(AgentToClient, f.id) // answered here: a recorded answer is not the Conn's
-		}
-	}
-	for _, ev := range events {
-		s.event(n, ev)
-	}
-	s.expire(n, time.Now())
-	return nil
-}
-
-// wire records what a frame's Result puts on the wire in its place.
-func (s *state) wire(n int, to string, res acpdialect.Result) {
-	w := res.Wire
-	switch {
-	case w == nil:
-		return
-	case w.Echo:
-		s.out.Wire = append(s.out.Wire, Wire{Line: n, To: to, Echo: true})
-		return
-	}
-	s.out.Wire = append(s.out.Wire, Wire{Line: n, To: to, Frame: bytes.TrimSpace(w.Frame)})
-	if w.Deliver != nil {
-		s.out.Wire = append(s.out.Wire, Wire{Line: n, To: "client", Frame: bytes.TrimSpace(w.Deliver)})
-	}
-}
-
-// expire records the defaults of blocking requests that are due: the
-// client cancelled their turn, or (at the end) the transcript left them
-// unanswered.
-func (s *state) expire(n int, now time.Time) {
-	if d, ok := s.conn.Deadline(); !ok || d.After(now) {
-		return
-	}
-	for _, r := range s.conn.Expire(now) {
-		s.out.Replies = append(s.out.Replies, Reply{Line: n, Frame: r.Reply})
-		for _, ev := range r.Events {
-			s.event(n, ev)
-		}
-	}
-}
-
-// parsed is the top level of a valid line.
-type parsed struct {
-	v      gjson.Result
-	method string
-	hasMet bool
-	id     string // raw id bytes; "" when absent or null
-}
-
-// parse checks that b is a JSON-RPC message: a JSON object with a string
-// method or an id (a response). reason is empty when it is.
-func parse(b []byte) (parsed, string) {
-	if !json.Valid(b) {
-		return parsed{}, "invalid JSON"
-	}
-	v := gjson.ParseBytes(b)
-	if !v.IsObject() {
-		return parsed{}, "not a JSON object"
-	}
-	m, id := v.Get("method"), v.Get("id")
-	if !m.Exists() && !id.Exists() {
-		return parsed{}, "not a JSON-RPC message: no method and no id"
-	}
-	if m.Exists() && m.Type != gjson.String {
-		return parsed{}, "not a JSON-RPC message: method is not a string"
-	}
-	p := parsed{v: v, method: m.Str, hasMet: m.Exists()}
-	if id.Exists() && id.Type != gjson.Null {
-		p.id = id.Raw
-	}
-	return p, ""
-}
-
-// direction infers which way a frame travels and tracks requests.
-func (s *state) direction(f parsed) Direction {
-	if !f.hasMet {
-		return s.reqs.answer(f.id)
-	}
-	d := AgentToClient
-	if agentServes(f.method) {
-		d = ClientToAgent
-	}
-	if f.id != "" {
-		s.reqs.sent(d, f.id)
-	}
-	return d
-}
-
-// noteSessions records the session ids a frame names (params.sessionId,
-// result.sessionId) in first-seen order.
-func (s *state) noteSessions(v gjson.Result) {
-	for _, p := range [...]string{"params.sessionId", "result.sessionId"} {
-		if sid := v.Get(p); sid.Type == gjson.String {
-			s.session(sid.Str)
-		}
-	}
-}
-
-func (s *state) session(sid string) {
-	if sid != "" && !s.sessions[sid] {
-		s.sessions[sid] = true
-		s.out.Sessions = append(s.out.Sessions, sid)
-	}
-}
-
-// event records one event and folds tool call events into their card.
-func (s *state) event(n int, ev acpdialect.Event) {
-	s.out.Events = append(s.out.Events, Record{Line: n, Event: ev})
-	s.session(ev.SessionID)
-	s.request(n, ev)
-	if t := ev.Todos(); ev.Type == acpdialect.EventTodos && t != nil && ev.SessionID != "" {
-		if s.out.Todos == nil {
-			s.out.Todos = map[string][]acpdialect.Todo{}
-		}
-		s.out.Todos[ev.SessionID] = t.Items
-	}
-	if ev.Payload == nil || (ev.Type != acpdialect.EventToolCall && ev.Type != acpdialect.EventToolCallUpdate) {
-		return
-	}
-	k := cardKey{ev.SessionID, ev.ToolCallID}
-	i, ok := s.cards[k]
-	if !ok || ev.Type == acpdialect.EventToolCall {
-		i = len(s.out.Cards)
-		s.cards[k] = i
-		s.out.Cards = append(s.out.Cards, Card{Line: n, SessionID: ev.SessionID, ToolCallID: ev.ToolCallID})
-	}
-	c := &s.out.Cards[i]
-	c.Agent, c.Payload = ev.Agent, ev.Payload.Clone()
-}
-
-// request records the event of a vendor request, and pairs a reply event
-// with the request it answers.
-func (s *state) request(n int, ev acpdialect.Event) {
-	switch ev.Type {
-	case acpdialect.EventQuestion, acpdialect.EventPlan, acpdialect.EventImage:
-		s.out.Requests = append(s.out.Requests, Request{Line: n, Event: ev})
-		if ev.ID != nil {
-			s.requests[string(ev.ID)] = len(s.out.Requests) - 1
-		}
-	case acpdialect.EventReply:
-		if i, ok := s.requests[string(ev.ID)]; ok {
-			r := ev
-			s.out.Requests[i].Reply = &r
-			delete(s.requests, string(ev.ID))
-		}
-	}
-}
-
-// finish takes the final counters and closes the connection. The final
-// state is built from events, so closing loses nothing.
-func (s *state) finish() *Replay {
-	// What the transcript leaves unanswered is past any deadline once it
-	// ends: the Conn answers the defaults, after the last line.
-	s.expire(s.last, time.Unix(1<<62, 0))
-	s.out.Agent = s.conn.Agent()
-	s.out.Stats = s.conn.Stats()
-	s.conn.Close()
-	return &s.out
+	err = s.Feed(r)
+	sum := s.Finish()
+	final.fill(out, sum)
+	return out, err
 }
 
 // File replays the transcript at path strictly (the first bad line is an

@@ -71,7 +71,7 @@ func TestResponseDirection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := newRequests()
+			r := newRequests(16)
 			for i, s := range tt.steps {
 				if !s.ans {
 					r.sent(s.sent, s.id)
@@ -203,12 +203,12 @@ func TestAgentOption(t *testing.T) {
 
 func TestUnknownAgent(t *testing.T) {
 	_, err := Run(Builtins(), strings.NewReader(""), Options{Agent: "nope"})
-	if !errors.Is(err, ErrUnknownAgent) || !strings.HasPrefix(err.Error(), `unknown agent "nope"; known: cursor`) {
+	if !errors.Is(err, ErrUnknownAgent) || err.Error() != `unknown agent "nope"; known: cursor, claude, codex, grok, unknown` {
 		t.Fatalf("err = %v", err)
 	}
 	for _, reg := range []*acpdialect.Registry{acpdialect.NewRegistry(), nil} {
 		_, err = Run(reg, strings.NewReader(""), Options{Agent: "cursor"})
-		if err == nil || !strings.Contains(err.Error(), "known: none") {
+		if err == nil || !strings.HasSuffix(err.Error(), "known: unknown") {
 			t.Fatalf("registry %v: err = %v", reg, err)
 		}
 	}

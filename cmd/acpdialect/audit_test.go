@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect/internal/audit"
+	tw "github.com/acpdialect/acpdialect/internal/testwire"
+)
+
+// TestAudit: each vendor method, update kind and _meta key path is marked
+// for the identified dialect, counted, and located; --strict fails on
+// anything unknown.
+func TestAudit(t *testing.T) {
+	_, resp := tw.Initialize(0, "cursor-agent")
+	frames := [][]byte{
+		[]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"clientCapabilities":{"_meta":{"parameterizedModelPicker":true}}}}`), resp,
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "subagent_spawned", "subagentSessionId": "c1",
+			"_meta": map[string]any{"cursor": map[string]any{"toolCallId": "t1", "model": "m", "brandNew": 1}}}),
+		tw.CursorTask(5, map[string]any{"toolCallId": "t1"}), tw.CursorTask(6, map[string]any{"toolCallId": "t2"}),
+		tw.Request(7, "cursor/teleport", map[string]any{}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "hi"}}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "mood_update"}),
+	}
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	var b strings.Builder
+	for _, f := range frames {
+		b.Write(append(f, '\n'))
+	}
+	os.WriteFile(path, []byte(b.String()), 0o644)
+
+	code, out, errs := cli(t, "", "audit", "--json", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	got := map[string]audit.Item{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var it audit.Item
+		if err := json.Unmarshal([]byte(l), &it); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		got[it.Kind+" "+it.Name] = it
+	}
+	for name, want := range map[string]struct {
+		status string
+		count  int
+		line   int
+	}{
+		"method cursor/task":                  {audit.Read, 2, 4},
+		"method cursor/teleport":              {audit.Unknown, 1, 6},
+		"update subagent_spawned":             {audit.Read, 1, 3},
+		"update agent_message_chunk":          {audit.Standard, 1, 7},
+		"update mood_update":                  {audit.Unknown, 1, 8},
+		"meta _meta.cursor.toolCallId":        {audit.Read, 1, 3},
+		"meta _meta.cursor.brandNew":          {audit.Unknown, 1, 3},
+		"meta _meta.parameterizedModelPicker": {audit.Ignored, 1, 1},
+	} {
+		it, ok := got[name]
+		if !ok || it.Status != want.status || it.Count != want.count || it.Line != want.line || it.Agent != "cursor" {
+			t.Errorf("%s: got %+v, want %+v", name, it, want)
+		}
+	}
+	if code, _, _ := cli(t, "", "audit", "--strict", path); code != exitFail {
+		t.Errorf("--strict with unknowns: exit %d", code)
+	}
+	clean := filepath.Join("..", "..", "cursor", "testdata", "question-answered.jsonl")
+	if code, out, _ := cli(t, "", "audit", "--strict", clean); code != 0 || !strings.HasPrefix(out, "STATUS") {
+		t.Errorf("--strict on a known transcript: exit %d\n%s", code, out)
+	}
+	if code, _, _ := cli(t, "", "audit"); code != exitUsage {
+		t.Errorf("no file: exit %d", code)
+	}
+}

@@ -1,0 +1,415 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/internal/proc"
+	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/tidwall/gjson"
+)
+
+func init() { commands["tap"] = tapCmd }
+
+func tapUsage(w io.Writer) {
+	fmt.Fprint(w, `usage: acpdialect tap [--record FILE] [--events FILE] [--answer] [--agent NAME] [--grace D] -- AGENT [ARGS...]
+
+Runs AGENT (an ACP agent on stdin/stdout) for the editor that started the
+tap, and passes every byte both ways unchanged. Configure the editor to
+launch "acpdialect tap --record session.jsonl -- agent acp" instead of
+"agent acp".
+
+  --record FILE  write the transcript: every message of both directions,
+                 one per line, in wire order, each line written as it
+                 passes (nothing is lost when either side exits)
+  --events FILE  write the normalized events, one JSON object per line
+  --answer       answer the vendor requests the agent's dialect allows
+                 (Cursor's cursor/task gets {} and never reaches the
+                 editor; a blocking question gets its default), for an
+                 editor that would answer them -32601
+  --agent NAME   use this dialect instead of identifying the agent
+  --grace D      how long the agent has to exit once the editor closes its
+                 side, before its process group is ended (default 2s)
+
+The agent runs in a process group of its own; SIGINT and SIGTERM are
+passed to it, and the group is ended when the agent exits or the editor
+goes away. The tap exits with the agent's status.
+`)
+}
+
+type tapFlags struct {
+	record, events, agent string
+	answer                bool
+	grace                 time.Duration
+	argv                  []string
+}
+
+func parseTap(args []string) (tapFlags, error) {
+	var f tapFlags
+	fs := flag.NewFlagSet("tap", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.record, "record", "", "")
+	fs.StringVar(&f.events, "events", "", "")
+	fs.StringVar(&f.agent, "agent", "", "")
+	fs.BoolVar(&f.answer, "answer", false, "")
+	fs.DurationVar(&f.grace, "grace", 2*time.Second, "")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	f.argv = fs.Args()
+	if len(f.argv) == 0 {
+		return f, errors.New("no AGENT to run (acpdialect tap [flags] -- AGENT [ARGS...])")
+	}
+	if f.agent != "" && f.agent != "unknown" && f.agent != "none" && replay.Builtins().ByID(f.agent) == nil &&
+		replay.Builtins().ByAgent(f.agent, "") == nil {
+		return f, fmt.Errorf("unknown agent %q; known: %s", f.agent, replay.Known(replay.Builtins()))
+	}
+	return f, nil
+}
+
+func tapCmd(s stdio, args []string) int {
+	f, err := parseTap(args)
+	if errors.Is(err, flag.ErrHelp) {
+		tapUsage(s.out)
+		return exitOK
+	}
+	if err != nil {
+		s.errorf("%v\n", err)
+		tapUsage(s.err)
+		return exitUsage
+	}
+	t, err := newTap(s, f)
+	if err != nil {
+		s.errorf("%v", err)
+		return exitFail
+	}
+	defer t.close()
+	return t.run()
+}
+
+// tap is one agent run for one editor.
+type tap struct {
+	s     stdio
+	f     tapFlags
+	cmd   *exec.Cmd
+	toAg  *os.File // the agent's stdin
+	fromA *os.File // the agent's stdout
+
+	mu      sync.Mutex // orders the record and the events in wire order, and guards conn
+	conn    *acpdialect.Conn
+	record  *os.File // unbuffered: each line is one write, kept if the tap dies
+	events  *os.File
+	agentMu sync.Mutex // whole lines to the agent's stdin: the editor's and the tap's answers never interleave
+	closed  bool       // the agent's stdin is closed
+}
+
+func newTap(s stdio, f tapFlags) (*tap, error) {
+	t := &tap{s: s, f: f}
+	var err error
+	if t.record, err = create(f.record); err != nil {
+		return nil, err
+	}
+	if t.events, err = create(f.events); err != nil {
+		return nil, err
+	}
+	reg := replay.Builtins()
+	agent := f.agent
+	if agent == "unknown" || agent == "none" {
+		reg, agent = acpdialect.NewRegistry(), ""
+	}
+	// Without --answer the editor answers the agent's blocking requests:
+	// the Conn waits for them (and sees them through Outbound).
+	t.conn = reg.NewConn(acpdialect.Options{Agent: agent, ClientAnswers: !f.answer})
+	return t, nil
+}
+
+// create opens an output file, or returns nil for "".
+func create(path string) (*os.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return os.Create(path)
+}
+
+func (t *tap) close() {
+	for _, f := range []*os.File{t.record, t.events} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// run starts the agent, passes the bytes until it exits, and returns its
+// status.
+func (t *tap) run() int {
+	if err := t.start(); err != nil {
+		t.s.errorf("%v", err)
+		return exitFail
+	}
+	exited := make(chan struct{})
+	go t.forwardSignals(exited)
+	go t.fromEditor(exited)
+	waited := make(chan error, 1)
+	go func() {
+		err := t.cmd.Wait()
+		// The agent is gone: end what it left in its group, which also
+		// closes its stdout for good.
+		_ = proc.Signal(t.cmd.Process.Pid, syscall.SIGKILL)
+		waited <- err
+	}()
+	t.fromAgent()
+	err := <-waited
+	close(exited)
+	t.finish()
+	return exitStatus(err)
+}
+
+// start runs the agent in a process group of its own, on pipes the tap
+// owns (so that reading its stdout to the end does not race Wait).
+func (t *tap) start() error {
+	t.cmd = exec.Command(t.f.argv[0], t.f.argv[1:]...)
+	proc.Group(t.cmd)
+	t.cmd.Stderr = t.s.err
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	t.cmd.Stdin, t.cmd.Stdout = inR, outW
+	err = t.cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return err
+	}
+	t.toAg, t.fromA = inW, outR
+	return nil
+}
+
+// exitStatus is the agent's exit status; a signal's death is 128+signal,
+// as a shell reports it.
+func exitStatus(err error) int {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		if err != nil {
+			return exitFail
+		}
+		return exitOK
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ee.ExitCode()
+}
+
+// forwardSignals passes SIGINT and SIGTERM to the agent's group.
+func (t *tap) forwardSignals(exited <-chan struct{}) {
+	ch := make(chan os.Signal, 4)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(ch)
+	for {
+		select {
+		case sig := <-ch:
+			_ = proc.Signal(t.cmd.Process.Pid, sig.(syscall.Signal))
+		case <-exited:
+			return
+		}
+	}
+}
+
+// fromEditor passes the editor's lines to the agent. When the editor goes
+// away it closes the agent's stdin, and ends the agent's group if it has
+// not exited after the grace period.
+func (t *tap) fromEditor(exited <-chan struct{}) {
+	err := eachLine(t.s.in, func(line []byte) error {
+		t.observe(line, replay.ClientToAgent)
+		return t.toAgent(line)
+	})
+	if err != nil {
+		t.s.errorf("editor: %v", err)
+	}
+	t.agentMu.Lock()
+	t.closed = true
+	t.toAg.Close()
+	t.agentMu.Unlock()
+	select {
+	case <-exited:
+	case <-time.After(t.f.grace):
+		_ = proc.Signal(t.cmd.Process.Pid, syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(t.f.grace):
+			_ = proc.Signal(t.cmd.Process.Pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// toAgent writes one whole line to the agent's stdin.
+func (t *tap) toAgent(line []byte) error {
+	t.agentMu.Lock()
+	defer t.agentMu.Unlock()
+	if t.closed {
+		return io.ErrClosedPipe
+	}
+	_, err := t.toAg.Write(line)
+	return err
+}
+
+// fromAgent passes the agent's lines to the editor, until the agent's
+// stdout ends. With --answer, a vendor request the dialect answers is
+// answered here and kept from the editor. If the editor stops reading
+// (its side is gone), the agent's group is ended.
+func (t *tap) fromAgent() {
+	w := t.s.out
+	err := eachLine(t.fromA, func(line []byte) error {
+		if reply := t.observe(line, replay.AgentToClient); reply != nil {
+			return t.answer(reply)
+		}
+		_, err := w.Write(line)
+		return err
+	})
+	if err != nil {
+		t.s.errorf("editor gone: %v", err)
+		_ = proc.Signal(t.cmd.Process.Pid, syscall.SIGTERM)
+		_, _ = io.Copy(io.Discard, t.fromA) // until the group is gone
+	}
+}
+
+// answer writes the tap's reply to the agent and records it, as the
+// editor's would have been.
+func (t *tap) answer(reply []byte) error {
+	t.mu.Lock()
+	t.recordLine(reply)
+	t.mu.Unlock()
+	if err := t.toAgent(reply); err != nil && !errors.Is(err, io.ErrClosedPipe) {
+		return err
+	}
+	return nil
+}
+
+// observe records a line, feeds it to the Conn and writes its events. It
+// returns the reply the tap sends instead of the editor (--answer), or
+// nil when the line goes on.
+func (t *tap) observe(line []byte, d replay.Direction) []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.recordLine(line)
+	frame := trimEOL(line)
+	if len(frame) == 0 || frame[0] != '{' {
+		return nil
+	}
+	if d == replay.AgentToClient {
+		return t.inbound(frame)
+	}
+	res, err := t.conn.Outbound(frame)
+	if err == nil {
+		t.writeEvents(res.Events)
+	}
+	return nil
+}
+
+// inbound feeds an agent frame. The tap knows each frame's direction
+// from the pipe it came on: no inference.
+func (t *tap) inbound(frame []byte) []byte {
+	res, err := t.conn.Inbound(frame)
+	if err != nil {
+		return nil
+	}
+	t.writeEvents(res.Events)
+	if !t.f.answer || res.Reply == nil {
+		return nil
+	}
+	method := gjson.GetBytes(frame, "method").Str
+	if !t.conn.Allows(method) {
+		return nil // the editor declines what the dialect does not allow
+	}
+	return res.Reply
+}
+
+func (t *tap) recordLine(line []byte) {
+	if t.record == nil {
+		return
+	}
+	b := trimEOL(line)
+	if len(b) == 0 {
+		return
+	}
+	// One write per line: the OS has it even if the tap is killed next.
+	_, _ = t.record.Write(append(append([]byte(nil), b...), '\n'))
+}
+
+func (t *tap) writeEvents(evs []acpdialect.Event) {
+	if t.events == nil || len(evs) == 0 {
+		return
+	}
+	var b []byte
+	for _, ev := range evs {
+		j, err := ev.MarshalJSON()
+		if err == nil {
+			b = append(append(b, j...), '\n')
+		}
+	}
+	_, _ = t.events.Write(b)
+}
+
+// finish gives the defaults of what was left unanswered, as the replay
+// does after a transcript's last line, so that --events matches it.
+func (t *tap) finish() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, r := range t.conn.Expire(time.Unix(1<<62, 0)) {
+		t.writeEvents(r.Events)
+	}
+	t.conn.Close()
+}
+
+// eachLine calls fn with each line of r, its line ending included (the
+// last may have none), until r ends (nil) or a read or fn fails.
+func eachLine(r io.Reader, fn func([]byte) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if len(line) > 0 {
+			if ferr := fn(line); ferr != nil {
+				return ferr
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

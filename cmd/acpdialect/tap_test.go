@@ -1,0 +1,294 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
+)
+
+// lockedBuffer is a bytes.Buffer safe for the SDK's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// fakeEnv points the fake agent's logs into dir.
+func fakeEnv(t *testing.T, mode, dir string) {
+	t.Setenv("ACPDIALECT_FAKE_AGENT", mode)
+	t.Setenv("ACPDIALECT_FAKE_IN", filepath.Join(dir, "agent-in"))
+	t.Setenv("ACPDIALECT_FAKE_OUT", filepath.Join(dir, "agent-out"))
+	t.Setenv("ACPDIALECT_FAKE_CHILD_PID", filepath.Join(dir, "child-pid"))
+}
+
+// TestTapSDK runs the real SDK as the editor against the fake agent
+// through the tap: every byte passes unchanged both ways (with --answer,
+// all but the requests the tap answers and its answers), the recorded
+// transcript replays to the events of the live run, the tap exits with the
+// agent's status, and no agent process is left.
+func TestTapSDK(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, answer := range []bool{false, true} {
+		t.Run("answer="+strconv.FormatBool(answer), func(t *testing.T) {
+			dir := t.TempDir()
+			fakeEnv(t, "cursor", dir)
+			rec, evs := filepath.Join(dir, "rec.jsonl"), filepath.Join(dir, "events.jsonl")
+			args := []string{"tap", "--record", rec, "--events", evs}
+			if answer {
+				args = append(args, "--answer")
+			}
+			args = append(args, "--", self, "-test.run=^$")
+			sent, got, code := runEditor(t, args)
+			if code != 3 {
+				t.Fatalf("tap exit %d, want the agent's 3", code)
+			}
+			agentIn, _ := os.ReadFile(filepath.Join(dir, "agent-in"))
+			agentOut, _ := os.ReadFile(filepath.Join(dir, "agent-out"))
+			wantIn, wantOut := string(agentIn), string(agentOut)
+			if answer {
+				// The tap answered 70 and 71 itself: the editor never saw
+				// them, and the agent got the dialect's answers.
+				wantIn = without(t, wantIn, `"id":70,"result":{}`, `"id":71,"result":{"outcome":{"outcome":"cancelled"}}`)
+				wantOut = without(t, wantOut, `"id":70,"method":"cursor/task"`, `"id":71,"method":"cursor/ask_question"`)
+			} else if !strings.Contains(wantIn, `"id":70,"error":{"code":-32601`) {
+				t.Errorf("without --answer the editor (SDK) declines cursor/task; the agent got:\n%.2000s", wantIn)
+			}
+			if sent != wantIn {
+				t.Errorf("editor -> agent bytes differ: sent %d, agent got %d (after the tap's own answers)", len(sent), len(wantIn))
+			}
+			if got != wantOut {
+				t.Errorf("agent -> editor bytes differ: agent sent %d, editor got %d (after the answered requests)", len(wantOut), len(got))
+			}
+			sameEvents(t, rec, evs)
+			noProcessLeft(t, filepath.Join(dir, "child-pid"))
+		})
+	}
+}
+
+// without removes the lines that contain each marker, which must be there.
+func without(t *testing.T, s string, markers ...string) string {
+	t.Helper()
+	lines := strings.SplitAfter(s, "\n")
+	var out strings.Builder
+	for _, l := range lines {
+		drop := false
+		for _, m := range markers {
+			drop = drop || strings.Contains(l, m)
+		}
+		if !drop {
+			out.WriteString(l)
+		}
+	}
+	for _, m := range markers {
+		if !strings.Contains(s, m) {
+			t.Errorf("no line with %s", m)
+		}
+	}
+	return out.String()
+}
+
+// runEditor runs the tap in-process with the SDK as its editor: one
+// session, one prompt, then the editor closes its side. It returns the
+// bytes the editor wrote and read, and the tap's status.
+func runEditor(t *testing.T, args []string) (sent, got string, code int) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		c := runCtx(context.Background(), args, inR, outW, os.Stderr)
+		outW.Close()
+		inR.Close()
+		done <- c
+	}()
+	var w, r lockedBuffer
+	editor := acp.NewClientSideConnection(&editorClient{}, io.MultiWriter(inW, &w), io.TeeReader(outR, &r))
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if _, err := editor.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := editor.NewSession(ctx, acp.NewSessionRequest{Cwd: "/tmp", McpServers: []acp.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := editor.Prompt(ctx, acp.PromptRequest{SessionId: sess.SessionId, Prompt: []acp.ContentBlock{acp.TextBlock("go")}}); err != nil {
+		t.Fatal(err)
+	}
+	inW.Close() // the editor goes away
+	select {
+	case code = <-done:
+	case <-time.After(wait):
+		t.Fatal("the tap did not end after the editor closed its side")
+	}
+	io.Copy(io.Discard, outR)
+	return w.String(), r.String(), code
+}
+
+// sameEvents: the recorded transcript replays to the live run's events.
+func sameEvents(t *testing.T, rec, evs string) {
+	t.Helper()
+	live, err := os.ReadFile(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, replayed, errs := cli(t, "", "replay", "--json", "--strict", rec)
+	if code != 0 || replayed != string(live) {
+		t.Errorf("replay of the record (exit %d, %s) differs from the live events:\nreplay:\n%s\nlive:\n%s", code, errs, replayed, live)
+	}
+	if !strings.Contains(string(live), `"method":"cursor/task"`) {
+		t.Errorf("no cursor/task reply among the live events:\n%s", live)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(live)), "\n") {
+		if !json.Valid([]byte(l)) {
+			t.Errorf("not a JSON line: %s", l)
+		}
+	}
+}
+
+// noProcessLeft: the agent's grandchild (in its group) is gone.
+func noProcessLeft(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the fake agent left no grandchild pid: %v", err)
+	}
+	pid, _ := strconv.Atoi(string(b))
+	deadline := time.Now().Add(wait)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("agent process %d left behind", pid)
+		}
+		time.Sleep(10 * time.Millisecond) // polls a process table: no event to wait on
+	}
+}
+
+// alive reports whether pid runs (a zombie does not).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
+}
+
+// TestTapGrace: an agent that ignores the end of its stdin is ended, with
+// its group, after the grace period.
+func TestTapGrace(t *testing.T) {
+	self, _ := os.Executable()
+	dir := t.TempDir()
+	fakeEnv(t, "stubborn", dir)
+	done := make(chan int, 1)
+	go func() {
+		done <- runCtx(context.Background(), []string{"tap", "--grace", "50ms", "--", self, "-test.run=^$"},
+			strings.NewReader(""), io.Discard, io.Discard)
+	}()
+	select {
+	case code := <-done:
+		if code != 128+int(syscall.SIGTERM) {
+			t.Errorf("exit %d, want %d (ended by SIGTERM)", code, 128+int(syscall.SIGTERM))
+		}
+	case <-time.After(wait):
+		t.Fatal("the stubborn agent was not ended")
+	}
+	noProcessLeft(t, filepath.Join(dir, "child-pid"))
+}
+
+// TestTapSignal: SIGTERM to the tap reaches the agent's group; the tap
+// exits with the agent's status, and every line that passed is in the
+// record.
+func TestTapSignal(t *testing.T) {
+	self, _ := os.Executable()
+	dir := t.TempDir()
+	fakeEnv(t, "cursor", dir)
+	rec := filepath.Join(dir, "rec.jsonl")
+	cmd := exec.Command(self, "-test.run=^$", "--", "tap", "--record", rec, "--", self, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "ACPDIALECT_CLI_CHILD=1")
+	stdin, _ := cmd.StdinPipe()
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
+	// Once the agent's answer is in the record, the agent is up.
+	deadline := time.Now().Add(wait)
+	for b, _ := os.ReadFile(rec); !bytes.Contains(b, []byte(`"agentInfo"`)); b, _ = os.ReadFile(rec) {
+		if time.Now().After(deadline) {
+			t.Fatal("the agent did not answer")
+		}
+		time.Sleep(10 * time.Millisecond) // polls a file: no event to wait on
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 128+int(syscall.SIGTERM) {
+		t.Errorf("tap ended with %v, want exit status %d", err, 128+int(syscall.SIGTERM))
+	}
+	if b, _ := os.ReadFile(rec); bytes.Count(b, []byte("\n")) != 2 {
+		t.Errorf("record after the signal:\n%s", b)
+	}
+	noProcessLeft(t, filepath.Join(dir, "child-pid"))
+}
+
+// editorClient is an editor that supports nothing beyond updates.
+type editorClient struct{}
+
+var errNo = errors.New("not supported")
+
+func (*editorClient) SessionUpdate(context.Context, acp.SessionNotification) error { return nil }
+func (*editorClient) RequestPermission(context.Context, acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+	return acp.RequestPermissionResponse{Outcome: acp.RequestPermissionOutcome{Cancelled: &acp.RequestPermissionOutcomeCancelled{}}}, nil
+}
+func (*editorClient) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
+	return acp.ReadTextFileResponse{}, errNo
+}
+func (*editorClient) WriteTextFile(context.Context, acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+	return acp.WriteTextFileResponse{}, errNo
+}
+func (*editorClient) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
+	return acp.CreateTerminalResponse{}, errNo
+}
+func (*editorClient) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
+	return acp.KillTerminalResponse{}, errNo
+}
+func (*editorClient) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
+	return acp.TerminalOutputResponse{}, errNo
+}
+func (*editorClient) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
+	return acp.ReleaseTerminalResponse{}, errNo
+}
+func (*editorClient) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
+	return acp.WaitForTerminalExitResponse{}, errNo
+}

@@ -1,0 +1,303 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/tidwall/gjson"
+)
+
+// turnState is what the view remembers across frames to show a turn: the
+// client's requests by id (a response says what it answers), the agent's
+// permission requests (their answer names an option) and each tool call's
+// nesting depth. Each table is cleared when it reaches maxRemembered: the
+// view then shows less, never grows.
+type turnState struct {
+	requests    map[string]request       // client request id -> what it asked
+	permissions map[string]permissionReq // permission request id -> its session and options
+	depths      map[string]int           // tool call id -> depth
+}
+
+const maxRemembered = 4096
+
+// permissionReq is a permission request awaiting the client's answer:
+// its session, and its options' names by id.
+type permissionReq struct {
+	session string
+	options map[string]string
+}
+
+// request is a client request awaiting its response.
+type request struct{ method, session string }
+
+func newTurnState() *turnState {
+	return &turnState{requests: map[string]request{}, permissions: map[string]permissionReq{}, depths: map[string]int{}}
+}
+
+// remember puts k=v in m, clearing m when it is full.
+func remember[V any](m map[string]V, k string, v V) {
+	if len(m) >= maxRemembered {
+		clear(m)
+	}
+	m[k] = v
+}
+
+// get reads a string at path in raw JSON, as a copy: frames are reused.
+func get(raw, path string) string { return strings.Clone(gjson.Get(raw, path).String()) }
+
+// depth returns how deep a tool call (or a message, with id "") nests
+// under its parent, and remembers the tool call's.
+func (t *turnState) depth(_ string, id, parent string) int {
+	d := 0
+	if parent != "" {
+		d = t.depths[parent] + 1
+	}
+	if id != "" {
+		remember(t.depths, strings.Clone(id), d)
+	}
+	return d
+}
+
+// chunk is a message or thought being joined from its chunks.
+type chunk struct {
+	line                  int
+	session, role, parent string
+	text                  string // the start, cut
+	total                 int    // characters in all
+}
+
+func (c *chunk) same(o *chunk) bool {
+	return c.session == o.session && c.role == o.role && c.parent == o.parent
+}
+
+func (c *chunk) add(text string) {
+	c.total += utf8.RuneCountInString(text)
+	if utf8.RuneCountInString(c.text) <= maxText {
+		c.text = cut(c.text + text)
+	}
+}
+
+// cut keeps one character more than the view shows, so that truncate
+// still marks the cut.
+func cut(s string) string {
+	if utf8.RuneCountInString(s) <= maxText+1 {
+		return strings.Clone(s)
+	}
+	return string([]rune(s)[:maxText+1])
+}
+
+// chunkRoles are the ACP chunk kinds, by the role the view shows.
+var chunkRoles = map[string]string{
+	"agent_message_chunk": "assistant",
+	"agent_thought_chunk": "thought",
+	"user_message_chunk":  "user",
+}
+
+// chunk returns the frame's chunk, if it is a message, thought or user
+// chunk.
+func (t *turnState) chunk(f replay.Frame) *chunk {
+	if f.Method != "session/update" {
+		return nil
+	}
+	u := gjson.Get(f.Params, "update")
+	role, ok := chunkRoles[u.Get("sessionUpdate").Str]
+	if !ok {
+		return nil
+	}
+	return &chunk{line: f.Line, session: get(f.Params, "sessionId"), role: role, text: blockText(u.Get("content"))}
+}
+
+// blockText is a content block as text: its text, else its kind in
+// brackets ([image], [resource_link file.go]).
+func blockText(b gjson.Result) string {
+	if b.Get("type").Str == "text" || b.Get("text").Exists() {
+		return b.Get("text").String()
+	}
+	name := b.Get("name").String()
+	if name == "" {
+		name = b.Get("uri").String()
+	}
+	if name == "" {
+		name = b.Get("resource.uri").String()
+	}
+	return strings.TrimSpace("[" + b.Get("type").String() + " " + name + "]")
+}
+
+// rows appends the frame's own lines: what a frame shows when no event
+// covers it.
+func (t *turnState) rows(f replay.Frame, dst []row) []row {
+	r := row{line: f.Line, session: get(f.Params, "sessionId")}
+	switch {
+	case f.Method == "":
+		return t.response(f, r, dst)
+	case f.Dir == replay.ClientToAgent:
+		if f.ID != "" {
+			remember(t.requests, strings.Clone(f.ID), request{strings.Clone(f.Method), r.session})
+		}
+		return t.clientRequest(f, r, dst)
+	case f.Method == "session/update":
+		return t.update(f, r, dst)
+	case f.Method == "session/request_permission":
+		return append(dst, t.permission(f, r))
+	}
+	r.what, r.text = f.Method, idText(f.ID)+scalars(gjson.Parse(f.Params))
+	return append(dst, r)
+}
+
+func idText(id string) string {
+	if id == "" {
+		return ""
+	}
+	return "id=" + id + " "
+}
+
+// clientRequest shows the prompt in full (cut), a cancel, and the other
+// session settings; initialize and session/new show through their
+// responses.
+func (t *turnState) clientRequest(f replay.Frame, r row, dst []row) []row {
+	switch f.Method {
+	case "session/prompt":
+		var parts []string
+		gjson.Get(f.Params, "prompt").ForEach(func(_, b gjson.Result) bool {
+			parts = append(parts, blockText(b))
+			return true
+		})
+		r.what, r.text = "prompt", quote(strings.Join(parts, " "))
+	case "initialize", "session/new", "session/load", "session/list":
+		return dst
+	case "session/cancel":
+		r.what = "cancel"
+	default:
+		r.what, r.text = f.Method, scalars(gjson.Parse(f.Params))
+	}
+	return append(dst, r)
+}
+
+// response shows the end of a turn, the agent's identity, a new session,
+// the answer to a permission request, and errors.
+func (t *turnState) response(f replay.Frame, r row, dst []row) []row {
+	res := gjson.Parse(f.Result)
+	if f.Dir == replay.ClientToAgent {
+		p, ok := t.permissions[f.ID]
+		if !ok {
+			return dst
+		}
+		delete(t.permissions, f.ID)
+		r.what, r.session, r.text = "answer", p.session, "id="+f.ID+" "+permissionAnswer(res, f.Error, p.options)
+		return append(dst, r)
+	}
+	req := t.requests[f.ID]
+	delete(t.requests, f.ID)
+	method := req.method
+	r.session = req.session
+	if f.Error != "" {
+		e := gjson.Parse(f.Error)
+		r.what, r.text = "error", strings.TrimSpace("id="+f.ID+" "+method+" -> "+e.Get("code").Raw+" "+quote(e.Get("message").String()))
+		return append(dst, r)
+	}
+	switch method {
+	case "session/prompt":
+		r.what, r.text = "end_turn", "stop_reason="+word(res.Get("stopReason").String())+" "+scalars(res.Get("usage"))
+	case "initialize":
+		info := res.Get("agentInfo")
+		r.what, r.text = "agent", scalars(info)
+	case "session/new", "session/load":
+		r.what, r.session = "session", get(f.Result, "sessionId")
+	default:
+		return dst
+	}
+	r.text = strings.TrimSpace(r.text)
+	return append(dst, r)
+}
+
+// permission shows a permission request: its tool call, title and
+// options, and remembers the options for the answer.
+func (t *turnState) permission(f replay.Frame, r row) row {
+	p := gjson.Parse(f.Params)
+	opts := map[string]string{}
+	var names []string
+	p.Get("options").ForEach(func(_, o gjson.Result) bool {
+		id, name := strings.Clone(o.Get("optionId").String()), strings.Clone(o.Get("name").String())
+		opts[id] = name
+		names = append(names, word(cmpOr(name, id))+"("+o.Get("kind").String()+")")
+		return true
+	})
+	if f.ID != "" {
+		remember(t.permissions, strings.Clone(f.ID), permissionReq{r.session, opts})
+	}
+	tc := p.Get("toolCall")
+	r.what = "permission"
+	r.text = idText(f.ID) + strings.TrimSpace(tc.Get("toolCallId").String()+" "+quote(tc.Get("title").String())) +
+		" [" + strings.Join(names, "|") + "]"
+	return r
+}
+
+// permissionAnswer is the client's answer: the option it selected (by
+// name) or cancelled.
+func permissionAnswer(res gjson.Result, rpcErr string, opts map[string]string) string {
+	if rpcErr != "" {
+		return "error " + gjson.Get(rpcErr, "code").Raw
+	}
+	o := res.Get("outcome")
+	if id := o.Get("optionId").String(); id != "" {
+		return "selected " + word(cmpOr(opts[id], id))
+	}
+	return cmpOr(o.Get("outcome").String(), "-")
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// update shows the session/update kinds that carry no card: plans,
+// usage, modes, and any other kind with its scalar fields. Tool calls and
+// commands show through their events; chunks are joined.
+func (t *turnState) update(f replay.Frame, r row, dst []row) []row {
+	u := gjson.Get(f.Params, "update")
+	kind := u.Get("sessionUpdate").String()
+	switch kind {
+	case "tool_call", "tool_call_update", "available_commands_update", "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
+		return dst
+	case "plan":
+		entries := u.Get("entries").Array()
+		out := []string{"entries=" + strconv.Itoa(len(entries))}
+		for _, e := range entries {
+			out = append(out, "["+cmpOr(e.Get("status").String(), "-")+"]", quote(e.Get("content").String()))
+		}
+		r.what, r.text = "plan", strings.Join(out, " ")
+	case "usage_update":
+		r.what, r.text = "usage", strings.TrimSpace(scalars(u)+" "+prefixed("cost.", u.Get("cost")))
+	case "current_mode_update":
+		r.what, r.text = "mode", word(u.Get("currentModeId").String())
+	default:
+		r.what, r.text = kind, scalars(u)
+	}
+	return append(dst, r)
+}
+
+// scalars shows an object's scalar members as k=v (strings quoted and cut),
+// skipping sessionUpdate and _meta; "" for anything else.
+func scalars(o gjson.Result) string { return prefixed("", o) }
+
+func prefixed(prefix string, o gjson.Result) string {
+	if !o.IsObject() {
+		return ""
+	}
+	var out []string
+	o.ForEach(func(k, v gjson.Result) bool {
+		switch {
+		case k.Str == "sessionUpdate" || k.Str == "_meta" || k.Str == "sessionId":
+		case v.Type == gjson.String:
+			out = append(out, prefix+k.Str+"="+token(v.Str))
+		case v.Type == gjson.Number || v.Type == gjson.True || v.Type == gjson.False:
+			out = append(out, prefix+k.Str+"="+v.Raw)
+		}
+		return true
+	})
+	return strings.Join(out, " ")
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	tw "github.com/acpdialect/acpdialect/internal/testwire"
+)
+
+// TestViewWholeTurn: an agent without a dialect still shows its whole
+// turn: the prompt, each message and thought once (chunks joined), the
+// plan, the permission request with its options and the answer, usage
+// and the end of the turn.
+func TestViewWholeTurn(t *testing.T) {
+	chunk := func(kind, text string) []byte {
+		return tw.SessionUpdate("s1", map[string]any{"sessionUpdate": kind, "content": map[string]any{"type": "text", "text": text}})
+	}
+	req, resp := tw.Initialize(0, "some-agent")
+	nreq, nresp := tw.SessionNew(1, "s1")
+	frames := [][]byte{req, resp, nreq, nresp,
+		tw.Prompt(2, "s1", "Fix the parser"),
+		chunk("agent_thought_chunk", "Where is "), chunk("agent_thought_chunk", "the parser?"),
+		chunk("agent_message_chunk", "Looking "), chunk("agent_message_chunk", "for "), chunk("agent_message_chunk", "it."),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "plan", "entries": []any{
+			map[string]any{"content": "Read parser.go", "status": "completed"}, map[string]any{"content": "Fix it", "status": "pending"}}}),
+		tw.Request(90, "session/request_permission", map[string]any{"sessionId": "s1",
+			"toolCall": map[string]any{"toolCallId": "t1", "title": "Edit parser.go"},
+			"options":  []any{map[string]any{"optionId": "yes", "name": "Allow", "kind": "allow_once"}, map[string]any{"optionId": "no", "name": "Reject", "kind": "reject_once"}}}),
+		tw.Response(90, map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": "yes"}}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "usage_update", "used": 2500, "size": 128000}),
+		chunk("agent_message_chunk", "Done."),
+		tw.PromptResponse(2, "end_turn"),
+	}
+	var in bytes.Buffer
+	for _, f := range frames {
+		in.Write(append(f, '\n'))
+	}
+	code, out, errs := cli(t, in.String(), "replay", "-")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	want := []string{
+		`2 agent - name=some-agent`,
+		`5 prompt s1 "Fix the parser"`,
+		`6 thought s1 "Where is the parser?"`,
+		`8 assistant s1 "Looking for it."`,
+		`11 plan s1 entries=2 [completed] "Read parser.go" [pending] "Fix it"`,
+		`12 permission s1 id=90 t1 "Edit parser.go" [Allow(allow_once)|Reject(reject_once)]`,
+		`13 answer s1 id=90 selected Allow`,
+		`14 usage s1 size=128000 used=2500`,
+		`15 assistant s1 "Done."`,
+		`16 end_turn s1 stop_reason=end_turn`,
+	}
+	got := squash(out)
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("view lacks %q:\n%s", w, out)
+		}
+	}
+	if n := strings.Count(out, "assistant"); n != 2 {
+		t.Errorf("%d assistant lines, want 2 (chunks joined per message):\n%s", n, out)
+	}
+}
+
+// TestViewNested: a child session's tool call is indented under its
+// parent card.
+func TestViewNested(t *testing.T) {
+	code, out, _ := cli(t, "", "replay", filepath.Join("..", "..", "cursor", "testdata", "mixed-legacy-and-native.jsonl"))
+	if code != 0 || !strings.Contains(out, `└ tool-1 generic completed "Grep export" parent=sub-7`) {
+		t.Fatalf("exit %d, no nested card:\n%s", code, out)
+	}
+}
+
+// TestViewGenericEvent: an event type the view does not special-case
+// (another team's, say) shows with its object's fields.
+func TestViewGenericEvent(t *testing.T) {
+	used, size := int64(2500), int64(128000)
+	for _, tt := range []struct {
+		ev   acpdialect.Event
+		want string
+	}{
+		{acpdialect.Event{Type: acpdialect.EventUsage, SessionID: "s1", Object: &acpdialect.Usage{Used: &used, Size: &size, Model: "m"}},
+			`7 usage s1 used=2500 size=128000 model=m`},
+		{acpdialect.Event{Type: acpdialect.EventPermission, SessionID: "s1", ToolCallID: "t1", ID: []byte("4"),
+			Object: &acpdialect.Permission{ToolName: "Bash", Options: []acpdialect.PermissionOption{{ID: "a"}}}},
+			`7 permission s1 t1 id=4 tool_name=Bash options=[1]`},
+		{acpdialect.Event{Type: "brand_new", SessionID: "s1", Object: &acpdialect.SessionInfo{Title: "Fix it"}},
+			`7 brand_new s1 title="Fix it"`},
+	} {
+		if got := viewLine(tt.ev); got != tt.want {
+			t.Errorf("got  %s\nwant %s", got, tt.want)
+		}
+	}
+}
+
+// TestViewColor: colour only when asked (a terminal without NO_COLOR).
+func TestViewColor(t *testing.T) {
+	for _, color := range []bool{false, true} {
+		var b bytes.Buffer
+		w := bufio.NewWriter(&b)
+		v := newView(w, color)
+		v.write(row{line: 1, what: "prompt", session: "s1", text: `"hi"`})
+		w.Flush()
+		if got := strings.Contains(b.String(), "\x1b["); got != color {
+			t.Errorf("color %v: escapes %v in %q", color, got, b.String())
+		}
+	}
+	t.Setenv("NO_COLOR", "1")
+	if useColor(nil) {
+		t.Error("NO_COLOR ignored")
+	}
+}
