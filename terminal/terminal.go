@@ -14,6 +14,11 @@
 //   - terminal_output_delta {terminal_id, data}: output to append;
 //   - terminal_exit {terminal_id, exit_code, signal}: the command ended.
 //
+// Outside _meta, codex-acp puts the command and its cwd in rawInput and
+// its result in rawOutput {formatted_output, exit_code}, with or without
+// the channel: [ReadCommand] reads them, [FoldCommand] merges them. A
+// non-zero exit fails the tool call: [Status].
+//
 // The functions are pure: [ReadMeta] reads one update's keys, [Fold] merges
 // them into the card's shell copy-on-write. Output is bounded: past
 // [Limit] bytes the tail is kept and Shell.OutputTruncated says so; the
