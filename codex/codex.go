@@ -18,6 +18,12 @@
 //     and arguments in rawInput: an mcp_tool card. Progress output arrives
 //     in _meta.mcp_output_delta (appended, its tail kept: MaxMCPOutput),
 //     the result in rawOutput {result, error}; an error fails the call.
+//   - Commands are tool calls of kind execute: a shell card (package
+//     terminal) with the command and cwd of rawInput, the terminal channel
+//     of _meta (terminal_info, terminal_output, terminal_output_delta,
+//     terminal_exit) and the result of rawOutput {formatted_output,
+//     exit_code}; a non-zero exit fails the call. Commands Codex parses
+//     into a read or a search stay generic cards.
 //   - A synthetic tool call with _meta.contextCompaction is a compaction
 //     event.
 //   - Message chunks with _meta.codex.phase (commentary, final_answer) are
@@ -36,8 +42,7 @@
 //   - The client may call authentication/status and authentication/logout
 //     (no "_" prefix); the status result is an auth_status event.
 //
-// Codex sends no vendor requests of its own. Shell output (the terminal
-// meta channel) is left to a shared fold.
+// Codex sends no vendor requests of its own.
 //
 // The wire facts each rule relies on, with their public sources, are in
 // the module's docs/codex.md.

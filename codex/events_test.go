@@ -168,6 +168,8 @@ func TestOtherAgentsIsolated(t *testing.T) {
 		update(`{"sessionUpdate":"tool_call","toolCallId":"m1","status":"in_progress","rawInput":{"server":"fs","tool":"read"},"_meta":{"is_mcp_tool_call":true}}`),
 		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"},"_meta":{"codex":{"phase":"commentary"}}}`),
 		update(`{"sessionUpdate":"usage_update","used":1,"size":2}`),
+		update(`{"sessionUpdate":"tool_call","toolCallId":"c1","kind":"execute","title":"ls","status":"in_progress","rawInput":{"command":"ls","cwd":"/w"}}`),
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed","rawOutput":{"formatted_output":"x","exit_code":1}}`),
 		`{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"p"},"options":[],"_meta":{"codex":{"kind":"plan_review"}}}}`,
 	}
 	other := &acpdialect.Dialect{ID: "claude", Match: func(n, _ string) bool { return n == "claude-agent-acp" }}
@@ -186,7 +188,7 @@ func TestOtherAgentsIsolated(t *testing.T) {
 		if with != without {
 			t.Errorf("%s: output depends on the Codex dialect:\n%s\nwithout:\n%s", agent, with, without)
 		}
-		has(t, with, nil, []string{"subagent_task", "mcp_tool", `"phase"`, `"permission"`, `"usage"`, `"codex"`})
+		has(t, with, nil, []string{"subagent_task", "mcp_tool", `"shell"`, `"phase"`, `"permission"`, `"usage"`, `"codex"`})
 	}
 }
 

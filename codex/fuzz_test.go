@@ -9,6 +9,7 @@ import (
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/codex"
 	"github.com/acpdialect/acpdialect/frame"
+	"github.com/acpdialect/acpdialect/terminal"
 	"github.com/tidwall/gjson"
 )
 
@@ -31,7 +32,8 @@ func seeds(f *testing.F, path string) {
 		}
 		fh.Close()
 	}
-	for _, s := range []string{`{}`, `null`, `[]`, `"x"`, `{"_meta":{"codex":"x"}}`, `{"_meta":{"codex":{"collaboration":[],"subagent":7}}}`} {
+	for _, s := range []string{`{}`, `null`, `[]`, `"x"`, `{"_meta":{"codex":"x"}}`, `{"_meta":{"codex":{"collaboration":[],"subagent":7}}}`,
+		`{"sessionUpdate":"tool_call","toolCallId":"c","kind":"execute","rawInput":{"command":["bash","-lc","ls"]},"_meta":{"terminal_exit":{"exit_code":1}}}`} {
 		f.Add(s)
 	}
 }
@@ -49,6 +51,7 @@ func FuzzToolCall(f *testing.F) {
 			{Kind: acpdialect.KindGeneric},
 			{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "thread-paris", Status: "completed"}},
 			{Kind: acpdialect.KindMCPTool, MCPTool: &acpdialect.MCPTool{Server: "s", Tool: "t", Output: "o"}},
+			{Kind: acpdialect.KindShell, Shell: &acpdialect.Shell{Command: "ls", TerminalID: "t", Output: "a\n"}},
 		} {
 			keep := prev.Clone()
 			next := codex.ToolCall(u, prev)
@@ -60,6 +63,16 @@ func FuzzToolCall(f *testing.F) {
 			}
 			if m := next.MCPTool; m != nil && len(m.Output) > codex.MaxMCPOutput {
 				t.Fatalf("output of %d bytes", len(m.Output))
+			}
+			if sh := next.Shell; sh != nil && len(sh.Output) > terminal.Limit {
+				t.Fatalf("shell output of %d bytes", len(sh.Output))
+			}
+			if sh := next.Shell; sh != nil && sh.ExitCode != nil && *sh.ExitCode != 0 &&
+				next.Status != acpdialect.StatusFailed && next.Status != acpdialect.StatusCancelled {
+				t.Fatalf("exit %d, status %q", *sh.ExitCode, next.Status)
+			}
+			if (next.Kind == acpdialect.KindShell) != (next.Shell != nil) {
+				t.Fatalf("kind %q with shell %v", next.Kind, next.Shell)
 			}
 		}
 		_ = codex.CompactionEvent(u)

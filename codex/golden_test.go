@@ -34,7 +34,19 @@ func TestGoldenSemantics(t *testing.T) {
 		{"approval-command-allow-once", []string{`"tool_call_id":"item-snapshot","method":"session/request_permission","id":1001,"permission":{"acp_kind":"execute","options":[{"id":"allow_once","name":"Allow Once","kind":"allow_once"},{"id":"allow_always","name":"Allow for Session","kind":"allow_always"},{"id":"reject_once","name":"Reject","kind":"reject_once"}]}`,
 			`"replies":0`}, []string{`"type":"reply"`}},
 		{"elicitation-form-accept", []string{`"permission":{"acp_kind":"other","server":"my-mcp-server","options":[`}, nil},
-		{"terminal-output-meta-flow", []string{`"kind":"generic"`}, []string{`"shell"`}},
+		{"terminal-command-started", []string{`"payload":{"kind":"shell","status":"in_progress","title":"ls -la","shell":{"command":"ls -la","cwd":"/test/project","terminal_id":"command-123"}}`}, []string{`"generic"`}},
+		// codex-acp sends chunks in terminal_output: appended; the whole
+		// output at the end extends them and replaces them.
+		{"terminal-output-meta-flow", []string{`"status":"in_progress","title":"python manage.py migrate","shell":{"command":"python manage.py migrate","cwd":"/test/project","terminal_id":"command-terminal-output","output":"Applying migrations\n\nyes\n"}}`,
+			`"status":"completed","title":"python manage.py migrate","shell":{"command":"python manage.py migrate","cwd":"/test/project","terminal_id":"command-terminal-output","output":"Applying migrations\n\nyes\nDone\n","exit_code":0}}`},
+			[]string{`"output":"\nyes\n"`, `"generic"`}},
+		{"terminal-output-completion-fallback", []string{`"status":"completed","title":"git status --short","shell":{"command":"git status --short","cwd":"/test/project","terminal_id":"command-terminal-output-completion","output":"M src/CodexEventHandler.ts\n","exit_code":0}}`}, []string{`"generic"`}},
+		{"terminal-command-completed", []string{`"payload":{"kind":"shell","status":"completed","shell":{"output":"file1.txt\nfile2.txt\nfile3.txt\n","exit_code":0}}`}, nil},
+		{"terminal-command-failed", []string{`"payload":{"kind":"shell","status":"failed","shell":{"output":"cat: nonexistent.txt: No such file or directory","exit_code":1}}`}, nil},
+		{"terminal-output-delta", []string{`"payload":{"kind":"shell","shell":{"terminal_id":"command-123","output":"file1.txt\nfile2.txt\n"}}`}, nil},
+		{"terminal-interaction-stdin", []string{`"payload":{"kind":"shell","shell":{"terminal_id":"command-123","output":"\ncontinue\n"}}`}, nil},
+		// A command Codex parsed into a read has no terminal: generic.
+		{"terminal-output-parsed-command-legacy-delta", []string{`"payload":{"kind":"generic","status":"completed","title":"Read file '/test/project/README.md'","generic":{"acp_kind":"read"}}`}, []string{`"shell"`}},
 		{"web-search-start-and-complete", []string{`"kind":"generic","status":"completed","title":"Web search: agent client protocol"`}, nil},
 	}
 	for _, tt := range tests {

@@ -18,21 +18,39 @@ const (
 )
 
 // ToolCall reads Codex's tool calls: collaboration and subagent activity
-// frames into subagent_task cards, MCP calls into mcp_tool cards. Other
-// tool calls are left as they are. It copies a kind object before
-// changing it.
+// frames into subagent_task cards, MCP calls into mcp_tool cards, command
+// executions into shell cards. Other tool calls are left as they are. It
+// copies a kind object before changing it.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
-	if !u.Meta.Exists() && prev.Kind != acpdialect.KindSubagentTask && prev.Kind != acpdialect.KindMCPTool {
+	if plain(u, prev) {
 		return prev // the usual tool call
 	}
 	m := ParseMeta(u.Meta)
 	switch {
 	case m.Tool != "" || m.Activity != "" || prev.Kind == acpdialect.KindSubagentTask:
-		return subagentCall(u, m, prev)
+		prev = subagentCall(u, m, prev)
 	case m.MCP || prev.Kind == acpdialect.KindMCPTool:
-		return mcpCall(u, m, prev)
+		prev = mcpCall(u, m, prev)
+	default:
+		return shellCall(u, m, prev)
+	}
+	if prev.Kind != acpdialect.KindShell {
+		prev.Shell = nil // a command's id reused for a run or an MCP call
 	}
 	return prev
+}
+
+// plain reports whether u cannot concern a Codex card: it has no _meta,
+// no rawOutput object, no rawInput object on an execute call, and prev
+// is not a card of Codex's.
+func plain(u frame.ToolUpdate, prev acpdialect.Payload) bool {
+	switch {
+	case u.Meta.Exists(), u.RawOutput.IsObject():
+		return false
+	case u.RawInput.IsObject() && u.ACPKind.Type == gjson.String && u.ACPKind.Str == "execute":
+		return false
+	}
+	return prev.Kind != acpdialect.KindSubagentTask && prev.Kind != acpdialect.KindMCPTool && prev.Kind != acpdialect.KindShell
 }
 
 // mcpCall merges an MCP tool call frame: the call's identity from

@@ -1,6 +1,8 @@
 package codex
 
 import (
+	"strings"
+
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
@@ -26,6 +28,8 @@ type Meta struct {
 	// MCP is _meta.is_mcp_tool_call; MCPDelta _meta.mcp_output_delta.data.
 	MCP      bool
 	MCPDelta gjson.Result
+	// Terminal says _meta has a terminal_* key (package terminal).
+	Terminal bool
 }
 
 // ParseMeta reads a tool call's _meta. A member of the wrong type reads as
@@ -42,6 +46,8 @@ func ParseMeta(meta gjson.Result) Meta {
 			if !m.MCPDelta.Exists() {
 				m.MCPDelta = v.Get("data")
 			}
+		default:
+			m.Terminal = m.Terminal || strings.HasPrefix(k, "terminal_")
 		}
 		return true
 	})

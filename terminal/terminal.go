@@ -7,10 +7,17 @@
 // in the tool call's _meta:
 //
 //   - terminal_info {terminal_id, cwd?}: the terminal, on the tool_call;
-//   - terminal_output {terminal_id, data}: the output so far, whole
-//     (cumulative: it replaces what was kept), or a bare string;
+//   - terminal_output {terminal_id, data}, or a bare string: output for
+//     the terminal. Claude's adapter sends the whole output; codex-acp
+//     sends each chunk as it comes. Data that starts with the output kept
+//     so far is the whole output and replaces it; other data is appended;
 //   - terminal_output_delta {terminal_id, data}: output to append;
 //   - terminal_exit {terminal_id, exit_code, signal}: the command ended.
+//
+// Outside _meta, codex-acp puts the command and its cwd in rawInput and
+// its result in rawOutput {formatted_output, exit_code}, with or without
+// the channel: [ReadCommand] reads them, [FoldCommand] merges them. A
+// non-zero exit fails the tool call: [Status].
 //
 // The functions are pure: [ReadMeta] reads one update's keys, [Fold] merges
 // them into the card's shell copy-on-write. Output is bounded: past
@@ -38,8 +45,8 @@ const Limit = 1 << 20
 type Meta struct {
 	TerminalID string
 	Cwd        string
-	// Output is terminal_output's data (the whole output so far), when
-	// HasOutput.
+	// Output is terminal_output's data (the whole output so far, or the
+	// next chunk of it), when HasOutput.
 	Output    string
 	HasOutput bool
 	// Delta is terminal_output_delta's data (to append).
@@ -140,8 +147,11 @@ func once(seen *uint8, bit uint8) bool {
 
 // Fold merges m into sh (nil when the card has no shell yet) and returns
 // the next shell: sh itself when nothing changed, else a new object (sh is
-// never modified: events already handed out share it). The output keeps
-// at most Limit bytes, its tail.
+// never modified: events already handed out share it). terminal_output's
+// data replaces the output when it starts with it (the whole output
+// again, longer) and is appended otherwise (the next chunk);
+// terminal_output_delta's is appended. The output keeps at most Limit
+// bytes, its tail.
 func Fold(sh *acpdialect.Shell, m Meta) *acpdialect.Shell {
 	var n acpdialect.Shell
 	if sh != nil {
@@ -150,11 +160,13 @@ func Fold(sh *acpdialect.Shell, m Meta) *acpdialect.Shell {
 	setOwned(&n.TerminalID, m.TerminalID)
 	setOwned(&n.Cwd, m.Cwd)
 	switch {
-	case m.HasOutput && m.Output != n.Output:
+	case m.HasOutput && m.Output == n.Output:
+	case m.HasOutput && strings.HasPrefix(m.Output, n.Output):
 		n.Output, n.OutputTruncated = bounded(m.Output)
+	case m.HasOutput:
+		appendOutput(&n, m.Output)
 	case m.Delta != "":
-		out, cut := bounded(n.Output + m.Delta)
-		n.Output, n.OutputTruncated = out, n.OutputTruncated || cut
+		appendOutput(&n, m.Delta)
 	}
 	if m.Exited {
 		if m.ExitCode != nil && (n.ExitCode == nil || *n.ExitCode != *m.ExitCode) {
@@ -167,6 +179,15 @@ func Fold(sh *acpdialect.Shell, m Meta) *acpdialect.Shell {
 		return sh
 	}
 	return &n
+}
+
+// appendOutput appends data to n's output, keeping its tail. Once the
+// kept output was cut, the whole output sent again no longer starts with
+// it and is appended too: it is longer than the bound that cut it, so the
+// tail kept is its own.
+func appendOutput(n *acpdialect.Shell, data string) {
+	out, cut := bounded(n.Output + data)
+	n.Output, n.OutputTruncated = out, n.OutputTruncated || cut
 }
 
 // setOwned copies v into *dst when it is new and not empty.

@@ -46,7 +46,9 @@ func TestFold(t *testing.T) {
 		{`{"terminal_output":{"data":"a\n"}}`, acpdialect.Shell{TerminalID: "t1", Output: "a\n"}},
 		{`{"terminal_output":{"data":"a\nb\n"}}`, acpdialect.Shell{TerminalID: "t1", Output: "a\nb\n"}},
 		{`{"terminal_output_delta":{"data":"c\n"}}`, acpdialect.Shell{TerminalID: "t1", Output: "a\nb\nc\n"}},
-		{`{"terminal_exit":{"exit_code":1,"signal":null}}`, acpdialect.Shell{TerminalID: "t1", Output: "a\nb\nc\n", ExitCode: ptr(1)}},
+		// A chunk (codex-acp sends terminal_output per chunk): appended.
+		{`{"terminal_output":{"data":"d\n"}}`, acpdialect.Shell{TerminalID: "t1", Output: "a\nb\nc\nd\n"}},
+		{`{"terminal_exit":{"exit_code":1,"signal":null}}`, acpdialect.Shell{TerminalID: "t1", Output: "a\nb\nc\nd\n", ExitCode: ptr(1)}},
 	}
 	for i, s := range steps {
 		prev := sh
@@ -77,7 +79,20 @@ func TestFoldBounded(t *testing.T) {
 	if len(sh.Output) > terminal.Limit || !sh.OutputTruncated || !strings.HasSuffix(sh.Output, "end") {
 		t.Fatalf("delta: %d bytes, truncated %v", len(sh.Output), sh.OutputTruncated)
 	}
-	sh = terminal.Fold(sh, terminal.Meta{Output: "short", HasOutput: true})
+	// A chunk in terminal_output (codex-acp's) does not start with the
+	// kept tail: appended.
+	sh = terminal.Fold(sh, terminal.Meta{Output: "more", HasOutput: true})
+	if len(sh.Output) > terminal.Limit || !sh.OutputTruncated || !strings.HasSuffix(sh.Output, "endmore") {
+		t.Fatalf("a chunk: %d bytes, truncated %v", len(sh.Output), sh.OutputTruncated)
+	}
+	// The whole output sent again no longer starts with the kept tail
+	// either: appended too, its own tail is what stays.
+	sh = terminal.Fold(sh, terminal.Meta{Output: big + "endmore!", HasOutput: true})
+	if len(sh.Output) > terminal.Limit || !sh.OutputTruncated || !strings.HasSuffix(sh.Output, "éendmore!") ||
+		strings.Count(sh.Output, "end") != 1 {
+		t.Fatalf("the whole output again: %d bytes, truncated %v", len(sh.Output), sh.OutputTruncated)
+	}
+	sh = terminal.Fold(nil, terminal.Meta{Output: "short", HasOutput: true})
 	if sh.Output != "short" || sh.OutputTruncated {
 		t.Fatalf("a whole output that fits: %q %v", sh.Output, sh.OutputTruncated)
 	}
