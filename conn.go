@@ -50,8 +50,9 @@ type Options struct {
 	// answer before Expire (or wiretap) answers its default. Default
 	// DefaultAnswerTimeout.
 	AnswerTimeout time.Duration
-	// Now is the clock for answer deadlines. Default time.Now. (wiretap
-	// times its waits with the real clock: leave it unset there.)
+	// Now is the clock for answer deadlines (Conn.Now reads it). Default
+	// time.Now. wiretap times its waits on it too, so a test may move it
+	// by hand; it must then be safe for concurrent use.
 	Now func() time.Time
 }
 

@@ -20,18 +20,20 @@ const sdkUpdatePrefix = `{"jsonrpc":"2.0","method":"session/update"`
 // frame where a '_' must be inserted to rename the frame, or -1. Called
 // with t.mu held.
 func (t *Tap) inbound(frame []byte) int {
-	t.settleAnswered()
+	settled := t.begin()
 	res, err := t.conn.Inbound(frame)
 	d := t.conn.Dialect() // set by the initialize response
 	if d != t.dialect.Load() {
 		t.dialect.Store(d)
 	}
+	// The frame's defaults (a reused id, the bound) are for requests
+	// before it: final before the frame's own wait exists.
+	t.release(res.Events)
 	at := -1
 	if err == nil && d != nil {
 		at = t.rename(frame, res)
 	}
-	t.emit(res.Events) // after a blocking request's wait exists: OnEvent may answer it
-	t.afterFrame(res)
+	t.end(settled, res.Events) // after a blocking request's wait exists: OnEvent may answer it
 	return at
 }
 
@@ -178,10 +180,10 @@ func (t *Tap) outbound(frame, scratch []byte) []byte {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.settleAnswered()
+	settled := t.begin()
 	res, _ := t.conn.Outbound(frame)
-	t.emit(res.Events)
-	t.afterFrame(res)
+	t.release(res.Events)
+	t.end(settled, res.Events)
 	return frame
 }
 
