@@ -13,17 +13,20 @@ import (
 // SDK layout takes the fast path). The update is read from its start in
 // params without first skipping over it, so that a frame whose session id
 // comes first (sorted keys) is walked once.
-func (c *Conn) sessionUpdate(f string) Result {
+func (c *Conn) sessionUpdate(f string) (Result, error) {
 	params := scan.MemberTail(f, "params")
 	u := frame.ReadToolUpdate(scan.Result(scan.MemberTail(params, "update")))
 	if !c.wantsUpdate(u.Kind) {
-		return Result{}
+		return Result{}, nil
+	}
+	if c.invalid(f) {
+		return Result{}, ErrInvalidJSON
 	}
 	sid := scan.Result(scan.Member(params, "sessionId"))
 	if sid.Type != gjson.String {
 		sid.Str = ""
 	}
-	return Result{Events: c.update(sid.Str, u), Quarantine: c.d.Quarantines(u.Kind)}
+	return Result{Events: c.update(sid.Str, u), Quarantine: c.d.Quarantines(u.Kind)}, nil
 }
 
 // update dispatches a session/update of a kind wantsUpdate accepted.
@@ -149,13 +152,9 @@ func (c *Conn) takeLate(k correlate.Key, p Payload) Payload {
 
 // vendor handles a method that is neither session/update nor a standard
 // client method: the dialect's allowlist decides.
+// The frame is valid JSON (Inbound checked), so its id is a JSON value
+// that the reply may echo.
 func (c *Conn) vendor(v frameView, method string) Result {
-	if v.hasID && !scan.ValidScalar(v.id.Raw) {
-		// gjson reads a broken token (tru, 1e, an unterminated string) as
-		// an id; echoing it would send the agent a line that is not JSON.
-		c.stats.Malformed++
-		return Result{}
-	}
 	m := c.d.method(method, v.hasID)
 	if m == nil && len(method) > 1 && method[0] == '_' {
 		// The alias a client on the SDK knows the method by, sent as is:
