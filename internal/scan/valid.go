@@ -33,6 +33,7 @@ type validator struct {
 
 func (v *validator) valid(s string) bool {
 	i := 0
+values:
 	for {
 		// A value starts at s[i] (after whitespace).
 		i = SkipSpace(s, i)
@@ -46,7 +47,7 @@ func (v *validator) valid(s string) bool {
 			}
 			i = SkipSpace(s, i+1)
 			if i < len(s) && s[i] == v.closer() {
-				break // empty: after closes it
+				break // empty: closed below
 			}
 			if c == '{' {
 				i = key(s, i)
@@ -69,9 +70,31 @@ func (v *validator) valid(s string) bool {
 		if i < 0 {
 			return false
 		}
-		var ok, done bool
-		if i, ok, done = v.after(s, i); !ok || done {
-			return ok
+		// After a value: close what ends here, then expect the next
+		// member or element, or the end of s after the top-level value.
+		for {
+			i = SkipSpace(s, i)
+			if v.depth == 0 {
+				return i == len(s)
+			}
+			if i >= len(s) {
+				return false
+			}
+			switch s[i] {
+			case ',':
+				i++
+				if v.top() {
+					if i = key(s, SkipSpace(s, i)); i < 0 {
+						return false
+					}
+				}
+				continue values
+			case v.closer():
+				v.depth--
+				i++
+			default:
+				return false
+			}
 		}
 	}
 }
@@ -82,34 +105,6 @@ func (v *validator) closer() byte {
 		return '}'
 	}
 	return ']'
-}
-
-// after reads what follows a value: closers, then a comma (and, in an
-// object, the next key and colon). It returns where the next value starts;
-// done is true when the top-level value ended at the end of s.
-func (v *validator) after(s string, i int) (next int, ok, done bool) {
-	for {
-		i = SkipSpace(s, i)
-		if v.depth == 0 {
-			return i, i == len(s), true
-		}
-		if i >= len(s) {
-			return i, false, false
-		}
-		switch c := s[i]; {
-		case c == ',':
-			i++
-			if v.top() {
-				i = key(s, SkipSpace(s, i))
-			}
-			return i, i >= 0, false
-		case c == v.closer():
-			v.depth--
-			i++
-		default:
-			return i, false, false
-		}
-	}
 }
 
 // push opens a container; false beyond maxDepth.
@@ -171,12 +166,26 @@ var plain = func() (t [256]bool) {
 }()
 
 // stringEnd returns the index past the closing quote of the string whose
-// contents start at s[i], or -1 if it is not a valid JSON string.
+// contents start at s[i], or -1 if it is not a valid JSON string. It tests
+// eight bytes at a time (message text and prompts are long plain runs),
+// then one at a time.
 func stringEnd(s string, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for {
-		i = plainRun(s, i)
-		if i >= len(s) {
-			return -1
+		for ; i+8 <= len(s); i += 8 {
+			x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+			// The high bit of each byte of stop is set where x has a
+			// quote, a backslash or a control character (below 0x20); a
+			// borrow may set it wrongly only above the first such byte.
+			q, b := x^(ones*'"'), x^(ones*'\\')
+			stop := ((q - ones) &^ q) | ((b - ones) &^ b) | ((x - ones*0x20) &^ x)
+			if stop&highs != 0 {
+				i += bits.TrailingZeros64(stop&highs) / 8
+				break
+			}
+		}
+		for i < len(s) && plain[s[i]] {
+			i++
 		}
 		if i >= len(s) {
 			return -1
@@ -192,28 +201,6 @@ func stringEnd(s string, i int) int {
 			return -1 // a control character
 		}
 	}
-}
-
-// plainRun returns the index of the first byte at or after s[i] that is
-// not plain, or len(s). It tests eight bytes at a time (message text and
-// prompts are long plain runs), then one at a time.
-func plainRun(s string, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for ; i+8 <= len(s); i += 8 {
-		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
-		// The high bit of each byte of stop is set where x has a quote,
-		// a backslash or a control character (below 0x20); a borrow may
-		// set it wrongly only above the first such byte.
-		q, b := x^(ones*'"'), x^(ones*'\\')
-		stop := ((q - ones) &^ q) | ((b - ones) &^ b) | ((x - ones*0x20) &^ x)
-		if stop&highs != 0 {
-			return i + bits.TrailingZeros64(stop&highs)/8
-		}
-	}
-	for i < len(s) && plain[s[i]] {
-		i++
-	}
-	return i
 }
 
 // escape checks the escape after a backslash at s[i-1]; it returns the
