@@ -172,3 +172,42 @@ func TestTapAnswersRaceExpiry(t *testing.T) {
 func raceAnswer(i int) json.RawMessage {
 	return cursor.Answered(cursor.Answer{QuestionID: "lang", OptionIDs: []string{strconv.Itoa(i)}})
 }
+
+// TestTapReusedIDKeepsItsWait: the agent reuses the id of a question still
+// waiting. The first gets its default (each request gets one reply); the
+// second waits for its own answer, and gets it, rather than the first
+// one's default.
+func TestTapReusedIDKeepsItsWait(t *testing.T) {
+	d := newDirect(t, acpdialect.Options{ClientAnswers: true})
+	ask := func(toolCallID string) func() json.RawMessage {
+		q := testwire.Request(20, cursor.MethodAskQuestion, map[string]any{"toolCallId": toolCallID, "questions": questionParams["questions"]})
+		d.in(q)
+		got := make(chan json.RawMessage, 1)
+		go func() {
+			res, _, _ := d.tap.HandleExtension(context.Background(), "_"+cursor.MethodAskQuestion,
+				json.RawMessage(gjson.GetBytes(q, "params").Raw))
+			got <- res.(json.RawMessage)
+		}()
+		return func() json.RawMessage {
+			select {
+			case r := <-got:
+				return r
+			case <-time.After(waitLimit):
+				t.Fatalf("HandleExtension for %s did not return", toolCallID)
+			}
+			return nil
+		}
+	}
+	first := ask("q-1")
+	second := ask("q-2")
+	if r := first(); string(r) != string(cursor.Cancelled()) {
+		t.Errorf("first question got %s; want the default", r)
+	}
+	answer := cursor.Skipped("later")
+	if err := d.tap.Answer(json.RawMessage(`20`), answer); err != nil {
+		t.Fatalf("Answer for the second question: %v", err)
+	}
+	if r := second(); string(r) != string(answer) {
+		t.Errorf("second question got %s; want the answer", r)
+	}
+}
