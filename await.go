@@ -75,7 +75,7 @@ func (c *Conn) awaitRequest(id, method, session string, def []byte) Result {
 		id:       strings.Clone(id),
 		method:   method,
 		session:  session,
-		deadline: c.now().Add(c.opts.AnswerTimeout),
+		deadline: c.Now().Add(c.opts.AnswerTimeout),
 		def:      bytes.Clone(def),
 	}
 	c.waiting++
@@ -84,7 +84,11 @@ func (c *Conn) awaitRequest(id, method, session string, def []byte) Result {
 	return out
 }
 
-func (c *Conn) now() time.Time {
+// Now reads the Conn's clock, Options.Now (else time.Now): answer
+// deadlines are times on it, so compare Deadline with it and pass it to
+// Expire. Unlike the Conn's other methods it may be called concurrently,
+// if Options.Now may: it reads nothing else.
+func (c *Conn) Now() time.Time {
 	if c.opts.Now != nil {
 		return c.opts.Now()
 	}
@@ -177,7 +181,7 @@ func (c *Conn) dueNow(sid string) {
 	if c.waiting == 0 {
 		return
 	}
-	now := c.now()
+	now := c.Now()
 	for _, id := range c.awaitOrder {
 		if a := c.awaiting[id]; a != nil && !a.done && a.session == sid && a.deadline.After(now) {
 			a.deadline = now

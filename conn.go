@@ -56,8 +56,9 @@ type Options struct {
 	// find the card: past it the oldest link of a finished run goes first,
 	// else the oldest. Default DefaultRunLinks.
 	MaxRunLinks int
-	// Now is the clock for answer deadlines. Default time.Now. (wiretap
-	// times its waits with the real clock: leave it unset there.)
+	// Now is the clock for answer deadlines (Conn.Now reads it). Default
+	// time.Now. wiretap times its waits on it too, so a test may move it
+	// by hand; it must then be safe for concurrent use.
 	Now func() time.Time
 	// MaxOutput bounds the output text a card keeps (Shell.Output,
 	// MCPTool.Output), in bytes: past it the tail is kept and
@@ -113,7 +114,7 @@ type Result struct {
 // stores' own counters.
 type Stats struct {
 	Frames               uint64          `json:"frames"`
-	Malformed            uint64          `json:"malformed"`
+	Malformed            uint64          `json:"malformed"` // not JSON-RPC objects, or not valid JSON where it would act
 	Replies              uint64          `json:"replies"`
 	Declined             uint64          `json:"declined"`              // vendor requests answered -32601
 	IgnoredNotifications uint64          `json:"ignored_notifications"` // unknown vendor notifications
@@ -131,6 +132,10 @@ type Stats struct {
 
 // ErrNotObject is returned for a frame that is not a JSON object.
 var ErrNotObject = errors.New("acpdialect: frame is not a JSON-RPC object")
+
+// ErrInvalidJSON is returned for a frame that starts as a JSON object but
+// is not valid JSON (truncated, trailing bytes, a broken token).
+var ErrInvalidJSON = errors.New("acpdialect: frame is not valid JSON")
 
 // Conn normalizes one agent connection. Feed it every frame in both
 // directions, in wire order: Inbound for agent -> client, Outbound for
@@ -386,7 +391,12 @@ func (v *frameView) readID() {
 	v.hasID = v.id.Exists() && v.id.Type != gjson.Null
 }
 
-// Inbound handles one frame from the agent to the client.
+// Inbound handles one frame from the agent to the client. A frame that is
+// not a JSON object returns ErrNotObject; one that would produce a reply,
+// an event or a change but is not valid JSON returns ErrInvalidJSON and
+// gets no reply (the SDKs drop such lines). Both are counted in
+// Stats.Malformed. The message chunks that pass untouched are not
+// validated.
 func (c *Conn) Inbound(frame []byte) (Result, error) {
 	c.stats.Frames++
 	if c.skip.hit(frame) {
@@ -394,11 +404,14 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 	}
 	if f, ok := fastUpdateKind(frame); ok {
 		if c.d != nil && c.d.Session != nil {
-			return c.statefulUpdate(frame, f), nil
+			return c.statefulUpdate(frame, f)
 		}
 		if !c.wantsUpdate(scan.UnsafeString(f.kind)) {
 			c.skip.add(frame, f.end)
 			return Result{}, nil
+		}
+		if c.invalid(scan.UnsafeString(frame)) {
+			return Result{}, ErrInvalidJSON
 		}
 		return c.fastUpdate(f), nil
 	}
@@ -410,14 +423,21 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 	if v.method.Type != gjson.String {
 		v.readID()
 		if v.method.Exists() || !v.hasID {
+			// Not JSON-RPC (or not JSON, which may hide its method).
+			if c.invalid(v.s) {
+				return Result{}, ErrInvalidJSON
+			}
 			c.stats.Malformed++
 			return Result{}, nil
 		}
-		return c.response(v), nil
+		return c.response(v)
 	}
 	method := v.method.Str
 	if method == "session/update" {
-		return c.sessionUpdate(v.s), nil
+		return c.sessionUpdate(v.s)
+	}
+	if c.invalid(v.s) {
+		return Result{}, ErrInvalidJSON // never answered under an id read from its prefix
 	}
 	v.readIDParams()
 	if isClientMethod(method) || c.serves(method) {
@@ -431,6 +451,19 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 		return Result{}, nil
 	}
 	return c.vendor(v, method), nil
+}
+
+// invalid reports whether a frame the Conn is about to act on is not
+// JSON, and counts it malformed. The SDKs drop such a line, so the Conn
+// neither answers it nor lets it change a card, a turn or a session. Only
+// frames that would produce a reply, an event or a change pay for the
+// check: the message chunks the fast path passes do not.
+func (c *Conn) invalid(frame string) bool {
+	if scan.Valid(frame) {
+		return false
+	}
+	c.stats.Malformed++
+	return true
 }
 
 // fastUpdate handles an SDK-layout update of a kind wantsUpdate accepted.
@@ -448,13 +481,18 @@ func (c *Conn) fastUpdate(f fastUpdate) Result {
 // Outbound handles one frame from the client to the agent. Its Result has
 // no Reply (the client sends its own frames); its Events are what the frame
 // changed: the reply event when the frame is the client's own answer to a
-// blocking request. A second answer to one returns ErrNotPending.
+// blocking request. A second answer to one returns ErrNotPending; a frame
+// that is not valid JSON, which the agent rejects, changes nothing and
+// returns ErrInvalidJSON.
 func (c *Conn) Outbound(frame []byte) (Result, error) {
 	c.stats.Frames++
 	v, err := view(frame)
 	if err != nil {
 		c.stats.Malformed++
 		return Result{}, err
+	}
+	if c.invalid(v.s) {
+		return Result{}, ErrInvalidJSON // the agent rejects it: no answer, no turn
 	}
 	if v.method.Type != gjson.String {
 		events, err := c.clientResponse(v)
@@ -560,11 +598,15 @@ func (c *Conn) compactRequests() {
 	c.reqOrder = kept
 }
 
-// response handles the agent's response to a client request.
-func (c *Conn) response(v frameView) Result {
+// response handles the agent's response to a client request. One that
+// is not JSON ends nothing: the client's SDK never sees it.
+func (c *Conn) response(v frameView) (Result, error) {
 	r, ok := c.requests[v.id.Raw]
 	if !ok {
-		return Result{}
+		return Result{}, nil
+	}
+	if c.invalid(v.s) {
+		return Result{}, ErrInvalidJSON
 	}
 	delete(c.requests, v.id.Raw)
 	if len(c.requests) == 0 {
@@ -588,7 +630,7 @@ func (c *Conn) response(v frameView) Result {
 		ended = c.turnEnd(r)
 	}
 	if r.rewrite != nil {
-		return c.rewriteResponse(v, r)
+		return c.rewriteResponse(v, r), nil
 	}
 	res := Result{Events: c.callResult(v, r)}
 	if len(ended) > 0 {
@@ -597,7 +639,7 @@ func (c *Conn) response(v frameView) Result {
 	if c.d != nil && c.d.Session != nil {
 		c.sessionResult(v, r, &res)
 	}
-	return res
+	return res, nil
 }
 
 // callResult reads the agent's result for a vendor method the client

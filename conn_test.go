@@ -17,8 +17,10 @@ import (
 // out of a connection identified as it.
 func claude() *acpdialect.Dialect {
 	return &acpdialect.Dialect{
-		ID:    "claude",
-		Match: func(name, title string) bool { return strings.Contains(strings.ToLower(name), "claude") },
+		ID: "claude",
+		Match: func(name, _ string) bool {
+			return acpdialect.MatchName(name, "@agentclientprotocol/claude-agent-acp", "claude-code", "claude-agent")
+		},
 	}
 }
 
@@ -142,6 +144,9 @@ func TestIdentify(t *testing.T) {
 		{"explicit ID any case", acpdialect.Options{Agent: "CURSOR"}, "", "cursor"},
 		{"explicit agent name", acpdialect.Options{Agent: "Cursor Agent"}, "", "cursor"},
 		{"explicit unknown agent stays unknown", acpdialect.Options{Agent: "mystery"}, `{"agentInfo":{"name":"cursor-agent"}}`, ""},
+		{"a name containing cursor", acpdialect.Options{}, `{"agentInfo":{"name":"precursor","title":"Precursor"}}`, ""},
+		{"another agent naming cursor", acpdialect.Options{}, `{"agentInfo":{"name":"claude-code (cursor-compatible)"}}`, ""},
+		{"explicit name containing cursor", acpdialect.Options{Agent: "precursor"}, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,8 @@ package acpdialect_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -348,8 +350,9 @@ func TestCursorTwoSessionsShareNoHalf(t *testing.T) {
 	}
 }
 
-// Scenario 8: malformed frames and params never fail the request, never
-// panic, and do not disturb later frames.
+// Scenario 8: malformed params never fail the request; a frame that is not
+// JSON gets no reply at all (the SDKs drop it, and its id is a guess).
+// Neither panics or disturbs later frames.
 func TestCursorTaskMalformed(t *testing.T) {
 	tests := []struct {
 		name, frame string
@@ -364,9 +367,9 @@ func TestCursorTaskMalformed(t *testing.T) {
 		{"params array", taskFrame("17", `[{"toolCallId":"tool-x"}]`), "17"},
 		{"params null", taskFrame("18", `null`), "18"},
 		{"params missing", `{"jsonrpc":"2.0","id":19,"method":"cursor/task"}`, "19"},
-		{"truncated params", `{"jsonrpc":"2.0","id":20,"method":"cursor/task","params":{"toolCallId":"tool-x","desc`, "20"},
-		{"invalid JSON", `{"jsonrpc":"2.0","id":21,"method":"cursor/task","params":{"toolCallId":"tool-x",,,}}`, "21"},
-		{"unquoted value", `{"jsonrpc":"2.0","id":22,"method":"cursor/task","params":{"toolCallId":tool}}`, "22"},
+		{"truncated params", `{"jsonrpc":"2.0","id":20,"method":"cursor/task","params":{"toolCallId":"tool-x","desc`, ""},
+		{"invalid JSON", `{"jsonrpc":"2.0","id":21,"method":"cursor/task","params":{"toolCallId":"tool-x",,,}}`, ""},
+		{"unquoted value", `{"jsonrpc":"2.0","id":22,"method":"cursor/task","params":{"toolCallId":tool}}`, ""},
 		{"truncated before the id", `{"jsonrpc":"2.0","method":"cursor/task","params":{"toolCallId":"to`, ""},
 		// An id gjson reads but that is not JSON cannot be echoed: a reply
 		// with it (or with a raw line break) would break the agent's stream.
@@ -380,8 +383,10 @@ func TestCursorTaskMalformed(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := h.c.Inbound([]byte(tc.frame))
-			if err != nil {
+			if valid := json.Valid([]byte(tc.frame)); err != nil && (valid || !errors.Is(err, acpdialect.ErrInvalidJSON)) {
 				t.Fatalf("error %v", err)
+			} else if err == nil && !valid {
+				t.Errorf("no error for invalid JSON")
 			}
 			want := ""
 			if tc.reply != "" {

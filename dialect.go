@@ -21,7 +21,8 @@ type Dialect struct {
 	// ("cursor", "claude").
 	ID string
 	// Match reports whether an initialize response's agentInfo name and
-	// title identify this agent.
+	// title identify this agent: by the agent's known names (MatchName),
+	// never by a substring, so that no other agent runs its rules.
 	Match func(name, title string) bool
 	// Methods is the allowlist of vendor methods the agent may send to the
 	// client. Any other non-standard request is answered -32601 and any

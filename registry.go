@@ -46,7 +46,9 @@ func (r *Registry) ByID(id string) *Dialect {
 
 // ByAgent returns the first dialect whose Match accepts an agent's
 // initialize agentInfo name and title, or nil for an unknown agent. This is
-// how a Conn identifies its agent.
+// how a Conn identifies its agent. Dialects match known names
+// (MatchName), never a substring, so the order matters only for dialects
+// that claim the same name.
 func (r *Registry) ByAgent(name, title string) *Dialect {
 	if r == nil || (name == "" && title == "") {
 		return nil
@@ -87,4 +89,37 @@ func (r *Registry) Allowlist() []string {
 		}
 	}
 	return out
+}
+
+// MatchName reports whether name (an initialize agentInfo name or title)
+// is one of an agent's known names: equal to one, ignoring case and
+// surrounding space, or one followed by a version after a single ' ', '/'
+// or '@' ("cursor-agent 1.2", "cursor-agent/2025.11", "Cursor Agent v2").
+// Anything else is another agent, however much of a known name it holds:
+// "precursor", "cursor-agent-shim", "claude-code (cursor-compatible)".
+// A dialect's Match is usually MatchName on the name and the title.
+func MatchName(name string, known ...string) bool {
+	name = strings.TrimSpace(name)
+	for _, k := range known {
+		if k == "" || len(name) < len(k) || !strings.EqualFold(name[:len(k)], k) {
+			continue
+		}
+		if rest := name[len(k):]; rest == "" || versionSuffix(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// versionSuffix reports whether s is a separator (' ', '/', '@') and then
+// a version: a digit, or 'v' and a digit, then anything.
+func versionSuffix(s string) bool {
+	if len(s) < 2 || (s[0] != ' ' && s[0] != '/' && s[0] != '@') {
+		return false
+	}
+	v := s[1:]
+	if v[0] == 'v' || v[0] == 'V' {
+		v = v[1:]
+	}
+	return v != "" && v[0] >= '0' && v[0] <= '9'
 }

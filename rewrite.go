@@ -359,13 +359,17 @@ const fastParams = `{"jsonrpc":"2.0","method":"session/update","params":`
 // statefulUpdate handles an SDK-layout update for a dialect that keeps
 // session state: what every update gets, then the echo and the context
 // window. Such a dialect's chunks bypass the skip cache: their params'
-// _meta differs from frame to frame.
-func (c *Conn) statefulUpdate(frame []byte, f fastUpdate) Result {
+// _meta differs from frame to frame. A frame that is not JSON changes
+// nothing: the session's state is read from the params of every update.
+func (c *Conn) statefulUpdate(frame []byte, f fastUpdate) (Result, error) {
+	if c.invalid(scan.UnsafeString(frame)) {
+		return Result{}, ErrInvalidJSON
+	}
 	var res Result
 	kind := scan.UnsafeString(f.kind)
 	if c.wantsUpdate(kind) {
 		res = c.fastUpdate(f)
 	}
 	c.updateExtras(&res, scan.UnsafeString(f.sid), kind, scan.UnsafeString(frame[len(fastParams):]))
-	return res
+	return res, nil
 }

@@ -13,13 +13,16 @@ import (
 // SDK layout takes the fast path). The update is read from its start in
 // params without first skipping over it, so that a frame whose session id
 // comes first (sorted keys) is walked once.
-func (c *Conn) sessionUpdate(f string) Result {
+func (c *Conn) sessionUpdate(f string) (Result, error) {
 	params := scan.MemberTail(f, "params")
 	u := frame.ReadToolUpdate(scan.Result(scan.MemberTail(params, "update")))
 	stateful := c.hooks() != nil
 	wants := c.wantsUpdate(u.Kind)
 	if !wants && !stateful {
-		return Result{}
+		return Result{}, nil
+	}
+	if c.invalid(f) {
+		return Result{}, ErrInvalidJSON
 	}
 	sid := scan.Result(scan.Member(params, "sessionId"))
 	if sid.Type != gjson.String {
@@ -32,7 +35,7 @@ func (c *Conn) sessionUpdate(f string) Result {
 	if stateful {
 		c.updateExtras(&res, sid.Str, u.Kind, params)
 	}
-	return res
+	return res, nil
 }
 
 // update dispatches a session/update of a kind wantsUpdate accepted.
@@ -232,14 +235,10 @@ func (c *Conn) vendor(v frameView, method string) Result {
 	return res
 }
 
-// vendorFrame handles a vendor method as the dialect's Methods say.
+// vendorFrame handles a vendor method as the dialect's Methods say. The
+// frame is valid JSON (Inbound checked), so its id is a JSON value that
+// the reply may echo.
 func (c *Conn) vendorFrame(v frameView, method string) Result {
-	if v.hasID && !scan.ValidScalar(v.id.Raw) {
-		// gjson reads a broken token (tru, 1e, an unterminated string) as
-		// an id; echoing it would send the agent a line that is not JSON.
-		c.stats.Malformed++
-		return Result{}
-	}
 	m := c.d.method(method, v.hasID)
 	if m == nil && len(method) > 1 && method[0] == '_' {
 		// The alias a client on the SDK knows the method by, sent as is:

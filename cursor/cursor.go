@@ -73,13 +73,21 @@ func Dialect() *acpdialect.Dialect {
 	}
 }
 
-// Match identifies Cursor by its initialize agentInfo name or title.
-func Match(name, title string) bool {
-	return containsFold(name, "cursor") || containsFold(title, "cursor")
-}
+// names are what Cursor's agent (`agent acp`) calls itself in its
+// initialize response: agentInfo name "cursor-agent", title "Cursor
+// Agent"; "Cursor" alone is taken too, as a title or an Options.Agent.
+var names = [...]string{"cursor-agent", "Cursor Agent", "Cursor"}
 
-func containsFold(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), sub)
+// Match identifies Cursor by its initialize agentInfo name or title: one
+// of its known names ("cursor-agent", "Cursor Agent", "Cursor"), in any
+// case, alone or followed by a version ("cursor-agent 1.2",
+// "cursor-agent/2025.11", "Cursor Agent v2"); see acpdialect.MatchName.
+// A name that merely contains "cursor" ("precursor", "claude-code
+// (cursor-compatible)", "cursor-agent-shim") is another agent: Cursor's
+// rules never run for it. Name the dialect explicitly (Options.Agent
+// "cursor", `--agent cursor`) for a build that calls itself otherwise.
+func Match(name, title string) bool {
+	return acpdialect.MatchName(name, names[:]...) || acpdialect.MatchName(title, names[:]...)
 }
 
 // HandleTask reads cursor/task params. The reply is always an empty success

@@ -12,19 +12,43 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// TestMatch: Cursor is its known names, in any case, alone or with a
+// version; names that only contain "cursor" are other agents, which must
+// not run Cursor's rules.
 func TestMatch(t *testing.T) {
 	tests := []struct {
 		name, title string
 		want        bool
 	}{
 		{"cursor-agent", "", true},
+		{"cursor-agent", "Cursor Agent", true}, // what Cursor's agent reports
 		{"Cursor Agent", "", true},
 		{"", "Cursor", true},
 		{"agent", "CURSOR agent", true},
+		{" cursor-agent ", "", true},
+		{"cursor-agent 2025.11.25", "", true},
+		{"cursor-agent/1.2.3", "", true},
+		{"cursor-agent@v1", "", true},
+		{"", "Cursor Agent v0.9", true},
 		{"@agentclientprotocol/claude-agent-acp", "Claude Agent", false},
 		{"codex-acp", "Codex", false},
 		{"", "", false},
 		{"curs", "or", false},
+		// Near misses: the substring is there, the agent is not Cursor.
+		{"precursor", "", false},
+		{"claude-code (cursor-compatible)", "", false},
+		{"", "Claude Code (Cursor compatible)", false},
+		{"cursor-compatible", "", false},
+		{"not-cursor-agent", "", false},
+		{"cursor-agent-shim", "", false},
+		{"cursor_agent", "", false},
+		{"cursoragent", "", false},
+		{"", "Cursor Agent Compatible Shim", false},
+		{"", "Cursor-like", false},
+		{"my cursor", "My Cursor Agent", false},
+		{"cursor-agent beta", "", false},
+		{"cursor-agent/", "", false},
+		{"cursor-agent v", "", false},
 	}
 	for _, tc := range tests {
 		if got := cursor.Match(tc.name, tc.title); got != tc.want {

@@ -22,11 +22,16 @@ const maxWaits = 1024
 // A blocking request (a question, a plan) that the client answers with
 // Tap.Answer while the SDK's goroutine for it waits in HandleExtension.
 //
-// One rule keeps the wire and the events in agreement: the Conn decides.
-// A client's answer reaches the Conn before any later frame is fed to it
-// (settleAnswered), so a cancel or deadline that follows does not replace
-// it; a default the Conn gives first (a deadline, a stopped turn, the
-// bound) is final, and the request's HandleExtension returns it.
+// One rule keeps the wire and the events in agreement: the Conn decides,
+// and an answer Tap.Answer accepted is the Conn's first. Answer cannot
+// give it to the Conn itself (it may run inside OnEvent, under the tap's
+// lock), so it records it, and the Conn decides only with waits.mu held
+// and after it has the answers recorded so far (begin, afterFrame): a
+// frame's defaults (a reused id, the bound) and the expiry after it
+// (a deadline, a stopped turn). An Answer that comes while the Conn
+// decides waits for waits.mu, and then finds the request open or
+// answered. A default the Conn gives is final, and the request's
+// HandleExtension returns it.
 type wait struct {
 	id       string // the raw JSON-RPC id
 	method   string // the vendor method, without the alias's "_"
@@ -48,7 +53,7 @@ type waits struct {
 
 // addWait records a blocking request the Conn says the client answers:
 // renamed, or sent by the agent as the alias already. Called from Read
-// with the tap's lock held.
+// with the tap's lock and waits.mu held.
 func (t *Tap) addWait(frame []byte) {
 	s := unsafeString(frame) // views the reader's buffer: copy what is kept
 	id := strings.Clone(gjson.Get(s, "id").Raw)
@@ -63,8 +68,6 @@ func (t *Tap) addWait(frame []byte) {
 		deadline: deadline,
 		answer:   make(chan json.RawMessage, 1),
 	}
-	t.waits.mu.Lock()
-	defer t.waits.mu.Unlock()
 	if len(t.waits.list) >= maxWaits {
 		t.dropOldest()
 	}
@@ -105,7 +108,9 @@ func (t *Tap) claim(method string, params []byte) *wait {
 // connection closed); the last two give def, the dialect's default. It
 // returns what the Conn recorded as the request's reply.
 func (t *Tap) await(ctx context.Context, w *wait, def json.RawMessage) json.RawMessage {
-	timer := time.NewTimer(time.Until(w.deadline))
+	// The deadline is on the Conn's clock, which a test may move by hand:
+	// the timer runs for what is left on it.
+	timer := time.NewTimer(w.deadline.Sub(t.conn.Now()))
 	defer timer.Stop()
 	var ans json.RawMessage
 	select {
@@ -150,8 +155,10 @@ func (t *Tap) finalize(w *wait, ans json.RawMessage) json.RawMessage {
 // agent as the reply to that request, with the original id; its reply
 // event reaches OnEvent. Each request is answered once: a second answer, or
 // one after the deadline, the end of its turn or the agent's cancellation
-// sent the default, returns acpdialect.ErrNotPending. It may be called
-// from OnEvent.
+// sent the default, returns acpdialect.ErrNotPending. An answer it accepts
+// (nil error) is the one the agent gets: the default goes only to a
+// request nobody answered. It may be called from OnEvent, and from any
+// goroutine.
 //
 // It needs Options.ClientAnswers on the Conn, and the client's
 // HandleExtensionMethod calling Tap.HandleExtension for the request.
@@ -174,15 +181,33 @@ func (t *Tap) Answer(id json.RawMessage, result json.RawMessage) error {
 	return acpdialect.ErrNotPending
 }
 
-// settleAnswered gives the Conn the client's answers it does not know yet,
-// before the next frame can make it decide otherwise. Called with t.mu
-// held, before each frame; nearly free when there are none.
-func (t *Tap) settleAnswered() {
+// begin locks the waits while the Conn handles a frame (until end), so
+// that no answer is accepted while the Conn may give a default, and gives
+// the Conn the client's answers it does not know yet. It returns their
+// reply events, for end. Called with t.mu held.
+func (t *Tap) begin() []acpdialect.Event {
+	t.waits.mu.Lock()
+	return t.settle()
+}
+
+// end finishes a frame begin started: the waits are unlocked, the events
+// go to OnEvent (which may answer, now that the frame's waits exist),
+// and then afterFrame runs. Called with t.mu held.
+func (t *Tap) end(settled, events []acpdialect.Event) {
+	t.waits.mu.Unlock()
+	t.emit(settled)
+	t.emit(events)
+	t.afterFrame()
+}
+
+// settle gives the Conn the client's answers it does not know yet, before
+// it can decide otherwise, and returns their reply events. Called with
+// t.mu and waits.mu held; nearly free when there are none.
+func (t *Tap) settle() []acpdialect.Event {
 	if t.waits.unsettled.Load() == 0 {
-		return
+		return nil
 	}
 	var events []acpdialect.Event
-	t.waits.mu.Lock()
 	for _, w := range t.waits.list {
 		if w.result == nil {
 			continue
@@ -194,31 +219,38 @@ func (t *Tap) settleAnswered() {
 		w.result = nil
 		t.waits.unsettled.Add(-1)
 	}
+	return events
+}
+
+// afterFrame runs after each frame's events went to OnEvent, with t.mu
+// held. The answers the client gave meanwhile (from OnEvent or another
+// goroutine) reach the Conn first; then the requests nobody answered whose
+// deadline passed, or whose turn stopped, get their default, which is
+// final: its reply event goes to OnEvent and its wait returns it.
+func (t *Tap) afterFrame() {
+	if t.waits.unsettled.Load() == 0 && !t.due() {
+		return // an answer accepted from here on is settled before any expiry
+	}
+	t.waits.mu.Lock()
+	events := t.settle()
+	for _, r := range t.conn.Expire(t.conn.Now()) {
+		events = append(events, r.Events...)
+	}
+	t.release(events)
 	t.waits.mu.Unlock()
 	t.emit(events) // outside waits.mu: OnEvent may call Answer
 }
 
-// afterFrame runs after each frame the Conn handled, with t.mu held: the
-// defaults the Conn gave in it (a reused id, the bound) or now gives (a
-// deadline passed, the turn stopped) are final; their reply events go to
-// OnEvent and their waits return them.
-func (t *Tap) afterFrame(res acpdialect.Result) {
-	if d, ok := t.conn.Deadline(); ok && !d.After(time.Now()) {
-		for _, r := range t.conn.Expire(time.Now()) {
-			t.emit(r.Events)
-			res.Events = append(res.Events[:len(res.Events):len(res.Events)], r.Events...)
-		}
-	}
-	t.release(res.Events)
+// due reports whether a request's deadline has passed on the Conn's clock.
+func (t *Tap) due() bool {
+	d, ok := t.conn.Deadline()
+	return ok && !d.After(t.conn.Now())
 }
 
-// release makes the Conn's answers in events final for their waits.
+// release makes the Conn's answers in events final for their waits: each
+// reply event is one request's, the oldest open wait with its id and
+// method (a reused id's earlier request). Called with waits.mu held.
 func (t *Tap) release(events []acpdialect.Event) {
-	if len(events) == 0 {
-		return
-	}
-	t.waits.mu.Lock()
-	defer t.waits.mu.Unlock()
 	for _, ev := range events {
 		if ev.Type != acpdialect.EventReply || ev.Result == nil {
 			continue
@@ -232,6 +264,7 @@ func (t *Tap) release(events []acpdialect.Event) {
 				w.done = true
 				w.answer <- w.final
 			}
+			break
 		}
 	}
 }

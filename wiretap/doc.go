@@ -56,10 +56,13 @@
 // Conn's AnswerTimeout passes or the agent cancels the request; the last
 // two send the dialect's default. Without ClientAnswers the default goes at
 // once, so that a client with no handler never stalls the agent's turn.
-// The Conn decides each request's reply and the wire follows: an answer
-// given before a later frame (a cancel, say) counts; a default the Conn
-// gives first (the deadline, the turn's end, the bound) is what the SDK
-// sends, and a later Answer gets acpdialect.ErrNotPending. The SDK gives
+// The Conn decides each request's reply and the wire follows. An answer
+// Tap.Answer accepted (returned nil) is the reply, whatever comes next: the
+// Conn has it before it next decides anything (the deadline, a cancel, the
+// turn's end, the bound), even when the deadline passed as the client
+// answered from OnEvent. A default the Conn gives first is what the SDK
+// sends, and a later Answer gets acpdialect.ErrNotPending. Deadlines are
+// read on the Conn's clock (acpdialect.Options.Now). The SDK gives
 // HandleExtensionMethod no request id, so the tap pairs a call with its
 // request by method and params: two identical requests in flight may swap
 // answers, though each still gets exactly one.

@@ -27,12 +27,15 @@ type edit struct {
 // hands its events on, renamed frames' included. It returns the edit the
 // frame needs. Called with t.mu held.
 func (t *Tap) inbound(frame []byte) edit {
-	t.settleAnswered()
+	settled := t.begin()
 	res, err := t.conn.Inbound(frame)
 	d := t.conn.Dialect() // set by the initialize response
 	if d != t.dialect.Load() {
 		t.dialect.Store(d)
 	}
+	// The frame's defaults (a reused id, the bound) are for requests
+	// before it: final before the frame's own wait exists.
+	t.release(res.Events)
 	e := edit{at: -1}
 	switch {
 	case err != nil || d == nil:
@@ -47,8 +50,7 @@ func (t *Tap) inbound(frame []byte) edit {
 	default:
 		e.at = t.rename(frame, res)
 	}
-	t.emit(res.Events) // after a blocking request's wait exists: OnEvent may answer it
-	t.afterFrame(res)
+	t.end(settled, res.Events) // after a blocking request's wait exists: OnEvent may answer it
 	return e
 }
 
@@ -196,7 +198,7 @@ func (t *Tap) outbound(frame, scratch []byte) []byte {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.settleAnswered()
+	settled := t.begin()
 	res, _ := t.conn.Outbound(frame)
 	if w := res.Wire; w != nil && !w.Echo {
 		frame = w.Frame
@@ -209,8 +211,8 @@ func (t *Tap) outbound(frame, scratch []byte) []byte {
 			t.deliver.push(w.Deliver)
 		}
 	}
-	t.emit(res.Events)
-	t.afterFrame(res)
+	t.release(res.Events)
+	t.end(settled, res.Events)
 	return frame
 }
 

@@ -24,9 +24,13 @@ func TestTapDefaultAtTheBound(t *testing.T) {
 	h := startConn(t, acpdialect.Options{ClientAnswers: true, MaxRequests: 1}, wiretap.Options{})
 	h.handshake("cursor-agent")
 	end := h.prompt()
+	// Distinct params: the tap pairs the SDK's call with its request by
+	// method and params, and identical ones may swap (see the package
+	// doc), which here would hand 21 the default meant for 20.
+	second := map[string]any{"toolCallId": "q-2", "questions": questionParams["questions"]}
 	h.send(testwire.Request(20, cursor.MethodAskQuestion, questionParams))
 	h.waitEvent(acpdialect.EventQuestion)
-	h.send(testwire.Request(21, cursor.MethodAskQuestion, questionParams))
+	h.send(testwire.Request(21, cursor.MethodAskQuestion, second))
 	deadline := time.Now().Add(waitLimit)
 	for len(replyEvents(h.rec.all(), cursor.MethodAskQuestion)) == 0 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)

@@ -149,7 +149,8 @@ func start(t *testing.T, opts wiretap.Options) *harness {
 	return startConn(t, acpdialect.Options{}, opts)
 }
 
-// startConn is start with the Conn's options given.
+// startConn is start with the Conn's options given. A non-nil
+// opts.OnEvent runs after the harness records each event.
 func startConn(t *testing.T, copts acpdialect.Options, opts wiretap.Options) *harness {
 	return startReg(t, registry(), copts, opts)
 }
@@ -158,7 +159,13 @@ func startConn(t *testing.T, copts acpdialect.Options, opts wiretap.Options) *ha
 func startReg(t *testing.T, reg *acpdialect.Registry, copts acpdialect.Options, opts wiretap.Options) *harness {
 	before := runtime.NumGoroutine()
 	h := &harness{t: t, rec: &recorder{}, want: make(chan struct{}), lines: make(chan []byte), quit: make(chan struct{})}
-	opts.OnEvent = h.rec.add
+	// The recorder sees every event first; a test's own OnEvent (a client
+	// that answers from it) runs after.
+	if on := opts.OnEvent; on != nil {
+		opts.OnEvent = func(ev acpdialect.Event) { h.rec.add(ev); on(ev) }
+	} else {
+		opts.OnEvent = h.rec.add
+	}
 	h.tap = wiretap.New(reg.NewConn(copts), opts)
 	h.client = &testClient{tap: h.tap}
 	h.c2aR, h.c2aW = io.Pipe()

@@ -9,20 +9,45 @@ import (
 	"testing"
 )
 
+// fuzzAgents are the Options.Agent values FuzzRun picks from: identified
+// from the input's own initialize line, Cursor's rules, standard ACP,
+// Codex's rules (its recorded transcripts have no initialize line).
+var fuzzAgents = [...]string{"", "cursor", "unknown", "codex"}
+
+// seedWindow is how many transcript lines make one seed, and seedMax the
+// longest seed. A whole transcript (up to 10 KB) as a seed made the
+// fuzzer's first new inputs as long, and minimizing one (its subset pass
+// is quadratic in the length) took the whole run: 35 executions in 60 s.
+// Short windows keep every line's shape and the frames around it.
+const (
+	seedWindow = 4
+	seedMax    = 2 << 10
+)
+
 // FuzzRun: any input replays without panicking, every reply is a valid
 // JSON-RPC frame, and both outputs are valid JSON lines.
 func FuzzRun(f *testing.F) {
-	for _, glob := range []string{"../../testdata/*.jsonl", "../../cursor/testdata/*.jsonl", "../../claude/testdata/*.jsonl", "../../cmd/acpdialect/*.jsonl"} {
-		paths, _ := filepath.Glob(glob)
+	for _, seed := range []struct {
+		glob  string
+		agent uint8 // index in fuzzAgents: Cursor's transcripts run as Cursor without their initialize line
+	}{
+		{"../../cursor/testdata/*.jsonl", 1}, {"../../cmd/acpdialect/*.jsonl", 1},
+		{"../../claude/testdata/*.jsonl", 0}, {"../../codex/testdata/*.jsonl", 3}, {"../../grok/testdata/*.jsonl", 0},
+	} {
+		paths, _ := filepath.Glob(seed.glob)
 		for _, p := range paths {
-			if b, err := os.ReadFile(p); err == nil {
-				f.Add(b)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			for _, w := range windows(b, seedWindow, seedMax) {
+				f.Add(seed.agent, w)
 			}
 		}
 	}
-	f.Add([]byte("{\"id\":1}\n[]\n{\"method\":1}\n\n{"))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		r, err := Run(Builtins(), bytes.NewReader(in), Options{})
+	f.Add(uint8(0), []byte("{\"id\":1}\n[]\n{\"method\":1}\n\n{"))
+	f.Fuzz(func(t *testing.T, agent uint8, in []byte) {
+		r, err := Run(Builtins(), bytes.NewReader(in), Options{Agent: fuzzAgents[int(agent)%len(fuzzAgents)]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,4 +73,21 @@ func FuzzRun(f *testing.F) {
 			}
 		}
 	})
+}
+
+// windows cuts a transcript into runs of n lines, each overlapping the
+// next by one, leaving out any run longer than max bytes.
+func windows(b []byte, n, max int) [][]byte {
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	var out [][]byte
+	for i := 0; i < len(lines); i += n - 1 {
+		w := bytes.Join(lines[i:min(i+n, len(lines))], nil)
+		if len(bytes.TrimSpace(w)) > 0 && len(w) <= max {
+			out = append(out, w)
+		}
+		if i+n >= len(lines) {
+			break
+		}
+	}
+	return out
 }

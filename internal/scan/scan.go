@@ -96,8 +96,11 @@ func SkipValue(s string, i int) int {
 	return len(s)
 }
 
+// SkipSpace returns the index of the first byte at or after s[i] that is
+// not JSON whitespace, or len(s). Most bytes are above ' ': one compare
+// rejects them.
 func SkipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+	for i < len(s) && s[i] <= ' ' && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 		i++
 	}
 	return i

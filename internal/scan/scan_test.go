@@ -188,3 +188,62 @@ func TestScanString(t *testing.T) {
 		}
 	}
 }
+
+func TestValid(t *testing.T) {
+	deep := func(n int, open, close string) string {
+		return strings.Repeat(open, n) + strings.Repeat(close, n)
+	}
+	for _, s := range []string{
+		``, ` `, `{}`, `[]`, ` { } `, `{"a":1}`, `{"a":1,}`, `{,"a":1}`, `{"a" 1}`, `{"a":1 "b":2}`, `{"a"}`, `{1:2}`,
+		`[1,2]`, `[1,]`, `[,1]`, `[1 2]`, `[}`, `{]`, `{"a":[1,{"b":null}]}`, `{"a":[1,{"b":nul}]}`,
+		`"x"`, `"x`, `"\"`, `"\\"`, `"\u00e9"`, `"\u00g9"`, `"\u00e"`, `"\x"`, `"a` + "\t" + `b"`, "\"\xff\"",
+		`true`, `tru`, `truex`, `false`, `null`, `nulll`,
+		`0`, `-0`, `01`, `-`, `1.`, `1.5`, `.5`, `1e`, `1e+`, `1e+5`, `1E-05`, `-1.0e0`, `+1`, `1.5.5`,
+		`{"id":7}xyz`, `{"id":7}{"id":8}`, `{"id":7} `, "{\"id\":7}\r\n", `{"id":7`,
+		`"0123456789abcdef\"0123456789"`, `"0123456789abcdef\u00e9x"`, "\"0123456789abcd\x1fef0123456789\"",
+		"\"0123456789\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 and more\"", `"0123456789abcdef0123456789`,
+		`{"0123456789abcdef":"0123456789abcdef","x":["0123456789abcdef"]}`,
+		deep(10000, "[", "]"), deep(10001, "[", "]"), deep(10000, `{"a":`, "}"), deep(10001, `{"a":`, "}"),
+	} {
+		if got, want := Valid(s), json.Valid([]byte(s)); got != want {
+			t.Errorf("Valid(%.40q) = %v; encoding/json says %v", s, got, want)
+		}
+	}
+}
+
+// FuzzValid: scan.Valid agrees with encoding/json on any input.
+func FuzzValid(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":null}],"c":"\u00e9\n"}`, `[-0.5e+3,true,false]`, `{"id":7}x`, `"\ud800"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Valid(s), json.Valid([]byte(s)); got != want {
+			t.Fatalf("Valid(%q) = %v; encoding/json says %v", s, got, want)
+		}
+	})
+}
+
+// validFrame is a Cursor subagent tool call, the kind of frame the Conn
+// validates before it acts.
+const validFrame = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_01JZ4Q8W3V6T2N9K5R7M1X0B8C",` +
+	`"update":{"sessionUpdate":"tool_call","toolCallId":"toolu_000001","title":"Task: Subagent task","kind":"other",` +
+	`"status":"in_progress","rawInput":{"_toolName":"task","description":"Summarize src 1",` +
+	`"prompt":"Summarize the JS files under src","subagentType":"explore"}}}}`
+
+var sinkBool bool
+
+func BenchmarkValid(b *testing.B) {
+	b.SetBytes(int64(len(validFrame)))
+	for b.Loop() {
+		sinkBool = Valid(validFrame)
+	}
+}
+
+// BenchmarkValidJSON is encoding/json's Valid on the same frame.
+func BenchmarkValidJSON(b *testing.B) {
+	frame := []byte(validFrame)
+	b.SetBytes(int64(len(frame)))
+	for b.Loop() {
+		sinkBool = json.Valid(frame)
+	}
+}

@@ -1,0 +1,283 @@
+package scan
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Valid reports whether s is exactly one JSON value with only whitespace
+// around it: what encoding/json.Valid says, and so what the SDKs (which
+// decode each line with encoding/json) accept. Like encoding/json it
+// nests at most maxDepth containers and does not check UTF-8.
+//
+// It exists because the Conn must not act on a frame the SDK would drop,
+// and json.Valid costs as much as the Conn's whole work on a tool call
+// frame: string contents, most of a frame, are checked with a table
+// lookup per byte instead of a state machine call.
+func Valid(s string) bool {
+	var v validator
+	return v.valid(s)
+}
+
+// maxDepth is encoding/json's nesting limit: deeper input is invalid to it.
+const maxDepth = 10000
+
+// validator holds the open containers, one bit each (1: an object): the
+// first 64 in a word, deeper ones (rare) in a slice made when needed, so
+// that a frame's validation allocates nothing.
+type validator struct {
+	open  uint64
+	deep  []uint64
+	depth int
+}
+
+func (v *validator) valid(s string) bool {
+	i := 0
+values:
+	for {
+		// A value starts at s[i] (after whitespace).
+		i = SkipSpace(s, i)
+		if i >= len(s) {
+			return false
+		}
+		switch c := s[i]; c {
+		case '{', '[':
+			if !v.push(c == '{') {
+				return false
+			}
+			i = SkipSpace(s, i+1)
+			if i < len(s) && s[i] == v.closer() {
+				break // empty: closed below
+			}
+			if c == '{' {
+				i = key(s, i)
+			}
+			if i < 0 {
+				return false
+			}
+			continue // its first value
+		case '"':
+			i = stringEnd(s, i+1)
+		case 't':
+			i = literal(s, i, "true")
+		case 'f':
+			i = literal(s, i, "false")
+		case 'n':
+			i = literal(s, i, "null")
+		default:
+			i = number(s, i)
+		}
+		if i < 0 {
+			return false
+		}
+		// After a value: close what ends here, then expect the next
+		// member or element, or the end of s after the top-level value.
+		for {
+			i = SkipSpace(s, i)
+			if v.depth == 0 {
+				return i == len(s)
+			}
+			if i >= len(s) {
+				return false
+			}
+			switch s[i] {
+			case ',':
+				i++
+				if v.top() {
+					if i = key(s, SkipSpace(s, i)); i < 0 {
+						return false
+					}
+				}
+				continue values
+			case v.closer():
+				v.depth--
+				i++
+			default:
+				return false
+			}
+		}
+	}
+}
+
+// closer is the byte that closes the innermost open container.
+func (v *validator) closer() byte {
+	if v.top() {
+		return '}'
+	}
+	return ']'
+}
+
+// push opens a container; false beyond maxDepth.
+func (v *validator) push(object bool) bool {
+	if v.depth >= maxDepth {
+		return false
+	}
+	w := &v.open
+	if v.depth >= 64 {
+		if v.deep == nil {
+			v.deep = make([]uint64, maxDepth/64)
+		}
+		w = &v.deep[v.depth/64-1]
+	}
+	b := uint64(1) << uint(v.depth%64)
+	if object {
+		*w |= b
+	} else {
+		*w &^= b
+	}
+	v.depth++
+	return true
+}
+
+// top reports whether the innermost open container is an object.
+func (v *validator) top() bool {
+	d := v.depth - 1
+	w := v.open
+	if d >= 64 {
+		w = v.deep[d/64-1]
+	}
+	return w&(1<<uint(d%64)) != 0
+}
+
+// key reads an object key and its colon at s[i]; it returns where the
+// value starts, or -1.
+func key(s string, i int) int {
+	if i >= len(s) || s[i] != '"' {
+		return -1
+	}
+	i = stringEnd(s, i+1)
+	if i < 0 {
+		return -1
+	}
+	i = SkipSpace(s, i)
+	if i >= len(s) || s[i] != ':' {
+		return -1
+	}
+	return i + 1
+}
+
+// plain marks the bytes a string holds as they are: not a quote, a
+// backslash or a control character.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// stringEnd returns the index past the closing quote of the string whose
+// contents start at s[i], or -1 if it is not a valid JSON string. It tests
+// eight bytes at a time (message text and prompts are long plain runs),
+// then one at a time.
+func stringEnd(s string, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for {
+		for ; i+8 <= len(s); i += 8 {
+			x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+			// The high bit of each byte of stop is set where x has a
+			// quote, a backslash or a control character (below 0x20); a
+			// borrow may set it wrongly only above the first such byte.
+			q, b := x^(ones*'"'), x^(ones*'\\')
+			stop := ((q - ones) &^ q) | ((b - ones) &^ b) | ((x - ones*0x20) &^ x)
+			if stop&highs != 0 {
+				i += bits.TrailingZeros64(stop&highs) / 8
+				break
+			}
+		}
+		for i < len(s) && plain[s[i]] {
+			i++
+		}
+		if i >= len(s) {
+			return -1
+		}
+		switch s[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			if i = escape(s, i+1); i < 0 {
+				return -1
+			}
+		default:
+			return -1 // a control character
+		}
+	}
+}
+
+// escape checks the escape after a backslash at s[i-1]; it returns the
+// index past it, or -1.
+func escape(s string, i int) int {
+	if i >= len(s) {
+		return -1
+	}
+	switch s[i] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return i + 1
+	case 'u':
+		if i+5 > len(s) {
+			return -1
+		}
+		for _, c := range []byte(s[i+1 : i+5]) {
+			if !isHex(c) {
+				return -1
+			}
+		}
+		return i + 5
+	}
+	return -1
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// literal checks that s[i:] starts with lit; it returns the index past it,
+// or -1.
+func literal(s string, i int, lit string) int {
+	if len(s)-i < len(lit) || s[i:i+len(lit)] != lit {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// number checks the number at s[i]: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+// It returns the index past it, or -1.
+func number(s string, i int) int {
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		i = digits(s, i)
+	default:
+		return -1
+	}
+	if i < len(s) && s[i] == '.' {
+		if i = digits(s, i+1); i < 0 {
+			return -1
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if i = digits(s, i); i < 0 {
+			return -1
+		}
+	}
+	return i
+}
+
+// digits skips one or more digits at s[i]; -1 if there is none.
+func digits(s string, i int) int {
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == start {
+		return -1
+	}
+	return i
+}
