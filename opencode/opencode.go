@@ -71,8 +71,10 @@ func Dialect() *acpdialect.Dialect {
 		ChildSessions: true,
 		// For audits: initialize's _meta advertises the subagents
 		// extension and steering; the dialect reads neither (a client
-		// that wants the tree asks for it).
-		Ignores: []string{"_meta.steering", "_meta.opencode.dev/subagents", "_meta.terminal-auth"},
+		// that wants the tree asks for it). _opencode/rawEvent, seen in
+		// OpenCode's clients, carries OpenCode's own bus events: nothing
+		// a card needs.
+		Ignores: []string{"_meta.steering", "_meta.opencode.dev/subagents", "_meta.terminal-auth", "_opencode/rawEvent"},
 	}
 }
 
