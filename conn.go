@@ -64,6 +64,11 @@ type Options struct {
 	// MCPTool.Output), in bytes: past it the tail is kept and
 	// OutputTruncated says so. Default DefaultMaxOutput.
 	MaxOutput int
+	// MaxHeld and MaxHeldBytes bound the message events held for each
+	// session that may be an unlinked subagent's (Dialect.ChildSessions),
+	// in events and in bytes of text: past them the oldest go, counted in
+	// Stats.Early.Evicted. Defaults DefaultMaxHeld, DefaultMaxHeldBytes.
+	MaxHeld, MaxHeldBytes int
 }
 
 // Default bounds of a Conn's own stores.
@@ -128,6 +133,9 @@ type Stats struct {
 	// RunLinks counts the links from subagent runs to their cards
 	// (Options.MaxRunLinks); omitted when the dialect reports no runs.
 	RunLinks correlate.Stats `json:"run_links,omitzero"`
+	// Early counts the child sessions' cards nested and messages held
+	// (Dialect.ChildSessions); omitted for other dialects.
+	Early EarlyStats `json:"early,omitzero"`
 }
 
 // ErrNotObject is returned for a frame that is not a JSON object.
@@ -202,6 +210,9 @@ type session struct {
 	// ext is what a dialect with SessionHooks keeps: made on first use,
 	// so that other dialects' sessions stay as small as before.
 	ext *sessionExt
+	// early is what a session that may be a subagent's holds until it is
+	// linked (Dialect.ChildSessions).
+	early *early
 }
 
 // sessionExt is a session's state for a dialect's SessionHooks.
@@ -649,23 +660,30 @@ func (c *Conn) callResult(v frameView, r request) []Event {
 		return nil
 	}
 	for _, call := range c.d.Calls {
-		if call.Name != r.method || call.Result == nil {
+		if call.Name != r.method || (call.Result == nil && call.Children == nil) {
 			continue
 		}
 		res := scan.Result(scan.Member(v.s, "result"))
 		if !res.Exists() {
 			return nil // an error: the client sees it as is
 		}
-		ev := call.Result(res)
+		var kids []Event
+		if call.Children != nil {
+			kids = c.childHalves(call.Children(res))
+		}
+		var ev *Event
+		if call.Result != nil {
+			ev = call.Result(res)
+		}
 		if ev == nil {
-			return nil
+			return kids
 		}
 		ev.Agent, ev.Method = c.Agent(), r.method
 		if s := c.sessions[r.session]; s != nil {
 			ev.SessionID = s.id
 		}
 		ev.ID = json.RawMessage(strings.Clone(v.id.Raw))
-		return []Event{*ev}
+		return append(kids[:len(kids):len(kids)], *ev)
 	}
 	return nil
 }
@@ -751,6 +769,7 @@ func (c *Conn) endSession(sid string) {
 		return
 	}
 	c.dueNow(sid)
+	c.dropEarly(sid)
 	delete(c.sessions, sid)
 	if c.last != nil && c.last.id == sid {
 		c.last = nil

@@ -99,6 +99,13 @@ type Dialect struct {
 	// (Grok's model catalog, read for its config options and context
 	// window). See SessionHooks.
 	Session *SessionHooks
+	// ChildSessions says the agent runs each subagent as a session of its
+	// own whose updates carry the child's session id (OpenCode): a card
+	// whose payload names the child (SubagentTask.ChildSessionID) links
+	// it, the child's cards and messages nest under the card, and what
+	// the child sent before the link is nested when it comes. See Child
+	// and Options.MaxHeld.
+	ChildSessions bool
 
 	// Reads and Ignores declare, for audits (`acpdialect audit`), the
 	// vendor data the dialect reads and the vendor data it knows and
@@ -131,6 +138,10 @@ type Call struct {
 	// the Conn fills in Agent, Method, ID and the request's session), or
 	// returns nil. It is pure and keeps no view of the frame.
 	Result func(result gjson.Result) *Event
+	// Children, if set, reads what the result says about subagents known
+	// by their child session alone (a snapshot of a subagent tree): see
+	// Child. Pure, like Result.
+	Children func(result gjson.Result) []Child
 }
 
 // Update is one session/update kind a dialect reads: a kind of its own
@@ -204,6 +215,10 @@ type Action struct {
 	// frame arrive. (A value, not a pointer: one allocation fewer per
 	// vendor frame.)
 	Late Late
+	// Children are what the frame says about subagents known by their
+	// child session alone (a subagent tree), merged into their cards: see
+	// Child. Their card events come before the frame's own.
+	Children []Child
 	// Event, if set, is a session-level event the frame produced
 	// (question, plan, todos, image). The Conn fills in its Agent, its
 	// SessionID (the session the event already names, when the Conn

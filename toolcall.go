@@ -72,7 +72,7 @@ func (c *Conn) toolKindEvent(sid string, h *Update, u frame.ToolUpdate, out []Ev
 // toolFrame merges one tool_call or tool_call_update into the tool call's
 // state and reports the change.
 func (c *Conn) toolFrame(sid string, u frame.ToolUpdate) []Event {
-	s := c.touchSession(sid)
+	s := c.updateSession(sid)
 	if s == nil || u.ID.Type != gjson.String || u.ID.Str == "" {
 		c.stats.Malformed++
 		return nil
@@ -136,9 +136,16 @@ func (c *Conn) cardFrame(s *session, u frame.ToolUpdate, id string, o cardOpts) 
 			next.ParentToolCallID = o.parent
 		}
 	}
+	var nested []Event
+	if c.childSessions() {
+		next = c.linkCard(k, old, next)
+	}
 	st.payload = next
 	if a := next.alias(); a != old.alias() {
 		c.noteAlias(k, a)
+	}
+	if child := childOfPayload(next); child != childOfPayload(old) && c.childSessions() {
+		nested = c.nestEarly(k, child) // after the card's own event
 	}
 
 	typ := EventToolCallUpdate
@@ -149,7 +156,10 @@ func (c *Conn) cardFrame(s *session, u frame.ToolUpdate, id string, o cardOpts) 
 		typ = EventToolCall
 		st.surfaced = true
 	case !st.surfaced || next.Equal(old):
-		return nil
+		return nested
+	}
+	if len(nested) > 0 {
+		return append(c.toolEvent(typ, k, next), nested...)
 	}
 	return c.toolEvent(typ, k, next)
 }
@@ -257,6 +267,20 @@ func (c *Conn) vendorFrame(v frameView, method string) Result {
 	if m.Handle != nil {
 		act = m.Handle(scan.Result(v.params))
 	}
+	if len(act.Children) == 0 {
+		return c.vendorAction(v, m, act)
+	}
+	// A subagent tree: its cards' events first, then the frame's own.
+	kids := c.childHalves(act.Children)
+	res := c.vendorAction(v, m, act)
+	if len(kids) > 0 {
+		res.Events = append(kids[:len(kids):len(kids)], res.Events...)
+	}
+	return res
+}
+
+// vendorAction does what an allowlisted vendor frame's Action says.
+func (c *Conn) vendorAction(v frameView, m *Method, act Action) Result {
 	var card cardChange
 	if act.Late != (Late{}) {
 		card = c.late(act.Late)

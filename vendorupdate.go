@@ -13,13 +13,13 @@ import (
 // names; with no card it becomes one. Such a card takes its status from the
 // updates; a card of a real tool call keeps the tool call's own.
 func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
-	s := c.touchSession(sid)
+	s := c.updateSession(sid)
 	if s == nil || h == nil {
 		c.stats.Malformed++
 		return nil
 	}
 	var out []Event
-	if h.Event != nil {
+	if h.Event != nil && c.readsMessages(s, h.Kind) {
 		if ev := h.Event(u); ev != nil {
 			ev.Agent, ev.SessionID = c.Agent(), s.id
 			if m := ev.Message(); m != nil && s.parent.ID != "" {
@@ -27,7 +27,9 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 				// card it is linked to, as its tool calls do.
 				m.ParentToolCallID = s.parent.ID
 			}
-			out = []Event{*ev}
+			if !c.hold(s, *ev) {
+				out = []Event{*ev}
+			}
 		}
 	}
 	if h.Mark != nil || h.Marked != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/acpdialect/acpdialect/codex"
 	"github.com/acpdialect/acpdialect/cursor"
 	"github.com/acpdialect/acpdialect/grok"
+	"github.com/acpdialect/acpdialect/opencode"
 )
 
 // All returns a fresh value of every built-in dialect, in the order they
@@ -19,6 +20,7 @@ func All() []*acpdialect.Dialect {
 		claude.Dialect(),
 		codex.Dialect(),
 		grok.Dialect(),
+		opencode.Dialect(),
 	}
 }
 

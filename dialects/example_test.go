@@ -21,5 +21,6 @@ func ExampleRegistry() {
 	// claude
 	// codex
 	// grok
+	// opencode
 	// cursor
 }

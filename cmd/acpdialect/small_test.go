@@ -19,7 +19,7 @@ func TestSmallThings(t *testing.T) {
 	})
 	t.Run("unknown agent", func(t *testing.T) {
 		code, _, errs := cli(t, task, "replay", "--agent", "gemini", "-")
-		if code != exitUsage || !strings.Contains(errs, `unknown agent "gemini"; known: cursor, claude, codex, grok, unknown`) {
+		if code != exitUsage || !strings.Contains(errs, `unknown agent "gemini"; known: cursor, claude, codex, grok, opencode, unknown`) {
 			t.Fatalf("exit %d, stderr %q", code, errs)
 		}
 	})

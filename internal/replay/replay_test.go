@@ -203,7 +203,7 @@ func TestAgentOption(t *testing.T) {
 
 func TestUnknownAgent(t *testing.T) {
 	_, err := Run(Builtins(), strings.NewReader(""), Options{Agent: "nope"})
-	if !errors.Is(err, ErrUnknownAgent) || err.Error() != `unknown agent "nope"; known: cursor, claude, codex, grok, unknown` {
+	if !errors.Is(err, ErrUnknownAgent) || err.Error() != `unknown agent "nope"; known: cursor, claude, codex, grok, opencode, unknown` {
 		t.Fatalf("err = %v", err)
 	}
 	for _, reg := range []*acpdialect.Registry{acpdialect.NewRegistry(), nil} {

@@ -271,7 +271,7 @@ func (s *Stream) direction(hasMethod bool, method, id string) Direction {
 		return s.reqs.answer(id)
 	}
 	d := AgentToClient
-	if agentServes(method) {
+	if agentServes(method) || s.calls(method) {
 		d = ClientToAgent
 	}
 	if id != "" {
@@ -362,4 +362,21 @@ func (s *Stream) Finish() Summary {
 	sum := Summary{Agent: s.conn.Agent(), Stats: s.conn.Stats(), BadLines: s.bad}
 	s.conn.Close()
 	return sum
+}
+
+// calls reports whether the identified dialect reads the result of method
+// as a request the client sends the agent (Dialect.Calls): a vendor's own
+// client -> agent method (OpenCode's _opencode/subagents/list) that the
+// fixed list of agentServes does not know.
+func (s *Stream) calls(method string) bool {
+	d := s.conn.Dialect()
+	if d == nil {
+		return false
+	}
+	for _, c := range d.Calls {
+		if c.Name == method {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,280 @@
+package acpdialect
+
+import (
+	"strings"
+
+	"github.com/acpdialect/acpdialect/correlate"
+)
+
+// Child sessions: an agent that runs each subagent as an ACP session of
+// its own (OpenCode) sends the subagent's updates under the child's
+// session id, and names the child on its parent's card only when the
+// subagent is done. Dialect.ChildSessions turns on the rules below; every
+// other dialect is unaffected.
+//
+//   - A card whose merged payload names a child session
+//     (SubagentTask.ChildSessionID, read by the dialect's ToolCall) links
+//     that session to the card, as a native subagent update does: the
+//     child's later cards and messages carry the card's id as their
+//     parent_tool_call_id.
+//   - The child's cards seen before the link (kept in the Conn's card
+//     store, bounded by Options.Tools) are nested when it comes: each gets
+//     the parent and is reported again as a tool_call_update.
+//   - A session the client never opened, first seen in an agent update
+//     while another session's turn is in flight, may be that turn's
+//     subagent: its message events are held (Options.MaxHeld events and
+//     Options.MaxHeldBytes of text, the oldest evicted) until it is linked,
+//     then reported with the parent. They are dropped when it or the
+//     session whose turn it was first seen in ends. Stats.Early counts all
+//     of this.
+//   - Message events (an Update.Event of a message or thought chunk
+//     kind) are read only in child sessions, linked or held: the parent's
+//     own chunks are the stream's bulk and the standard chunk already says
+//     all a client needs of them.
+//   - What a frame says of a child by its session id alone (Child: a
+//     vendor's subagent tree) merges into the card the child is linked to,
+//     or waits for the link in the child's parent session.
+
+// Default bounds of the message events held for a session that may be a
+// child (see Dialect.ChildSessions).
+const (
+	DefaultMaxHeld      = 256
+	DefaultMaxHeldBytes = 64 << 10
+)
+
+// Child is what a frame says about a subagent known by its child session
+// alone (OpenCode's subagent tree): a half merged with Dialect.MergeLate
+// into the card the child session is linked to, or, until the link,
+// waiting in its parent's session (bounded like every late half, swept
+// with that session). Like a Late its values must not view the frame.
+type Child struct {
+	// Session is the child session's id.
+	Session string
+	// Parent is the session that started it; a half for a session the
+	// Conn does not track is dropped (Stats.LateDropped) unless the child
+	// is linked already.
+	Parent  string
+	Payload Payload
+}
+
+// EarlyStats counts the work of Dialect.ChildSessions.
+type EarlyStats struct {
+	// Nested are cards of a child session that got their parent when
+	// the child was linked after them.
+	Nested uint64 `json:"nested"`
+	// Released are held message events reported at a link.
+	Released uint64 `json:"released"`
+	// Evicted are held message events pushed out by the bounds.
+	Evicted uint64 `json:"evicted"`
+	// Dropped are held message events dropped with their session, or
+	// with the session whose turn they were first seen in.
+	Dropped uint64 `json:"dropped"`
+}
+
+// early is what a session that may be a child holds until it is linked.
+type early struct {
+	turnOf string  // the session whose turn was in flight when it was first seen
+	events []Event // message events, oldest first
+	bytes  int     // their text
+}
+
+// isChunk reports whether an update kind is one of ACP's text chunks.
+func isChunk(kind string) bool {
+	switch kind {
+	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
+		return true
+	}
+	return false
+}
+
+// childSessions reports whether the dialect runs subagents in sessions of
+// their own.
+func (c *Conn) childSessions() bool { return c.d != nil && c.d.ChildSessions }
+
+// updateSession is touchSession for an agent update: a session first seen
+// there while another session's turn is in flight may be that turn's
+// subagent, and holds its messages until it is linked.
+func (c *Conn) updateSession(sid string) *session {
+	if !c.childSessions() {
+		return c.touchSession(sid)
+	}
+	_, known := c.sessions[sid]
+	s := c.touchSession(sid)
+	if known || s == nil || s.parent.ID != "" {
+		return s
+	}
+	var busy *session
+	for _, o := range c.sessions {
+		if o != s && o.turns > 0 && (busy == nil || o.lastTurn > busy.lastTurn) {
+			busy = o
+		}
+	}
+	if busy != nil {
+		s.early = &early{turnOf: busy.id}
+	}
+	return s
+}
+
+// readsMessages reports whether an update of kind in s may give a message
+// event: with child sessions, only a child's chunks do.
+func (c *Conn) readsMessages(s *session, kind string) bool {
+	return !c.childSessions() || !isChunk(kind) || s.parent.ID != "" || s.early != nil
+}
+
+// hold keeps a message event of a session that may be a child until it is
+// linked; it reports false when the event goes out now.
+func (c *Conn) hold(s *session, ev Event) bool {
+	m := ev.Message()
+	if !c.childSessions() || s.parent.ID != "" || s.early == nil || m == nil {
+		return false
+	}
+	e := s.early
+	maxN, maxB := c.opts.MaxHeld, c.opts.MaxHeldBytes
+	if maxN <= 0 {
+		maxN = DefaultMaxHeld
+	}
+	if maxB <= 0 {
+		maxB = DefaultMaxHeldBytes
+	}
+	if len(m.Text) > maxB {
+		c.stats.Early.Evicted++ // it alone is over the budget
+		return true
+	}
+	for len(e.events) > 0 && (len(e.events) >= maxN || e.bytes+len(m.Text) > maxB) {
+		e.bytes -= len(e.events[0].Message().Text)
+		e.events[0] = Event{}
+		e.events = e.events[1:]
+		c.stats.Early.Evicted++
+	}
+	e.events = append(e.events, ev)
+	e.bytes += len(m.Text)
+	return true
+}
+
+// dropEarly drops what sessions first seen during sid's turn, and sid
+// itself, still hold: they can no longer be linked to that turn.
+func (c *Conn) dropEarly(sid string) {
+	if !c.childSessions() {
+		return
+	}
+	for _, s := range c.sessions {
+		if e := s.early; e != nil && (s.id == sid || e.turnOf == sid) {
+			c.stats.Early.Dropped += uint64(len(e.events))
+			s.early = nil
+		}
+	}
+}
+
+// linkCard links the child session a card's payload names, when it names
+// a new one, and merges what waited for the child (Child halves) into
+// next. It returns the card's next payload.
+func (c *Conn) linkCard(k correlate.Key, old, next Payload) Payload {
+	child := childOfPayload(next)
+	if child == "" || child == k.Session || child == childOfPayload(old) {
+		return next
+	}
+	c.link(k, child)
+	if c.d.MergeLate == nil {
+		return next
+	}
+	pk := correlate.Key{Session: k.Session, ID: child}
+	if half := c.pending.Get(pk); half != nil {
+		if m, ok := c.d.MergeLate(next, *half); ok {
+			c.pending.Take(pk)
+			c.stats.LateMerged++
+			next = m
+		}
+	}
+	return next
+}
+
+// nestEarly reports the cards and held messages of child session child,
+// which card k was just linked to: every card of the child without a
+// parent gets k's id, and the held messages go out with it.
+func (c *Conn) nestEarly(k correlate.Key, child string) []Event {
+	cs := c.sessions[child]
+	if cs == nil || cs.parent != k {
+		return nil // not tracked, or nested under another card first
+	}
+	var out []Event
+	c.tools.Each(child, func(ck correlate.Key, st *toolState) bool {
+		if st.payload.ParentToolCallID != "" {
+			return true
+		}
+		st.payload.ParentToolCallID = k.ID // a string field: events handed out keep their copy
+		c.stats.Early.Nested++
+		if st.surfaced {
+			out = append(out, c.toolEvent(EventToolCallUpdate, correlate.Key{Session: cs.id, ID: st.id}, st.payload)...)
+		}
+		return true
+	})
+	if e := cs.early; e != nil {
+		for _, ev := range e.events {
+			ev.Message().ParentToolCallID = k.ID // held, never handed out: ours to change
+			out = append(out, ev)
+		}
+		c.stats.Early.Released += uint64(len(e.events))
+		cs.early = nil
+	}
+	return out
+}
+
+// childOfPayload returns the child session a payload names, or "".
+func childOfPayload(p Payload) string {
+	if p.SubagentTask == nil {
+		return ""
+	}
+	return p.SubagentTask.ChildSessionID
+}
+
+// childHalves merges what a frame said about subagents by their child
+// sessions into their cards, and reports the cards that changed.
+func (c *Conn) childHalves(kids []Child) []Event {
+	if len(kids) == 0 {
+		return nil
+	}
+	var out []Event
+	for _, kid := range kids {
+		if kid.Session == "" || c.d.MergeLate == nil {
+			c.stats.LateDropped++
+			continue
+		}
+		if k := c.childOf.Get(correlate.Key{ID: kid.Session}); k != nil {
+			if st := c.tools.Get(*k); st != nil {
+				out = append(out, c.mergeChild(*k, st, kid.Payload)...)
+				continue
+			}
+		}
+		s := c.sessions[kid.Parent]
+		if s == nil {
+			c.stats.LateDropped++
+			continue
+		}
+		pk := correlate.Key{Session: s.id, ID: kid.Session}
+		if prev := c.pending.Get(pk); prev != nil {
+			if m, ok := c.d.MergeLate(*prev, kid.Payload); ok {
+				*prev = m
+				continue
+			}
+		}
+		pk.ID = strings.Clone(kid.Session) // a store key: see vendorUpdate
+		c.pending.Put(pk, kid.Payload)
+	}
+	return out
+}
+
+// mergeChild merges a Child half into the card its child is linked to.
+func (c *Conn) mergeChild(k correlate.Key, st *toolState, p Payload) []Event {
+	next, ok := c.d.MergeLate(st.payload, p)
+	if !ok {
+		c.stats.LateDropped++
+		return nil
+	}
+	c.stats.LateMerged++
+	old := st.payload
+	st.payload = next
+	if !st.surfaced || next.Equal(old) {
+		return nil
+	}
+	return c.toolEvent(EventToolCallUpdate, correlate.Key{Session: k.Session, ID: st.id}, next)
+}

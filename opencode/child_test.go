@@ -1,0 +1,188 @@
+package opencode_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/dialects"
+	tw "github.com/acpdialect/acpdialect/internal/testwire"
+	"github.com/acpdialect/acpdialect/opencode"
+)
+
+// conn is an OpenCode connection with session root open and a turn in
+// flight on it.
+func conn(t *testing.T, opts acpdialect.Options) *acpdialect.Conn {
+	t.Helper()
+	c := dialects.Registry().NewConn(opts)
+	req, resp := tw.Initialize(0, "OpenCode")
+	feed(t, c, req, true)
+	feed(t, c, resp, false)
+	req, resp = tw.SessionNew(1, "root")
+	feed(t, c, req, true)
+	feed(t, c, resp, false)
+	feed(t, c, tw.Prompt(2, "root", "go"), true)
+	if c.Agent() != opencode.ID {
+		t.Fatalf("agent %q", c.Agent())
+	}
+	return c
+}
+
+// feed hands one frame to c (out: client -> agent) and returns its events
+// as JSON lines.
+func feed(t *testing.T, c *acpdialect.Conn, f []byte, out bool) string {
+	t.Helper()
+	var res acpdialect.Result
+	var err error
+	if out {
+		res, err = c.Outbound(f)
+	} else {
+		res, err = c.Inbound(f)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, ev := range res.Events {
+		j, _ := json.Marshal(ev)
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func chunk(sid, text string) []byte {
+	return tw.SessionUpdate(sid, map[string]any{"sessionUpdate": "agent_message_chunk",
+		"content": map[string]any{"type": "text", "text": text}})
+}
+
+func taskDone(sid, id, child string) []byte {
+	return tw.SessionUpdate(sid, map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": id,
+		"status": "completed", "kind": "think", "title": "t",
+		"rawOutput": map[string]any{"output": "", "metadata": map[string]any{"sessionId": child}}})
+}
+
+func taskStart(sid, id string) []byte {
+	return tw.SessionUpdate(sid, map[string]any{"sessionUpdate": "tool_call", "toolCallId": id,
+		"status": "pending", "kind": "think", "title": "task", "rawInput": map[string]any{}})
+}
+
+// Held messages are bounded in events and bytes, oldest first out, and
+// counted.
+func TestHeldBounds(t *testing.T) {
+	c := conn(t, acpdialect.Options{MaxHeld: 2, MaxHeldBytes: 8})
+	feed(t, c, taskStart("root", "task1"), false)
+	for _, text := range []string{"one", "two", "three", "0123456789"} {
+		if out := feed(t, c, chunk("kid", text), false); out != "" {
+			t.Fatalf("a held message went out: %s", out)
+		}
+	}
+	out := feed(t, c, taskDone("root", "task1", "kid"), false)
+	if strings.Contains(out, `"one"`) || strings.Contains(out, `0123456789`) ||
+		!strings.Contains(out, `"text":"two","parent_tool_call_id":"task1"}}
+{"type":"message","agent":"opencode","session_id":"kid","message":{"role":"assistant","text":"three","parent_tool_call_id":"task1"}}`) {
+		t.Errorf("released:\n%s", out)
+	}
+	// "one" by the count, the 10-byte text alone by the bytes.
+	if e := c.Stats().Early; e.Evicted != 2 || e.Released != 2 || e.Dropped != 0 {
+		t.Errorf("early stats %+v", e)
+	}
+}
+
+// What a possible child holds is dropped with the session whose turn it
+// was first seen in; after that nothing is held for it.
+func TestHeldDroppedWithParent(t *testing.T) {
+	c := conn(t, acpdialect.Options{})
+	feed(t, c, chunk("kid", "a"), false)
+	feed(t, c, chunk("kid", "b"), false)
+	feed(t, c, tw.Request(3, "session/close", map[string]any{"sessionId": "root"}), true)
+	if e := c.Stats().Early; e.Dropped != 2 {
+		t.Errorf("early stats %+v", e)
+	}
+	if out := feed(t, c, chunk("kid", "c"), false); out != "" {
+		t.Errorf("a message of an unlinked session went out: %s", out)
+	}
+}
+
+// A session first seen with no turn in flight is no one's child: its
+// messages are neither held nor reported, and the parent's own chunks
+// never are.
+func TestNoTurnNoHold(t *testing.T) {
+	c := dialects.Registry().NewConn(acpdialect.Options{Agent: opencode.ID})
+	if out := feed(t, c, chunk("lone", "hi"), false); out != "" {
+		t.Errorf("out: %s", out)
+	}
+	c = conn(t, acpdialect.Options{})
+	if out := feed(t, c, chunk("root", "hi"), false); out != "" {
+		t.Errorf("the parent's chunk: %s", out)
+	}
+	if e := c.Stats().Early; e != (acpdialect.EarlyStats{}) {
+		t.Errorf("early stats %+v", e)
+	}
+}
+
+// A child linked before its first frame nests at once, and a child of the
+// child nests under the child's own task card.
+func TestLinkFirstAndGrandchild(t *testing.T) {
+	c := conn(t, acpdialect.Options{})
+	feed(t, c, taskStart("root", "task1"), false)
+	feed(t, c, taskDone("root", "task1", "kid"), false)
+	out := feed(t, c, chunk("kid", "hello"), false)
+	if !strings.Contains(out, `"text":"hello","parent_tool_call_id":"task1"`) {
+		t.Errorf("out: %s", out)
+	}
+	out = feed(t, c, taskStart("kid", "task2"), false)
+	if !strings.Contains(out, `"tool_call_id":"task2","payload":{"kind":"subagent_task","status":"pending","title":"task","parent_tool_call_id":"task1"`) {
+		t.Errorf("out: %s", out)
+	}
+	feed(t, c, chunk("grandkid", "deep"), false) // held: a turn is in flight on root
+	out = feed(t, c, taskDone("kid", "task2", "grandkid"), false)
+	if !strings.Contains(out, `"session_id":"grandkid","message":{"role":"assistant","text":"deep","parent_tool_call_id":"task2"}`) {
+		t.Errorf("out: %s", out)
+	}
+	// The children end with the root session.
+	feed(t, c, tw.Request(3, "session/close", map[string]any{"sessionId": "root"}), true)
+	if n := len(c.Sessions()); n != 0 {
+		t.Errorf("%d sessions left: %v", n, c.Sessions())
+	}
+}
+
+// A subagent node for a child that is already linked merges at once; a
+// node whose parent session the Conn does not track is dropped.
+func TestNodeLinkedAndUnknownParent(t *testing.T) {
+	c := conn(t, acpdialect.Options{})
+	feed(t, c, taskStart("root", "task1"), false)
+	feed(t, c, taskDone("root", "task1", "kid"), false)
+	n := tw.Notify(opencode.MethodSubagentsUpdate, map[string]any{"generation": "g", "revision": 1,
+		"upsert": []any{
+			map[string]any{"sessionId": "kid", "parentSessionId": "root", "phase": "failed", "agent": "general"},
+			map[string]any{"sessionId": "other", "parentSessionId": "nowhere", "phase": "running"},
+		}, "removedSessionIds": []any{}})
+	out := feed(t, c, n, false)
+	if !strings.Contains(out, `"tool_call_id":"task1","payload":{"kind":"subagent_task","status":"completed","title":"t","subagent_task":{"subagent_type":"general","status":"failed","child_session_id":"kid"}}`) {
+		t.Errorf("out: %s", out)
+	}
+	if st := c.Stats(); st.LateDropped != 1 || st.LateMerged != 1 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// The dialect's rules stay with its connections: on a connection of
+// another agent, OpenCode's frames nest nothing and hold nothing.
+func TestOtherAgentUnaffected(t *testing.T) {
+	c := dialects.Registry().NewConn(acpdialect.Options{Agent: "claude"})
+	req, resp := tw.SessionNew(1, "root")
+	feed(t, c, req, true)
+	feed(t, c, resp, false)
+	feed(t, c, tw.Prompt(2, "root", "go"), true)
+	feed(t, c, taskStart("root", "task1"), false)
+	feed(t, c, tw.SessionUpdate("kid", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "bash", "kind": "execute"}), false)
+	out := feed(t, c, taskDone("root", "task1", "kid"), false)
+	if strings.Contains(out, "parent_tool_call_id") || strings.Contains(out, "subagent_task") {
+		t.Errorf("out: %s", out)
+	}
+	if e := c.Stats().Early; e != (acpdialect.EarlyStats{}) {
+		t.Errorf("early stats %+v", e)
+	}
+}

@@ -1,0 +1,96 @@
+package opencode_test
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect/dialects"
+	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/acpdialect/acpdialect/opencode"
+)
+
+// TestGoldenSemantics states what each hand-written scenario requires of
+// the replay, so that a golden blessed with -update by mistake still
+// fails here; and that --agent opencode replays as identification does.
+func TestGoldenSemantics(t *testing.T) {
+	tests := []struct {
+		name    string
+		want    []string
+		notWant []string
+	}{
+		{"task-child-session", []string{
+			// The task is a subagent card; its completion names the child,
+			// the model and the result.
+			`"tool_call_id":"call_task","payload":{"kind":"subagent_task","status":"pending","title":"task"`,
+			`"tool_call_id":"call_task","payload":{"kind":"subagent_task","status":"completed","title":"inspect child","subagent_task":{"description":"inspect child","prompt":"Return the child transcript fixture","subagent_type":"general","model":"anthropic/claude-sonnet-4-5","child_session_id":"ses_child","result_text":"child transcript fixture"}}`,
+			// Before the link the child's card has no parent...
+			`{"type":"tool_call","agent":"opencode","session_id":"ses_child","tool_call_id":"call_c1","payload":{"kind":"generic","status":"pending","title":"bash","generic"`,
+			// ...at the link it is reported again with it, and the held
+			// messages go out nested, in order.
+			`{"type":"tool_call_update","agent":"opencode","session_id":"ses_child","tool_call_id":"call_c1","payload":{"kind":"generic","status":"completed","title":"Print fixture","parent_tool_call_id":"call_task"`,
+			`"message":{"role":"thought","text":"Reading the fixture.","parent_tool_call_id":"call_task"}}
+{"type":"message","agent":"opencode","session_id":"ses_child","message":{"role":"assistant","text":"child transcript ","parent_tool_call_id":"call_task"}}
+{"type":"message","agent":"opencode","session_id":"ses_child","message":{"role":"assistant","text":"fixture","parent_tool_call_id":"call_task"}}`,
+			// After the link the child's frames nest at once.
+			`{"type":"tool_call","agent":"opencode","session_id":"ses_child","tool_call_id":"call_c2","payload":{"kind":"generic","status":"pending","title":"read","parent_tool_call_id":"call_task"`,
+			`"message":{"role":"assistant","text":"Done.","parent_tool_call_id":"call_task"}`,
+			`"early":{"nested":1,"released":3,"evicted":0,"dropped":0}`,
+			`{"type":"usage","agent":"opencode","session_id":"ses_child","usage":{"used":1800,"size":200000,"cost":0.004,"currency":"USD"}}`,
+		}, []string{
+			// The parent's own chunks are not message events.
+			`"text":"I'll delegate this."`, `"text":"parent complete"`,
+			// No child message goes out without its parent.
+			`"role":"assistant","text":"fixture"}`,
+		}},
+		{"subagents-update", []string{
+			// The snapshot's and the update's nodes waited for the link and
+			// merged at the completion; a later phase changes the subagent
+			// status but never moves the finished card back; a removal
+			// marks the linked card.
+			`"status":"completed","title":"find flaky tests","subagent_task":{"description":"find flaky tests","prompt":"Run the suite three times","subagent_type":"explore","status":"running","model":"openai/gpt-5","child_session_id":"ses_a"`,
+			`"subagent_task":{"description":"find flaky tests","prompt":"Run the suite three times","subagent_type":"explore","status":"completed"`,
+			`{"type":"tool_call","agent":"opencode","session_id":"ses_root","tool_call_id":"call_a","payload":{"kind":"subagent_task","status":"completed","title":"find flaky tests","subagent_task":{"description":"find flaky tests","prompt":"Run the suite three times","subagent_type":"explore","status":"removed"`,
+			// ses_b's node waits (no card names it); its removal, with no
+			// parent and no link, is dropped; _opencode/rawEvent is not
+			// the dialect's.
+			`"late_dropped":1`, `"ignored_notifications":1`, `"pending":{"stored":2,"matched":1,"evicted":0,"swept":0,"live":1}`,
+			`"replies":0,"declined":0`,
+		}, []string{`"type":"reply"`, `"status":"in_progress","title":"find flaky tests","subagent_task":{"description":"find flaky tests","prompt":"Run the suite three times","subagent_type":"explore","status"`, `ses_b"`}},
+		{"usage", []string{
+			`"usage":{"used":1200,"size":128000,"cost":0,"currency":"USD"}`,
+			`"usage":{"used":2500,"size":128000,"cost":0.0031,"currency":"EUR"}`,
+			// Wrong types read as absent.
+			`"usage":{"size":128000}}`,
+			`"usage":{"turn":true,"input_tokens":2000,"output_tokens":150,"cached_read_tokens":400,"cached_write_tokens":100,"thought_tokens":300,"total_tokens":2950}`,
+		}, []string{`"estimated"`, `"id":3`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join("testdata", tt.name+".jsonl")
+			final, events, err := replay.FileAs(dialects.Registry(), path, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := string(bytes.Join([][]byte{events, final}, nil))
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %s:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(out, w) {
+					t.Errorf("output has %s:\n%s", w, out)
+				}
+			}
+			f2, e2, err := replay.FileAs(dialects.Registry(), path, opencode.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(final, f2) || !bytes.Equal(events, e2) {
+				t.Errorf("--agent opencode differs from identification")
+			}
+		})
+	}
+}

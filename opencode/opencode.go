@@ -1,0 +1,100 @@
+// Package opencode is the dialect of OpenCode (`opencode acp`).
+//
+// OpenCode runs a subagent through its task tool: a standard tool call
+// titled "task" (later the task's description) with ACP kind "think" and
+// rawInput {description, prompt, subagent_type}. The subagent is a real
+// OpenCode session, a child of the one that called the tool, and its
+// updates reach the client as ACP session/update notifications under the
+// child's own session id. The child is named only when the task is done:
+// the completion's rawOutput.metadata holds its sessionId and the model
+// that ran it ({providerID, modelID}), and rawOutput.output its final text
+// between <task_result> tags.
+//
+// The dialect makes the task a subagent_task card and, through the Conn's
+// child session rules (acpdialect.Dialect.ChildSessions), nests the child
+// session's tool calls and messages under that card: those that arrive
+// after the link, and those that arrived before it, which the Conn nests
+// (cards) or held (messages) until the completion named the child.
+//
+// OpenCode's opencode.dev/subagents extension describes the tree of
+// subagent sessions: _opencode/subagents/list and
+// _opencode/subagents/subscribe (client -> agent requests) answer a
+// snapshot of it, and the _opencode/subagents/update notification sends
+// the changes (upsert nodes, removedSessionIds). Each node is keyed by its
+// child session: its phase becomes the status of the card the child is
+// linked to (or waits for the link), its agent the subagent type.
+//
+// Usage comes from ACP's usage_update (the context window, and the
+// session's cost) and from the session/prompt response's usage (the
+// turn's tokens, summed by OpenCode over the turn's messages).
+//
+// The wire facts each rule relies on, with their public sources, are in
+// the module's docs/opencode.md.
+package opencode
+
+import (
+	"strings"
+
+	"github.com/acpdialect/acpdialect"
+)
+
+// ID is the dialect's identifier.
+const ID = "opencode"
+
+// Names are the agentInfo names Match accepts, compared without case
+// after trimming spaces: "OpenCode" is what `opencode acp` sends, and
+// "opencode" what its first ACP server sent.
+var Names = []string{"OpenCode"}
+
+// Dialect returns the OpenCode dialect. Each call returns a fresh value.
+func Dialect() *acpdialect.Dialect {
+	return &acpdialect.Dialect{
+		ID:    ID,
+		Match: Match,
+		Methods: []acpdialect.Method{
+			{Name: MethodSubagentsUpdate, Kind: acpdialect.Notification, Handle: HandleSubagentsUpdate},
+		},
+		Updates: []acpdialect.Update{
+			{Kind: "usage_update", Standard: true, Event: UsageEvent},
+			// A child session's text, nested under its task card: the
+			// Conn reads chunks only in child sessions.
+			{Kind: "agent_message_chunk", Standard: true, Event: MessageEvent},
+			{Kind: "agent_thought_chunk", Standard: true, Event: MessageEvent},
+		},
+		Calls: []acpdialect.Call{
+			{Name: "session/prompt", Result: TurnUsage},
+			{Name: MethodSubagentsList, Children: SnapshotChildren},
+			{Name: MethodSubagentsSubscribe, Children: SnapshotChildren},
+		},
+		ToolCall:      ToolCall,
+		MergeLate:     MergeLate,
+		ChildSessions: true,
+		// For audits: initialize's _meta advertises the subagents
+		// extension and steering; the dialect reads neither (a client
+		// that wants the tree asks for it). _opencode/rawEvent, seen in
+		// OpenCode's clients, carries OpenCode's own bus events: nothing
+		// a card needs.
+		Ignores: []string{"_meta.steering", "_meta.opencode.dev/subagents", "_meta.terminal-auth", "_opencode/rawEvent"},
+	}
+}
+
+// Match identifies OpenCode by its agentInfo name, or by its title when
+// the name is empty: one of Names, compared without case after trimming
+// spaces. A name that merely contains "opencode" ("opencode-fork",
+// "not-opencode") is another agent's.
+func Match(name, title string) bool {
+	if oneOf(name) {
+		return true
+	}
+	return strings.TrimSpace(name) == "" && oneOf(title)
+}
+
+func oneOf(s string) bool {
+	s = strings.TrimSpace(s)
+	for _, n := range Names {
+		if strings.EqualFold(s, n) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,243 @@
+package opencode
+
+import (
+	"strings"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// Task is what one tool call frame says of OpenCode's task tool. Its
+// strings are the caller's own (copied from the frame).
+type Task struct {
+	// IsTask: the frame is the task tool's (see IsTask).
+	IsTask bool
+	// Description, Prompt and SubagentType are rawInput's.
+	Description, Prompt, SubagentType string
+	// ChildSessionID is rawOutput.metadata.sessionId, else the task_id
+	// the output names.
+	ChildSessionID string
+	// Model is rawOutput.metadata.model: "providerID/modelID", or
+	// whichever of the two is present.
+	Model string
+	// ResultText is the subagent's final text: what rawOutput.output
+	// holds between <task_result> tags.
+	ResultText string
+}
+
+// IsTask reports whether a tool call frame is OpenCode's task tool: its
+// title is "task" (any case, spaces trimmed), which is how OpenCode names
+// the tool call until the task sets its own title; or, for a card first
+// seen after that, its ACP kind is "think" and rawInput names a
+// subagent_type (OpenCode gives no other tool kind "think").
+func IsTask(u frame.ToolUpdate) bool {
+	if u.Title.Type == gjson.String && strings.EqualFold(strings.TrimSpace(u.Title.Str), "task") {
+		return true
+	}
+	return u.ACPKind.Type == gjson.String && u.ACPKind.Str == "think" &&
+		u.RawInput.Get("subagent_type").Type == gjson.String && u.RawInput.Get("subagent_type").Str != ""
+}
+
+// ReadTask reads a tool call frame as the task tool's. A field of the
+// wrong type is absent; of a key that appears twice the first counts.
+func ReadTask(u frame.ToolUpdate) Task {
+	t := Task{IsTask: IsTask(u)}
+	var seen uint8
+	frame.Members(u.RawInput, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "description" && once(&seen, 1):
+			t.Description = frame.View(v)
+		case k == "prompt" && once(&seen, 2):
+			t.Prompt = frame.View(v)
+		case k == "subagent_type" && once(&seen, 4):
+			t.SubagentType = frame.View(v)
+		}
+		return true
+	})
+	var output string
+	seen = 0
+	frame.Members(u.RawOutput, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "metadata" && once(&seen, 1):
+			t.ChildSessionID, t.Model = readMetadata(v)
+		case k == "output" && once(&seen, 2):
+			output = frame.View(v)
+		}
+		return true
+	})
+	id, result := ParseOutput(output)
+	if t.ChildSessionID == "" {
+		t.ChildSessionID = id
+	}
+	t.ResultText = result
+	frame.Own(&t.Description, &t.Prompt, &t.SubagentType, &t.ChildSessionID, &t.Model, &t.ResultText)
+	return t
+}
+
+// readMetadata reads the task's metadata: {sessionId, model: {providerID,
+// modelID}}. The strings view the frame.
+func readMetadata(md gjson.Result) (child, model string) {
+	var provider, id string
+	var seen uint8
+	frame.Members(md, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "sessionId" && once(&seen, 1):
+			child = frame.View(v)
+		case k == "model" && once(&seen, 2):
+			var seen uint8
+			frame.Members(v, func(k string, v gjson.Result) bool {
+				switch {
+				case k == "providerID" && once(&seen, 1):
+					provider = frame.View(v)
+				case k == "modelID" && once(&seen, 2):
+					id = frame.View(v)
+				}
+				return true
+			})
+		}
+		return true
+	})
+	switch {
+	case provider != "" && id != "":
+		model = provider + "/" + id
+	case id != "":
+		model = id
+	default:
+		model = provider
+	}
+	return child, model
+}
+
+// ParseOutput reads the task tool's output, which OpenCode writes as
+//
+//	task_id: <child session id> (for resuming to continue this task if needed)
+//
+//	<task_result>
+//	<the subagent's final text>
+//	</task_result>
+//
+// It returns the task id (the first line's word after "task_id: ") and the
+// text between the first <task_result> and the last </task_result>,
+// trimmed of the newline on each side. Either is "" when its part is
+// missing; nothing is guessed from other text. The results view output.
+func ParseOutput(output string) (taskID, result string) {
+	if rest, ok := strings.CutPrefix(output, "task_id: "); ok {
+		end := strings.IndexAny(rest, " \n")
+		if end < 0 {
+			end = len(rest)
+		}
+		taskID = rest[:end]
+	}
+	const open, end = "<task_result>", "</task_result>"
+	i := strings.Index(output, open)
+	if i < 0 {
+		return taskID, ""
+	}
+	body := output[i+len(open):]
+	j := strings.LastIndex(body, end)
+	if j < 0 {
+		return taskID, ""
+	}
+	body = body[:j]
+	body = strings.TrimPrefix(body, "\n")
+	body = strings.TrimSuffix(body, "\n")
+	return taskID, body
+}
+
+// ToolCall claims the task tool's cards and merges what each frame says:
+// rawInput's description, prompt and subagent type; the completion's
+// child session, model and result text. A value once set is replaced only
+// by another non-empty one. Other tool calls are left as they are. It
+// copies the subagent object before changing it.
+func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
+	var st acpdialect.SubagentTask
+	switch {
+	case prev.Kind == acpdialect.KindSubagentTask && prev.SubagentTask != nil:
+		st = *prev.SubagentTask
+	case IsTask(u):
+		prev.Kind = acpdialect.KindSubagentTask
+	default:
+		return prev
+	}
+	t := ReadTask(u)
+	fillIf(&st.Description, t.Description)
+	fillIf(&st.Prompt, t.Prompt)
+	fillIf(&st.SubagentType, t.SubagentType)
+	fillIf(&st.ChildSessionID, t.ChildSessionID)
+	fillIf(&st.Model, t.Model)
+	fillIf(&st.ResultText, t.ResultText)
+	if prev.SubagentTask == nil || !st.Equal(*prev.SubagentTask) {
+		n := st
+		prev.SubagentTask = &n
+	}
+	return prev
+}
+
+// fillIf sets *dst to v when v is set and differs: an equal value keeps
+// the string already held, so that an unchanged card shares it.
+func fillIf(dst *string, v string) {
+	if v != "" && v != *dst {
+		*dst = v
+	}
+}
+
+// MergeLate merges a subagent node (see Node) into a card: the node's
+// subagent status, its agent as the subagent type where the task named
+// none, the child session, and the card status its phase maps to, which
+// never moves a card back (a finished card stays finished, a running one
+// does not go back to pending). It merges two waiting nodes the same way,
+// the later one's values winning. ok is false unless both are subagent
+// payloads.
+func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
+	if late.SubagentTask == nil || late.Kind != acpdialect.KindSubagentTask || cur.Kind != acpdialect.KindSubagentTask {
+		return cur, false // a node speaks only of a task's card
+	}
+	var st acpdialect.SubagentTask
+	if cur.SubagentTask != nil {
+		st = *cur.SubagentTask
+	}
+	in := late.SubagentTask
+	fillIf(&st.Status, in.Status)
+	fillIf(&st.ChildSessionID, in.ChildSessionID)
+	if st.SubagentType == "" {
+		st.SubagentType = in.SubagentType
+	}
+	if st.Description == "" {
+		st.Description = in.Description
+	}
+	cur.Status = forward(cur.Status, late.Status)
+	if cur.SubagentTask == nil || !st.Equal(*cur.SubagentTask) {
+		*in = st // the late half's object is the merge's to take over
+		cur.SubagentTask = in
+	}
+	return cur, true
+}
+
+// forward returns the card status after next, which never moves a card
+// back: a finished card keeps its status, and a running one does not go
+// back to pending.
+func forward(cur, next string) string {
+	if next == "" {
+		return cur
+	}
+	switch cur {
+	case acpdialect.StatusCompleted, acpdialect.StatusFailed, acpdialect.StatusCancelled:
+		return cur
+	case acpdialect.StatusInProgress:
+		if next == acpdialect.StatusPending {
+			return cur
+		}
+	}
+	return next
+}
+
+// once reports whether bit is not yet in *seen, and sets it: the first of
+// two equal keys counts.
+func once(seen *uint8, bit uint8) bool {
+	if *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
+}
