@@ -271,13 +271,30 @@ func (s *Stream) direction(hasMethod bool, method, id string) Direction {
 		return s.reqs.answer(id)
 	}
 	d := AgentToClient
-	if agentServes(method) {
+	if agentServes(method) || s.calls(method) {
 		d = ClientToAgent
 	}
 	if id != "" {
 		s.reqs.sent(d, id)
 	}
 	return d
+}
+
+// calls reports whether the identified dialect lists method among the
+// client's calls to the agent (Dialect.Calls): a vendor method the client
+// sends, such as Devin's _cognition.ai/revert/*, which would otherwise be
+// taken for an agent request and declined.
+func (s *Stream) calls(method string) bool {
+	d := s.conn.Dialect()
+	if d == nil {
+		return false
+	}
+	for _, c := range d.Calls {
+		if c.Name == method {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Stream) session(sid string) {
