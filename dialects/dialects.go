@@ -5,6 +5,7 @@ package dialects
 
 import (
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/auggie"
 	"github.com/acpdialect/acpdialect/claude"
 	"github.com/acpdialect/acpdialect/codex"
 	"github.com/acpdialect/acpdialect/cursor"
@@ -19,6 +20,7 @@ func All() []*acpdialect.Dialect {
 		claude.Dialect(),
 		codex.Dialect(),
 		grok.Dialect(),
+		auggie.Dialect(),
 	}
 }
 
