@@ -44,8 +44,8 @@ func TestParseTitle(t *testing.T) {
 	}{
 		{"sub-agent-explore: Find the config", "explore", "Find the config", true},
 		{"sub-agent- plan :  Draft: the fix ", "plan", "Draft: the fix", true}, // the first ":" ends the type
-		{"sub-agent-review:", "review", "", true},                                 // a cut description may be empty
-		{"sub-agent-explore", "", "", false},                                      // no ":"
+		{"sub-agent-review:", "review", "", true},                              // a cut description may be empty
+		{"sub-agent-explore", "", "", false},                                   // no ":"
 		{"sub-agent-: no type", "", "", false},
 		{"sub-agent-  : blank type", "", "", false},
 		{"Sub-Agent-explore: x", "", "", false}, // Auggie writes the prefix in lower case
