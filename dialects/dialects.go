@@ -9,6 +9,7 @@ import (
 	"github.com/acpdialect/acpdialect/claude"
 	"github.com/acpdialect/acpdialect/codex"
 	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/gemini"
 	"github.com/acpdialect/acpdialect/grok"
 )
 
@@ -21,6 +22,7 @@ func All() []*acpdialect.Dialect {
 		codex.Dialect(),
 		grok.Dialect(),
 		auggie.Dialect(),
+		gemini.Dialect(),
 	}
 }
 
