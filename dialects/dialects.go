@@ -10,6 +10,7 @@ import (
 	"github.com/acpdialect/acpdialect/codex"
 	"github.com/acpdialect/acpdialect/cursor"
 	"github.com/acpdialect/acpdialect/gemini"
+	"github.com/acpdialect/acpdialect/goose"
 	"github.com/acpdialect/acpdialect/grok"
 )
 
@@ -23,6 +24,7 @@ func All() []*acpdialect.Dialect {
 		grok.Dialect(),
 		auggie.Dialect(),
 		gemini.Dialect(),
+		goose.Dialect(),
 	}
 }
 
