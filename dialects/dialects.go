@@ -9,6 +9,7 @@ import (
 	"github.com/acpdialect/acpdialect/claude"
 	"github.com/acpdialect/acpdialect/codex"
 	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/devin"
 	"github.com/acpdialect/acpdialect/gemini"
 	"github.com/acpdialect/acpdialect/goose"
 	"github.com/acpdialect/acpdialect/grok"
@@ -25,6 +26,7 @@ func All() []*acpdialect.Dialect {
 		auggie.Dialect(),
 		gemini.Dialect(),
 		goose.Dialect(),
+		devin.Dialect(),
 	}
 }
 
