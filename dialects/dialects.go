@@ -8,11 +8,13 @@ import (
 	"github.com/acpdialect/acpdialect/auggie"
 	"github.com/acpdialect/acpdialect/claude"
 	"github.com/acpdialect/acpdialect/codex"
+	"github.com/acpdialect/acpdialect/copilot"
 	"github.com/acpdialect/acpdialect/cursor"
 	"github.com/acpdialect/acpdialect/devin"
 	"github.com/acpdialect/acpdialect/gemini"
 	"github.com/acpdialect/acpdialect/goose"
 	"github.com/acpdialect/acpdialect/grok"
+	"github.com/acpdialect/acpdialect/kimi"
 )
 
 // All returns a fresh value of every built-in dialect, in the order they
@@ -27,6 +29,8 @@ func All() []*acpdialect.Dialect {
 		gemini.Dialect(),
 		goose.Dialect(),
 		devin.Dialect(),
+		copilot.Dialect(),
+		kimi.Dialect(),
 	}
 }
 

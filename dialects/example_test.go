@@ -21,5 +21,11 @@ func ExampleRegistry() {
 	// claude
 	// codex
 	// grok
+	// auggie
+	// gemini
+	// goose
+	// devin
+	// copilot
+	// kimi
 	// cursor
 }
