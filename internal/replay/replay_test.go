@@ -204,7 +204,12 @@ func TestAgentOption(t *testing.T) {
 
 func TestUnknownAgent(t *testing.T) {
 	_, err := Run(Builtins(), strings.NewReader(""), Options{Agent: "nope"})
-	if !errors.Is(err, ErrUnknownAgent) || err.Error() != `unknown agent "nope"; known: cursor, claude, codex, grok, unknown` {
+	// Every built-in is listed, in registration order, then "unknown".
+	want := `unknown agent "nope"; known: `
+	for _, d := range Builtins().Dialects() {
+		want += d.ID + ", "
+	}
+	if !errors.Is(err, ErrUnknownAgent) || err.Error() != want+"unknown" || !strings.HasPrefix(want, `unknown agent "nope"; known: cursor, claude, codex, grok, `) {
 		t.Fatalf("err = %v", err)
 	}
 	for _, reg := range []*acpdialect.Registry{acpdialect.NewRegistry(), nil} {
