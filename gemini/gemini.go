@@ -33,6 +33,9 @@ func Dialect() *acpdialect.Dialect {
 			{Name: "session/prompt", Result: TurnUsage},
 		},
 		Reads: []string{"_meta.quota"},
+		// The auth methods' provider hints and a diff's kind
+		// (add/delete/modify): known, and nothing a card or event shows.
+		Ignores: []string{"_meta.api-key", "_meta.gateway", "_meta.kind"},
 	}
 }
 

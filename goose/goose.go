@@ -55,7 +55,10 @@ func Dialect() *acpdialect.Dialect {
 		},
 		ToolCall: ToolCall,
 		Reads:    []string{"_meta." + MetaChainID, "_meta." + MetaChainSummary},
-		Ignores:  []string{MethodSessionUpdate},
+		// Goose's own notification, its capability opt-ins (_meta.goose in
+		// initialize) and the recipe a session/new names: known, and
+		// nothing a card or event shows.
+		Ignores: []string{MethodSessionUpdate, "_meta.goose", "_meta.recipeId", "_meta.recipeDeeplink"},
 	}
 }
 
