@@ -41,6 +41,10 @@ type Payload struct {
 	// Tool is the tool's identity where the agent names it beside the ACP
 	// kind (Grok's _meta["x.ai/tool"]).
 	Tool *Tool `json:"tool,omitempty"`
+	// Chain is the group of tool calls this one belongs to, where the
+	// agent groups the calls of one step (Goose's tool chains), so that a
+	// client can fold them under the group's summary.
+	Chain *Chain `json:"chain,omitempty"`
 
 	SubagentTask *SubagentTask `json:"subagent_task,omitempty"`
 	Shell        *Shell        `json:"shell,omitempty"`
@@ -134,6 +138,14 @@ type Tool struct {
 	ReadOnly  bool   `json:"read_only,omitempty"`
 }
 
+// Chain is a group of tool calls the agent made as one step: its id,
+// shared by every call of the group, and the summary the agent gives it
+// (Goose's _meta["_goose/tool-chain-id"] and "_goose/tool-chain-summary").
+type Chain struct {
+	ID      string `json:"id,omitempty"`
+	Summary string `json:"summary,omitempty"`
+}
+
 // Generic is a tool call no dialect claims.
 type Generic struct {
 	// ACPKind is the tool call's ACP kind (read, edit, execute, other, ...).
@@ -179,13 +191,17 @@ func (p Payload) Clone() Payload {
 		t := *p.Tool
 		p.Tool = &t
 	}
+	if p.Chain != nil {
+		ch := *p.Chain
+		p.Chain = &ch
+	}
 	return p
 }
 
 // Equal reports whether two payloads render the same.
 func (p Payload) Equal(q Payload) bool {
 	if p.Kind != q.Kind || p.Status != q.Status || p.Title != q.Title ||
-		p.ParentToolCallID != q.ParentToolCallID || p.WireToolCallID != q.WireToolCallID || !p.Tool.equal(q.Tool) {
+		p.ParentToolCallID != q.ParentToolCallID || p.WireToolCallID != q.WireToolCallID || !p.Tool.equal(q.Tool) || !p.Chain.equal(q.Chain) {
 		return false
 	}
 	return p.SubagentTask.equal(q.SubagentTask) && p.Generic.equal(q.Generic) &&
@@ -247,6 +263,13 @@ func (a SubagentTask) Equal(b SubagentTask) bool {
 }
 
 func (a *Tool) equal(b *Tool) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func (a *Chain) equal(b *Chain) bool {
 	if a == nil || b == nil {
 		return a == b
 	}

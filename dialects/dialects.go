@@ -5,10 +5,16 @@ package dialects
 
 import (
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/auggie"
 	"github.com/acpdialect/acpdialect/claude"
 	"github.com/acpdialect/acpdialect/codex"
+	"github.com/acpdialect/acpdialect/copilot"
 	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/devin"
+	"github.com/acpdialect/acpdialect/gemini"
+	"github.com/acpdialect/acpdialect/goose"
 	"github.com/acpdialect/acpdialect/grok"
+	"github.com/acpdialect/acpdialect/kimi"
 	"github.com/acpdialect/acpdialect/opencode"
 )
 
@@ -21,6 +27,12 @@ func All() []*acpdialect.Dialect {
 		codex.Dialect(),
 		grok.Dialect(),
 		opencode.Dialect(),
+		auggie.Dialect(),
+		gemini.Dialect(),
+		goose.Dialect(),
+		devin.Dialect(),
+		copilot.Dialect(),
+		kimi.Dialect(),
 	}
 }
 

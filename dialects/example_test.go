@@ -22,5 +22,11 @@ func ExampleRegistry() {
 	// codex
 	// grok
 	// opencode
+	// auggie
+	// gemini
+	// goose
+	// devin
+	// copilot
+	// kimi
 	// cursor
 }

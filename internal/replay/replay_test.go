@@ -9,6 +9,7 @@ import (
 
 	"github.com/acpdialect/acpdialect"
 	tw "github.com/acpdialect/acpdialect/internal/testwire"
+	"github.com/tidwall/gjson"
 )
 
 func transcript(frames ...[]byte) *bytes.Reader {
@@ -203,7 +204,12 @@ func TestAgentOption(t *testing.T) {
 
 func TestUnknownAgent(t *testing.T) {
 	_, err := Run(Builtins(), strings.NewReader(""), Options{Agent: "nope"})
-	if !errors.Is(err, ErrUnknownAgent) || err.Error() != `unknown agent "nope"; known: cursor, claude, codex, grok, opencode, unknown` {
+	// Every built-in is listed, in registration order, then "unknown".
+	want := `unknown agent "nope"; known: `
+	for _, d := range Builtins().Dialects() {
+		want += d.ID + ", "
+	}
+	if !errors.Is(err, ErrUnknownAgent) || err.Error() != want+"unknown" || !strings.HasPrefix(want, `unknown agent "nope"; known: cursor, claude, codex, grok, `) {
 		t.Fatalf("err = %v", err)
 	}
 	for _, reg := range []*acpdialect.Registry{acpdialect.NewRegistry(), nil} {
@@ -300,5 +306,30 @@ func TestWriteFinal(t *testing.T) {
 	}
 	if !strings.Contains(lines[2], `"bad_lines":0`) {
 		t.Errorf("stats line %s", lines[2])
+	}
+}
+
+// A vendor method the identified dialect lists among the client's calls
+// goes client -> agent: the Conn tracks it as the client's request (no
+// -32601 from the library) and reads its result.
+func TestDialectCallsGoToTheAgent(t *testing.T) {
+	d := &acpdialect.Dialect{
+		ID:    "callee",
+		Match: func(name, _ string) bool { return name == "callee" },
+		Calls: []acpdialect.Call{{Name: "_callee/steps", Result: func(gjson.Result) *acpdialect.Event {
+			return &acpdialect.Event{Type: acpdialect.EventSessionInfo, Object: &acpdialect.SessionInfo{Title: "read"}}
+		}}},
+	}
+	req, resp := tw.Initialize(0, "callee")
+	frames := [][]byte{req, resp, tw.Request(5, "_callee/steps", map[string]any{"sessionId": "s1"}), tw.Response(5, map[string]any{"steps": []any{}})}
+	r, err := Run(acpdialect.NewRegistry(d), transcript(frames...), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Replies) != 0 || r.Stats.Declined != 0 {
+		t.Errorf("the client's call was answered by the library: %+v", r.Replies)
+	}
+	if len(r.Events) != 1 || r.Events[0].Event.Type != acpdialect.EventSessionInfo || r.Events[0].Event.Method != "_callee/steps" {
+		t.Errorf("events %+v, want the call's result read", r.Events)
 	}
 }

@@ -280,6 +280,24 @@ func (s *Stream) direction(hasMethod bool, method, id string) Direction {
 	return d
 }
 
+// calls reports whether the identified dialect lists method among the
+// client's calls to the agent (Dialect.Calls): a vendor method the client
+// sends (Devin's _cognition.ai/revert/*, OpenCode's _opencode/subagents/list)
+// that the fixed list of agentServes does not know, and that would
+// otherwise be taken for an agent request and declined.
+func (s *Stream) calls(method string) bool {
+	d := s.conn.Dialect()
+	if d == nil {
+		return false
+	}
+	for _, c := range d.Calls {
+		if c.Name == method {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *Stream) session(sid string) {
 	if sid == "" || sid == s.lastSID {
 		return
@@ -362,21 +380,4 @@ func (s *Stream) Finish() Summary {
 	sum := Summary{Agent: s.conn.Agent(), Stats: s.conn.Stats(), BadLines: s.bad}
 	s.conn.Close()
 	return sum
-}
-
-// calls reports whether the identified dialect reads the result of method
-// as a request the client sends the agent (Dialect.Calls): a vendor's own
-// client -> agent method (OpenCode's _opencode/subagents/list) that the
-// fixed list of agentServes does not know.
-func (s *Stream) calls(method string) bool {
-	d := s.conn.Dialect()
-	if d == nil {
-		return false
-	}
-	for _, c := range d.Calls {
-		if c.Name == method {
-			return true
-		}
-	}
-	return false
 }

@@ -1,0 +1,130 @@
+package auggie_test
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/auggie"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		name, title string
+		want        bool
+	}{
+		{"auggie", "Auggie Agent", true},
+		{"auggie", "", true},
+		{"", "Auggie Agent", true},
+		{" AUGGIE ", "", true},
+		{"@augmentcode/auggie", "", true},
+		{"", "Auggie CLI", true},
+		// near misses: names that only contain Auggie's
+		{"auggie-proxy", "", false},
+		{"my-auggie", "", false},
+		{"augment", "Augment Code", false},
+		{"@augmentcode/auggie-sdk", "", false},
+		{"", "Auggie Agent Pro", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		if got := auggie.Match(tt.name, tt.title); got != tt.want {
+			t.Errorf("Match(%q, %q) = %v, want %v", tt.name, tt.title, got, tt.want)
+		}
+	}
+}
+
+func TestParseTitle(t *testing.T) {
+	tests := []struct {
+		title, typ, desc string
+		ok               bool
+	}{
+		{"sub-agent-explore: Find the config", "explore", "Find the config", true},
+		{"sub-agent- plan :  Draft: the fix ", "plan", "Draft: the fix", true}, // the first ":" ends the type
+		{"sub-agent-review:", "review", "", true},                              // a cut description may be empty
+		{"sub-agent-explore", "", "", false},                                   // no ":"
+		{"sub-agent-: no type", "", "", false},
+		{"sub-agent-  : blank type", "", "", false},
+		{"Sub-Agent-explore: x", "", "", false}, // Auggie writes the prefix in lower case
+		{"run sub-agent-explore: x", "", "", false},
+		{"", "", "", false},
+	}
+	for _, tt := range tests {
+		typ, desc, ok := auggie.ParseTitle(tt.title)
+		if typ != tt.typ || desc != tt.desc || ok != tt.ok {
+			t.Errorf("ParseTitle(%q) = %q, %q, %v; want %q, %q, %v", tt.title, typ, desc, ok, tt.typ, tt.desc, tt.ok)
+		}
+	}
+}
+
+// update reads an update object as the Conn does, and the payload the
+// Conn would pass (its standard fields merged).
+func update(s string, prev acpdialect.Payload) (frame.ToolUpdate, acpdialect.Payload) {
+	u := frame.ReadToolUpdate(gjson.Parse(s))
+	if u.Title.Type == gjson.String {
+		prev.Title = u.Title.Str
+	}
+	if u.Status.Type == gjson.String {
+		prev.Status = u.Status.Str
+	}
+	return u, prev
+}
+
+func TestToolCall(t *testing.T) {
+	task := func(typ, desc, result string) *acpdialect.SubagentTask {
+		return &acpdialect.SubagentTask{SubagentType: typ, Description: desc, ResultText: result}
+	}
+	tests := []struct {
+		name   string
+		prev   acpdialect.Payload
+		update string
+		want   acpdialect.Payload
+	}{
+		{"the title names a subagent",
+			acpdialect.Payload{Kind: acpdialect.KindGeneric},
+			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent-explore: Find it","kind":"other"}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-explore: Find it", SubagentTask: task("explore", "Find it", "")}},
+		{"the result text from rawOutput.output",
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-explore: Find it", SubagentTask: task("explore", "Find it", "")},
+			`{"sessionUpdate":"tool_call_update","toolCallId":"t","status":"completed","rawOutput":{"output":"Found."}}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: "completed", Title: "sub-agent-explore: Find it", SubagentTask: task("explore", "Find it", "Found.")}},
+		{"a later title does not blank what the first said",
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-explore: Find it", SubagentTask: task("explore", "Find it", "")},
+			`{"sessionUpdate":"tool_call_update","toolCallId":"t","title":"sub-agent-explore:"}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-explore:", SubagentTask: task("explore", "Find it", "")}},
+		{"an empty or non-string output is no result",
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-x: y", SubagentTask: task("x", "y", "")},
+			`{"sessionUpdate":"tool_call_update","toolCallId":"t","rawOutput":{"output":["a"]}}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-x: y", SubagentTask: task("x", "y", "")}},
+		{"output on another tool call is not read",
+			acpdialect.Payload{Kind: acpdialect.KindGeneric},
+			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"view a.go","kind":"read","rawOutput":{"output":"package a"}}`,
+			acpdialect.Payload{Kind: acpdialect.KindGeneric, Title: "view a.go"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			u, prev := update(tt.update, tt.prev)
+			keep := prev.Clone()
+			got := auggie.ToolCall(u, prev)
+			if !prev.Equal(keep) {
+				t.Error("ToolCall changed the payload it was given")
+			}
+			if !got.Equal(tt.want) {
+				t.Errorf("got %+v %+v, want %+v %+v", got, got.SubagentTask, tt.want, tt.want.SubagentTask)
+			}
+		})
+	}
+}
+
+// A huge output keeps its head within MaxResultText, cut between runes.
+func TestResultTextBounded(t *testing.T) {
+	out := strings.Repeat("é", auggie.MaxResultText) // 2 bytes a rune
+	u, prev := update(`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent-x: y","rawOutput":{"output":"x`+out+`"}}`, acpdialect.Payload{Kind: acpdialect.KindGeneric})
+	got := auggie.ToolCall(u, prev).SubagentTask.ResultText
+	if len(got) > auggie.MaxResultText || len(got) < auggie.MaxResultText-1 || !utf8.ValidString(got) || !strings.HasPrefix(got, "xé") {
+		t.Errorf("result text of %d bytes, valid %v", len(got), utf8.ValidString(got))
+	}
+}

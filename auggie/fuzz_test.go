@@ -1,0 +1,57 @@
+package auggie_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/auggie"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// FuzzParseTitle: a parsed title has a non-empty, trimmed type taken from
+// the title itself.
+func FuzzParseTitle(f *testing.F) {
+	for _, s := range []string{"sub-agent-explore: Find it", "sub-agent-:", "sub-agent-a:b:c", "sub-agent-\xff: x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, title string) {
+		typ, desc, ok := auggie.ParseTitle(title)
+		if !ok {
+			return
+		}
+		if typ == "" || typ != strings.TrimSpace(typ) || strings.Contains(typ, ":") ||
+			!strings.HasPrefix(title, auggie.SubagentPrefix) || !strings.Contains(title, desc) {
+			t.Fatalf("ParseTitle(%q) = %q, %q", title, typ, desc)
+		}
+	})
+}
+
+// FuzzToolCall feeds any update object to ToolCall: no panic, the payload
+// it is given unchanged, the result text bounded, a subagent card always
+// with its object.
+func FuzzToolCall(f *testing.F) {
+	f.Add(`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent-explore: x","rawOutput":{"output":"done"}}`)
+	f.Add(`{"title":7,"rawOutput":"output"}`)
+	f.Add(`[`)
+	f.Fuzz(func(t *testing.T, s string) {
+		u := frame.ReadToolUpdate(gjson.Parse(s))
+		for _, prev := range []acpdialect.Payload{
+			{Kind: acpdialect.KindGeneric, Title: frame.Str(u.Title)},
+			{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-a: b", SubagentTask: &acpdialect.SubagentTask{SubagentType: "a", ResultText: "r"}},
+		} {
+			keep := prev.Clone()
+			next := auggie.ToolCall(u, prev)
+			if !prev.Equal(keep) {
+				t.Fatal("ToolCall changed the payload it was given")
+			}
+			if (next.Kind == acpdialect.KindSubagentTask) != (next.SubagentTask != nil) {
+				t.Fatalf("kind %q with %+v", next.Kind, next.SubagentTask)
+			}
+			if st := next.SubagentTask; st != nil && len(st.ResultText) > auggie.MaxResultText {
+				t.Fatalf("result text of %d bytes", len(st.ResultText))
+			}
+		}
+	})
+}

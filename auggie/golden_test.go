@@ -1,0 +1,49 @@
+package auggie_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect/internal/replay"
+)
+
+// TestGoldenSemantics pins what each transcript is for, independently of
+// the goldens' bytes: a golden regenerated with -update by mistake that
+// loses one of these fragments, or gains a forbidden one, fails here.
+func TestGoldenSemantics(t *testing.T) {
+	tests := []struct {
+		name    string
+		want    []string
+		notWant []string
+	}{
+		{"subagent", []string{
+			`"tool_call_id":"tooluse_sub1","payload":{"kind":"subagent_task","status":"completed","title":"sub-agent-explore: Find where the config file is loaded and list the call sites","subagent_task":{"description":"Find where the config file is loaded and list the call sites","subagent_type":"explore","result_text":"The config is loaded in internal/config/load.go (Load) and read by cmd/app/main.go."}}`,
+			// a read's output is not a result text; a title without a type is no subagent
+			`"tool_call_id":"tooluse_view2","payload":{"kind":"generic"`,
+			`"tool_call_id":"tooluse_odd3","payload":{"kind":"generic"`,
+			`"tool_call_id":"tooluse_sub4","payload":{"kind":"subagent_task","status":"failed","title":"sub-agent-plan: Draft the fix","subagent_task":{"description":"Draft the fix","subagent_type":"plan"}}`},
+			[]string{`"result_text":"package config"`, `"result_text":"not a subagent"`, `"result_text":""`}},
+		{"other-agent", []string{`"kind":"generic","status":"completed","title":"sub-agent-explore: Find the config"`},
+			[]string{`"agent":"auggie"`, `subagent_task`, `found it`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			final, events, err := replay.File(replay.Builtins(), filepath.Join("testdata", tt.name+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := string(final) + string(events)
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("missing %s", w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(out, w) {
+					t.Errorf("unexpected %s", w)
+				}
+			}
+		})
+	}
+}

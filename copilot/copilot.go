@@ -1,0 +1,49 @@
+// Package copilot is the dialect of GitHub Copilot CLI in ACP mode
+// (`copilot --acp`).
+//
+// Copilot CLI speaks standard ACP: no vendor methods, no update kinds of
+// its own and no _meta the library reads. Its dialect only identifies it,
+// so that a client and `acpdialect replay` name the agent; every frame
+// gets standard behaviour (and the recognizers every dialect shares).
+//
+// The wire facts it relies on, with their public sources, are in the
+// module's docs/copilot.md.
+package copilot
+
+import (
+	"strings"
+
+	"github.com/acpdialect/acpdialect"
+)
+
+// ID is the dialect's identifier.
+const ID = "copilot"
+
+// Dialect returns the Copilot CLI dialect. Each call returns a fresh
+// value.
+func Dialect() *acpdialect.Dialect {
+	return &acpdialect.Dialect{ID: ID, Match: Match}
+}
+
+// Names are the initialize agentInfo names and titles Match accepts:
+// Copilot CLI's own agentInfo name (Copilot), the product name, its npm
+// package and its binary.
+var Names = []string{"Copilot", "GitHub Copilot", "GitHub Copilot CLI", "@github/copilot"}
+
+// Match identifies Copilot CLI by its agentInfo name or title: one of
+// Names, in any case, around spaces. Names that only contain one of them
+// (a "copilot-companion-broker", "copilot_muse_adapter") are other
+// agents.
+func Match(name, title string) bool {
+	return oneOf(name) || oneOf(title)
+}
+
+func oneOf(s string) bool {
+	s = strings.TrimSpace(s)
+	for _, n := range Names {
+		if strings.EqualFold(s, n) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,62 @@
+package devin_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect/internal/replay"
+)
+
+// TestGoldenSemantics pins what each transcript is for, independently of
+// the goldens' bytes: a golden regenerated with -update by mistake that
+// loses one of these fragments, or gains a forbidden one, fails here.
+func TestGoldenSemantics(t *testing.T) {
+	tests := []struct {
+		name    string
+		want    []string
+		notWant []string
+	}{
+		{"nested", []string{
+			`"tool_call_id":"toolu_bdrk_01Ha8Uac","payload":{"kind":"generic","status":"in_progress","title":"Wrote /tmp/x/mathutils.py","parent_tool_call_id":"a0ac9364","tool":{"name":"write"}`,
+			`"tool_call_id":"exec:0","payload":{"kind":"generic","status":"completed","title":"Ran pytest","parent_tool_call_id":"a0ac9364","tool":{"name":"exec"}`,
+			`"tool_call_id":"a0ac9364","payload":{"kind":"subagent_task","status":"completed","title":"mathutils","subagent_task":{"description":"mathutils"`,
+			`"result_text":"Created mathutils.py and test_mathutils.py; 3 tests pass."`,
+			`"usage":{"used":41000,"size":200000,"input_tokens":40000,"output_tokens":900,"cached_read_tokens":35000,"cached_write_tokens":1200,"total_tokens":40900}}`,
+			`"usage":{"used":12000,"size":200000,"origin":"subagent","input_tokens":11500,"output_tokens":300,"total_tokens":11800}}`,
+			`"tool_call_id":"b7","payload":{"kind":"subagent_task","status":"failed"`},
+			[]string{`"parent_tool_call_id":"root"`, `"tool_call_id":"functions.run_subagent:1","payload":{"kind":"generic","status":"completed","title":"Ran explore subagent","parent_tool_call_id"`}},
+		{"write", []string{
+			`"tool_call_id":"functions.write:1","payload":{"kind":"generic","status":"completed","title":"Wrote ./audit.py","tool":{"name":"write"}`,
+			`"tools":{"stored":1,`, `"replies":0,"declined":0`},
+			[]string{`-32601`, `"parent_tool_call_id"`}},
+		{"other-agent", nil, []string{`"agent":"devin"`, `"usage"`, `"parent_tool_call_id"`, `"tool":`, `subagent_task`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			final, events, err := replay.File(replay.Builtins(), filepath.Join("testdata", tt.name+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := string(final) + string(events)
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("missing %s", w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(out, w) {
+					t.Errorf("unexpected %s", w)
+				}
+			}
+			if tt.name == "write" {
+				if n := strings.Count(string(events), `"tool_call_id":"functions.write:1"`); n != 3 {
+					t.Errorf("%d events for the streamed write, want 3 (created, retitled, completed)", n)
+				}
+				if n := strings.Count(string(final), `"type":"tool_call"`); n != 1 {
+					t.Errorf("%d cards, want 1", n)
+				}
+			}
+		})
+	}
+}

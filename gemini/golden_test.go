@@ -1,0 +1,46 @@
+package gemini_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect/internal/replay"
+)
+
+// TestGoldenSemantics pins what each transcript is for, independently of
+// the goldens' bytes: a golden regenerated with -update by mistake that
+// loses one of these fragments, or gains a forbidden one, fails here.
+func TestGoldenSemantics(t *testing.T) {
+	tests := []struct {
+		name    string
+		want    []string
+		notWant []string
+	}{
+		{"quota", []string{
+			`"method":"session/prompt","id":2,"usage":{"model":"gemini-2.5-pro","turn":true,"input_tokens":10345,"output_tokens":212}}`,
+			`"method":"session/prompt","id":3,"usage":{"turn":true,"input_tokens":25010,"output_tokens":640}}`,
+			`"method":"session/prompt","id":4,"usage":{"turn":true,"input_tokens":0,"output_tokens":0}}`},
+			[]string{`"id":5,"usage"`, `"model":"gemini-2.5-flash"`, `"estimated"`}},
+		{"other-agent", nil, []string{`"agent":"gemini"`, `"usage"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			final, events, err := replay.File(replay.Builtins(), filepath.Join("testdata", tt.name+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := string(final) + string(events)
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("missing %s", w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(out, w) {
+					t.Errorf("unexpected %s", w)
+				}
+			}
+		})
+	}
+}

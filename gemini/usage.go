@@ -1,0 +1,86 @@
+package gemini
+
+import (
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// TurnUsage reads a session/prompt result's token counts into a turn
+// summary: ACP's usage object (camelCase: inputTokens, outputTokens,
+// thoughtTokens, cachedReadTokens, cachedWriteTokens, totalTokens) where
+// the agent sends one, else Gemini's snake_case _meta.quota.token_count
+// (input_tokens, output_tokens). The model is model_usage's when the turn
+// used exactly one; with several, no one model answered the turn and none
+// is named. A count that is not a whole number of zero or more is absent.
+// It returns nil when the result has neither object.
+func TurnUsage(r gjson.Result) *acpdialect.Event {
+	usage := r.Get("usage")
+	quota := r.Get("_meta.quota")
+	if !usage.IsObject() && !quota.IsObject() {
+		return nil
+	}
+	x := acpdialect.Usage{Turn: true}
+	frame.Members(usage, func(k string, v gjson.Result) bool {
+		switch k {
+		case "inputTokens":
+			x.InputTokens = count(x.InputTokens, v)
+		case "outputTokens":
+			x.OutputTokens = count(x.OutputTokens, v)
+		case "thoughtTokens":
+			x.ThoughtTokens = count(x.ThoughtTokens, v)
+		case "cachedReadTokens":
+			x.CachedReadTokens = count(x.CachedReadTokens, v)
+		case "cachedWriteTokens":
+			x.CachedWriteTokens = count(x.CachedWriteTokens, v)
+		case "totalTokens":
+			x.TotalTokens = count(x.TotalTokens, v)
+		}
+		return true
+	})
+	if quota.IsObject() {
+		frame.Members(quota.Get("token_count"), func(k string, v gjson.Result) bool {
+			switch k {
+			case "input_tokens":
+				x.InputTokens = count(x.InputTokens, v)
+			case "output_tokens":
+				x.OutputTokens = count(x.OutputTokens, v)
+			}
+			return true
+		})
+		x.Model = OnlyModel(quota.Get("model_usage"))
+	}
+	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &x}
+}
+
+// OnlyModel returns the model of a model_usage list that holds exactly
+// one entry naming a model (a copy), else "".
+func OnlyModel(list gjson.Result) string {
+	if !list.IsArray() {
+		return ""
+	}
+	var model gjson.Result
+	n := 0
+	list.ForEach(func(_, e gjson.Result) bool {
+		n++
+		model = e.Get("model")
+		return n < 2
+	})
+	if n != 1 || model.Type != gjson.String {
+		return ""
+	}
+	return frame.Str(model)
+}
+
+// count returns p, or when p is nil and v a whole number of zero or more,
+// a new count.
+func count(p *int64, v gjson.Result) *int64 {
+	if p != nil {
+		return p
+	}
+	n, ok := frame.Int64(v)
+	if !ok || n < 0 {
+		return nil
+	}
+	return &n
+}
