@@ -27,7 +27,7 @@ func (c *Conn) sessionUpdate(f string) Result {
 	}
 	var res Result
 	if wants {
-		res = Result{Events: c.update(sid.Str, u), Quarantine: c.d.Quarantines(u.Kind)}
+		res = Result{Events: c.update(sid.Str, u), Quarantine: c.quarantines(u.Kind)}
 	}
 	if stateful {
 		c.updateExtras(&res, sid.Str, u.Kind, params)
@@ -43,6 +43,9 @@ func (c *Conn) update(sid string, u frame.ToolUpdate) []Event {
 	h := c.d.update(u.Kind)
 	if h != nil && !toolKind(u.Kind) {
 		return c.vendorUpdate(sid, h, u.Raw)
+	}
+	if h == nil && draftKind(u.Kind) {
+		return c.draftUpdate(sid, u.Raw, u.Kind)
 	}
 	out := c.toolFrame(sid, u)
 	if h != nil && h.Event != nil {
