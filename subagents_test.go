@@ -2,6 +2,7 @@ package acpdialect_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -385,4 +386,69 @@ var subagentSemantics = map[string][]string{
 		`"tool_call_id":"sub-2","payload":{"kind":"subagent_task","status":"completed","title":"Find unused images","subagent_task":{"description":"Find unused images","status":"completed","child_session_id":"sub-2","name":"explore"}}`,
 		`"session_id":"sub-2","tool_call_id":"tool-9","payload":{"kind":"generic","status":"completed","title":"ls assets","parent_tool_call_id":"sub-2"`,
 	},
+}
+
+// draftStateFrame is the reworked draft's end of child i: idle with stop
+// reason stop.
+func draftStateFrame(i int, stop string) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"%s","update":{"sessionUpdate":"subagent_update","sessionId":"child_%06d","state":{"state":"idle","stopReason":"%s"}}}}`,
+		benchSession, i, stop)
+}
+
+// draftOpenedConn is an unknown agent's connection that knows 1024 children
+// opened by the reworked draft's subagent_update.
+func draftOpenedConn(tb testing.TB) *acpdialect.Conn {
+	h := newHarness(tb, acpdialect.NewRegistry(), acpdialect.Options{})
+	h.initialize("some-agent")
+	h.session(2, benchSession)
+	h.out([]byte(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"` + benchSession + `","prompt":[]}}`))
+	opens, _ := framesOf(1024, func(i int) []byte {
+		return fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"%s","update":{"sessionUpdate":"subagent_update","sessionId":"child_%06d","title":"Summarize src %d","description":"Summarize the JS files under src","capabilities":{}}}}`,
+			benchSession, i, i)
+	})
+	feed(tb, h.c, opens)
+	return h.c
+}
+
+// draftStateFrames on draftOpenedConn: each ends a known child, found by
+// its session id; the stop reason alternates by round so that every frame
+// changes the card.
+func draftStateFrames() ([][]byte, int64) {
+	stops := [2]string{"end_turn", "cancelled"}
+	return framesOf(2048, func(i int) []byte { return draftStateFrame(i%1024, stops[i/1024]) })
+}
+
+func BenchmarkInboundSubagentUpdate(b *testing.B) {
+	frames, size := draftStateFrames()
+	benchInbound(b, draftOpenedConn(b), frames, size)
+}
+
+// BenchmarkBaselineSubagentUpdate reads the state and finds the child's
+// card.
+func BenchmarkBaselineSubagentUpdate(b *testing.B) {
+	frames, size := draftStateFrames()
+	cards := map[string]string{}
+	for i := range 1024 {
+		cards[fmt.Sprintf("child_%06d", i)] = fmt.Sprintf("Summarize src %d", i)
+	}
+	benchBaseline(b, frames, size, func(m map[string]any) {
+		_, u := readUpdate(m)
+		st := obj(u, "state")
+		sinkString = str(st, "state")
+		sinkString = str(st, "stopReason")
+		sinkString = cards[str(u, "sessionId")]
+	})
+}
+
+// TestSubagentUpdateBenchFrames: every frame of the benchmark, over more
+// than one round, changes a card and is quarantined.
+func TestSubagentUpdateBenchFrames(t *testing.T) {
+	c := draftOpenedConn(t)
+	frames, _ := draftStateFrames()
+	for i := range 2 * len(frames) {
+		r, err := c.Inbound(frames[i%len(frames)])
+		if err != nil || len(r.Events) != 1 || r.Events[0].Type != acpdialect.EventToolCallUpdate || !r.Quarantine {
+			t.Fatalf("frame %d: %+v %v", i, r, err)
+		}
+	}
 }
