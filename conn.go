@@ -105,8 +105,10 @@ type Result struct {
 	// client's answer (Options.ClientAnswers): see Conn.Answer.
 	Awaiting bool
 	// Quarantine says the frame is a session/update of a kind of the
-	// dialect's own: the SDKs do not know it and would misread it, so
-	// wiretap hands it to the client on a "_" method instead.
+	// dialect's own, or of a draft kind every connection reads
+	// (UpdateSubagent, UpdateSessionMessage): the SDKs do not know it and
+	// would misread it, so wiretap hands it to the client on a "_" method
+	// instead.
 	Quarantine bool
 	// Wire, unless nil, says the frame does not go on as it is: a
 	// dialect rewrote it (see Rewrite), or it is the agent's echo of the
@@ -486,6 +488,11 @@ func (c *Conn) fastUpdate(f fastUpdate) Result {
 		// quarantined.
 		return Result{Events: c.vendorUpdate(sid, h, update), Quarantine: !h.Standard}
 	}
+	if draftKind(kind) {
+		// The subagents RFD's kinds, read as the standard says for every
+		// agent whose dialect does not read them itself.
+		return Result{Events: c.draftUpdate(sid, update, kind), Quarantine: true}
+	}
 	return Result{Events: c.update(sid, frame.ReadToolUpdate(update))}
 }
 
@@ -781,6 +788,15 @@ func (c *Conn) endSession(sid string) {
 	}
 	c.pending.SweepSession(sid)
 	c.tools.SweepSession(sid)
+	// A child that has not spoken yet ends with its parent too: its
+	// frames, if any come, no longer nest under a card that is gone.
+	c.children.Each(sid, func(k correlate.Key, _ *string) bool {
+		ck := correlate.Key{ID: k.ID}
+		if p := c.childOf.Get(ck); p != nil && p.Session == sid {
+			c.childOf.Delete(ck)
+		}
+		return true
+	})
 	c.children.SweepSession(sid)
 	c.aliases.SweepSession(sid)
 	c.childOf.Delete(correlate.Key{ID: sid})

@@ -74,7 +74,10 @@ type Dialect struct {
 	SingleSession bool
 	// Updates are the non-standard session/update kinds the agent sends
 	// (Cursor's subagent_spawned). The SDKs do not know them and misread
-	// them, so wiretap quarantines them on a "_" method.
+	// them, so wiretap quarantines them on a "_" method. An entry for a
+	// draft kind the Conn reads on every connection (UpdateSubagent,
+	// UpdateSessionMessage) takes it over: the dialect's handler, and its
+	// Standard, replace the standard's reading.
 	Updates []Update
 	// Calls are methods the client sends to the agent whose result the
 	// dialect reads (Cursor's cursor/list_available_models, or initialize
@@ -271,7 +274,10 @@ func (d *Dialect) update(kind string) *Update {
 }
 
 // Quarantines reports whether kind is a session/update kind of the
-// dialect's own, which the SDKs do not know.
+// dialect's own, which the SDKs do not know. (The Conn also quarantines
+// the draft kinds every connection reads, UpdateSubagent and
+// UpdateSessionMessage, unless the dialect lists them as Standard: see
+// Result.Quarantine.)
 func (d *Dialect) Quarantines(kind string) bool {
 	u := d.update(kind)
 	return u != nil && !u.Standard

@@ -38,6 +38,12 @@
 // [Late], [Update], [Call]) that read frames with the helpers of package
 // frame and return data; the Conn keeps all state.
 //
+// An agent no dialect knows gets standard ACP behaviour, and what is on
+// its way into the standard is part of it: the subagents draft's
+// [UpdateSubagent] is read on every connection ([ReadSubagentUpdate]), so
+// that a child session's card carries its state and the child's tool calls
+// nest under it, unless the dialect reads the kind itself.
+//
 // # Example
 //
 //	reg := acpdialect.NewRegistry(cursor.Dialect())

@@ -60,14 +60,24 @@ func plainString(b []byte) ([]byte, bool) {
 }
 
 // wantsUpdate reports whether a session/update kind needs more than a pass:
-// tool calls and slash commands for every agent, and the dialect's own
-// kinds.
+// tool calls, slash commands and the subagents RFD's kinds for every agent,
+// and the dialect's own kinds.
 func (c *Conn) wantsUpdate(kind string) bool {
 	switch kind {
-	case "tool_call", "tool_call_update", "available_commands_update":
+	case "tool_call", "tool_call_update", "available_commands_update", UpdateSubagent, UpdateSessionMessage:
 		return true
 	}
 	return c.d.update(kind) != nil
+}
+
+// quarantines reports whether a session/update kind is one the SDKs do not
+// know: a dialect's own kind (its entry decides), or a draft kind every
+// connection reads.
+func (c *Conn) quarantines(kind string) bool {
+	if h := c.d.update(kind); h != nil {
+		return !h.Standard
+	}
+	return draftKind(kind)
 }
 
 // skipCache remembers the exact leading bytes (through the kind's closing

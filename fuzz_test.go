@@ -58,6 +58,11 @@ var connSeeds = []string{
 	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"c1","state":"completed"}}}`,
 	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s2","update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"c2","state":"disconnected"}}}`,
 	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"state":"failed","sessionUpdate":"subagent_state_update"}}}`,
+	// the subagents draft's subagent_update, both shapes, read on every connection
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_update","sessionId":"c4","title":"Fix","description":"Make it pass","capabilities":{}}}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_update","sessionId":"c4","state":{"state":"idle","stopReason":"end_turn"}}}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s2","update":{"sessionUpdate":"subagent_update","subagentSessionId":"c1","name":"explore","task":"t","state":"disconnected"}}}`,
+	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"c4","update":{"sessionUpdate":"session_message","messageId":"prompt","content":[{"type":"text","text":"p"}]}}}`,
 	`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"available_commands_update","availableCommands":[` +
 		`{"name":"review","description":"---","input":{"hint":"file"}},{"description":"no name"}]}}}`,
 	// a native subagent's life in one input, with a question and todos on the way

@@ -30,7 +30,7 @@ func (c *Conn) sessionUpdate(f string) (Result, error) {
 	}
 	var res Result
 	if wants {
-		res = Result{Events: c.update(sid.Str, u), Quarantine: c.d.Quarantines(u.Kind)}
+		res = Result{Events: c.update(sid.Str, u), Quarantine: c.quarantines(u.Kind)}
 	}
 	if stateful {
 		c.updateExtras(&res, sid.Str, u.Kind, params)
@@ -46,6 +46,9 @@ func (c *Conn) update(sid string, u frame.ToolUpdate) []Event {
 	h := c.d.update(u.Kind)
 	if h != nil && !toolKind(u.Kind) {
 		return c.vendorUpdate(sid, h, u.Raw)
+	}
+	if h == nil && draftKind(u.Kind) {
+		return c.draftUpdate(sid, u.Raw, u.Kind)
 	}
 	out := c.toolFrame(sid, u)
 	if h != nil && h.Event != nil {

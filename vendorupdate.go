@@ -42,11 +42,13 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 	if h.Standard && l == (Late{}) {
 		return out // a standard update that says nothing of a card: the usual chunk
 	}
-	return append(out, c.updateCard(s, l)...)
+	return append(out, c.updateCard(s, l, c.d.MergeLate)...)
 }
 
-// updateCard merges what an update said about a tool call into its card.
-func (c *Conn) updateCard(s *session, l Late) []Event {
+// updateCard merges what an update said about a tool call into its card,
+// with merge (the dialect's MergeLate, or the standard's for a draft kind
+// every connection reads; nil merges nothing but the kind and status).
+func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Payload, bool)) []Event {
 	child := ""
 	if l.Payload.SubagentTask != nil {
 		child = l.Payload.SubagentTask.ChildSessionID
@@ -84,7 +86,7 @@ func (c *Conn) updateCard(s *session, l Late) []Event {
 		c.link(k, child)
 	}
 	c.noteAlias(k, l.Alias)
-	out := c.mergeNative(k, st, l.Payload)
+	out := c.mergeNative(k, st, l.Payload, merge)
 	if a := st.payload.alias(); a != "" {
 		c.noteAlias(k, a)
 	}
@@ -103,9 +105,9 @@ func (c *Conn) link(k correlate.Key, child string) {
 	}
 }
 
-// mergeNative merges a native update's payload into a card, claiming a
-// card no dialect recognized yet for the subagent kind.
-func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload) []Event {
+// mergeNative merges a native update's payload into a card with merge,
+// claiming a card no dialect recognized yet for the subagent kind.
+func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload, merge func(cur, late Payload) (Payload, bool)) []Event {
 	old := st.payload
 	cur := old
 	if p.Kind != "" && cur.Kind != p.Kind {
@@ -115,8 +117,8 @@ func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload) []Event {
 		cur.SubagentTask = &SubagentTask{}
 	}
 	next := cur
-	if c.d.MergeLate != nil {
-		if m, ok := c.d.MergeLate(cur, p); ok {
+	if merge != nil {
+		if m, ok := merge(cur, p); ok {
 			next = m
 			c.stats.LateMerged++
 		}

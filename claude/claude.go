@@ -14,8 +14,9 @@
 //     run time, tokens, tool uses, result text, async launch). Updates
 //     made inside a subagent name it in parentToolUseId: their cards get
 //     parent_tool_call_id, and its text chunks become message events.
-//     Native child sessions (subagent_update) link a child session to its
-//     card; AIR's async_task_* updates become cards.
+//     Native child sessions (ACP's draft subagent_update, which the Conn
+//     reads on every connection) link a child session to its card; AIR's
+//     async_task_* updates become cards.
 //   - Background work: a Monitor tool call is a monitor card that keeps
 //     running after its tool call completes, fed by the
 //     <task-notification> envelopes in the conversation text; a
@@ -79,8 +80,6 @@ func Dialect() *acpdialect.Dialect {
 			// (one with content as a user chunk), so they are quarantined.
 			{Kind: UpdateCompaction, Event: CompactionEvent},
 			{Kind: UpdateCompactionSummary, Event: CompactionEvent},
-			{Kind: UpdateSubagent, Handle: HandleSubagentUpdate},
-			{Kind: UpdateSessionMessage},
 			{Kind: UpdateAsyncTaskSpawned, Handle: HandleAsyncTask},
 			{Kind: UpdateAsyncTaskProgress, Handle: HandleAsyncTask},
 			{Kind: UpdateAsyncTaskState, Handle: HandleAsyncTask},

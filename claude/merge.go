@@ -5,8 +5,8 @@ import (
 	"github.com/acpdialect/acpdialect/frame"
 )
 
-// MergeLate folds what an update said about a card (a child session's
-// subagent_update, an async task's news, a monitor's events) into it. A
+// MergeLate folds what an update said about a card (an async task's news,
+// a monitor's events) into it. A
 // non-empty value replaces, an empty one never blanks; a monitor's events
 // add up. Only the objects of the card's own kind are merged; ok is false
 // when the half has nothing for it. cur's objects are never changed.

@@ -12,11 +12,13 @@ const (
 	// UpdateSubagent, on the parent session, creates or updates a child
 	// session: {sessionId, title?, description?, capabilities?,
 	// state?:{state, stopReason?}}. The child id is the SDK task id, or
-	// "<taskId>:generation:<n>" for a resumed one.
-	UpdateSubagent = "subagent_update"
+	// "<taskId>:generation:<n>" for a resumed one. The Conn reads it on
+	// every connection, as the standard's (acpdialect.UpdateSubagent).
+	UpdateSubagent = acpdialect.UpdateSubagent
 	// UpdateSessionMessage, on the child session, is the prompt it was
-	// given. Quarantined, read for nothing: subagent_update has it.
-	UpdateSessionMessage = "session_message"
+	// given. Quarantined on every connection, read for nothing:
+	// subagent_update has it.
+	UpdateSessionMessage = acpdialect.UpdateSessionMessage
 	// AIR (JetBrains) async tasks: background shells, workflows, monitors
 	// and tasks.
 	UpdateAsyncTaskSpawned  = "async_task_spawned"
@@ -24,74 +26,24 @@ const (
 	UpdateAsyncTaskState    = "async_task_state_update"
 )
 
-// Subagent statuses, in the vocabulary the Cursor dialect also uses.
+// Subagent statuses: the RFD's words, which the Cursor dialect also uses.
 const (
-	SubagentRunning      = "running"
-	SubagentCompleted    = "completed"
-	SubagentCancelled    = "cancelled"
-	SubagentFailed       = "failed"
-	SubagentDisconnected = "disconnected"
+	SubagentRunning      = acpdialect.SubagentRunning
+	SubagentCompleted    = acpdialect.SubagentCompleted
+	SubagentCancelled    = acpdialect.SubagentCancelled
+	SubagentFailed       = acpdialect.SubagentFailed
+	SubagentDisconnected = acpdialect.SubagentDisconnected
 )
 
 // HandleSubagentUpdate reads a subagent_update into a late half for the
-// child session's card (the Conn links the child session to it, so the
-// child's tool calls nest under it). The title is the subagent's
-// description (claude-agent-acp's display name, from the Agent tool's
-// description) and the description its prompt (the task). The state maps
-// to the subagent status and the card's: idle with stopReason end_turn
-// (or another normal stop) is completed, idle with cancelled is
-// cancelled, idle without a stop reason is a failure, and unknown is a
-// disconnected child (failed card). An update without a sessionId says
-// nothing.
+// child session's card: acpdialect.ReadSubagentUpdate, which maps
+// claude-agent-acp's work states (idle with end_turn or another normal
+// stop is completed, idle with cancelled is cancelled, idle with refusal
+// or without a stop reason is a failure, unknown is a disconnected child
+// with a failed card). The dialect no longer lists the kind: the Conn
+// reads it on every connection, and starts a card it makes running.
 func HandleSubagentUpdate(update gjson.Result) acpdialect.Late {
-	var st acpdialect.SubagentTask
-	var title, state, stop string
-	r := frame.NewReader(update)
-	r.Object(func(k string) {
-		switch k {
-		case "sessionId":
-			fill(&st.ChildSessionID, r.String())
-		case "title":
-			fill(&title, r.String())
-		case "description":
-			fill(&st.Prompt, r.String())
-		case "state":
-			r.Object(func(k string) {
-				switch k {
-				case "state":
-					fill(&state, r.String())
-				case "stopReason":
-					fill(&stop, r.String())
-				}
-			})
-		}
-	})
-	if st.ChildSessionID == "" {
-		return acpdialect.Late{}
-	}
-	st.Description = title
-	card := ""
-	st.Status, card = subagentState(state, stop)
-	return acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: card,
-		Title: title, SubagentTask: &st}}
-}
-
-// subagentState maps a work state snapshot to the subagent status and the
-// card status.
-func subagentState(state, stop string) (subagent, card string) {
-	switch {
-	case state == "idle" && stop == "cancelled":
-		return SubagentCancelled, acpdialect.StatusCancelled
-	case state == "idle" && stop == "refusal":
-		return SubagentFailed, acpdialect.StatusFailed
-	case state == "idle" && stop != "":
-		return SubagentCompleted, acpdialect.StatusCompleted
-	case state == "idle":
-		return SubagentFailed, acpdialect.StatusFailed
-	case state == "unknown":
-		return SubagentDisconnected, acpdialect.StatusFailed
-	}
-	return SubagentRunning, acpdialect.StatusInProgress
+	return acpdialect.ReadSubagentUpdate(update)
 }
 
 // HandleAsyncTask reads AIR's async task updates into a late half for the

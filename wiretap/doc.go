@@ -68,10 +68,12 @@
 // answers, though each still gets exactly one.
 //
 // A session/update of a kind of the dialect's own (Cursor's
-// subagent_spawned), which the SDK would misread as a standard update, is
-// renamed to QuarantineMethod ("_session/update"): it reaches
-// HandleExtensionMethod in order with the other notifications, params as
-// sent, and HandleExtension reports it handled.
+// subagent_spawned), or of the subagents draft every connection reads
+// (subagent_update, session_message: an unknown agent's too), which the SDK
+// would misread as a standard update, is renamed to QuarantineMethod
+// ("_session/update"): it reaches HandleExtensionMethod in order with the
+// other notifications, params as sent, and HandleExtension reports it
+// handled.
 //
 // A vendor method the client sends (Cursor's "cursor/list_available_models")
 // goes through the SDK as its alias and loses the "_" on the wire: list it

@@ -38,7 +38,10 @@ func (t *Tap) inbound(frame []byte) edit {
 	t.release(res.Events)
 	e := edit{at: -1}
 	switch {
-	case err != nil || d == nil:
+	case err != nil:
+	case d == nil && !res.Quarantine:
+		// An unknown agent gets standard behaviour: only the draft kinds
+		// every connection reads (subagent_update) are quarantined.
 	case res.Wire != nil && res.Wire.Echo:
 		if !t.keepEchoes {
 			t.echoes.Add(1)
@@ -78,8 +81,9 @@ func sentAsAlias(frame []byte) bool {
 }
 
 // quarantineAt returns where to insert the '_' that turns a session/update
-// of the dialect's own kind into QuarantineMethod, or -1 when the SDK
-// would read the frame differently from the Conn.
+// the Conn quarantined (a kind of the dialect's own, or a draft kind every
+// connection reads) into QuarantineMethod, or -1 when the SDK would read
+// the frame differently from the Conn.
 func (t *Tap) quarantineAt(frame []byte) int {
 	s := unsafeString(frame)
 	m := gjson.Get(s, "method")

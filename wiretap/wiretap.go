@@ -115,10 +115,12 @@ func New(conn *acpdialect.Conn, opts Options) *Tap {
 }
 
 // QuarantineMethod is the method a session/update of a kind of the
-// dialect's own (Cursor's subagent_spawned) reaches the client on: the SDK
-// would otherwise turn it into a message chunk or an empty update. It
-// arrives at HandleExtensionMethod, in order with the other notifications,
-// with the update's params as they were sent.
+// dialect's own (Cursor's subagent_spawned), or of a draft kind every
+// connection reads (acpdialect.UpdateSubagent, identified agent or not),
+// reaches the client on: the SDK would otherwise turn it into a message
+// chunk or an empty update. It arrives at HandleExtensionMethod, in order
+// with the other notifications, with the update's params as they were
+// sent, and HandleExtension reports it handled.
 const QuarantineMethod = "_session/update"
 
 // Alias returns the extension method name the SDK uses for a vendor
@@ -169,9 +171,10 @@ func (t *Tap) ConnStats() acpdialect.Stats {
 // is lost however many requests are in flight. The frame's events went to
 // OnEvent; none come back here.
 //
-// handled is false for any other method, and before the agent is
-// identified: the client does its own thing, typically returning
-// acp.NewMethodNotFound(method).
+// QuarantineMethod is always handled (nil, nil): the quarantined update's
+// events went to OnEvent. handled is false for any other method, and
+// before the agent is identified: the client does its own thing, typically
+// returning acp.NewMethodNotFound(method).
 func (t *Tap) HandleExtension(ctx context.Context, method string, params json.RawMessage) (result any, handled bool, err error) {
 	name, ok := strings.CutPrefix(method, "_")
 	if !ok {
@@ -181,8 +184,10 @@ func (t *Tap) HandleExtension(ctx context.Context, method string, params json.Ra
 	if d.Allows(method) {
 		name = method // a dialect method whose own name starts with "_"
 	}
-	if method == QuarantineMethod && d != nil && len(d.Updates) > 0 {
-		return nil, true, nil // its events went to OnEvent, in order
+	if method == QuarantineMethod {
+		// Every connection quarantines the subagents draft's kinds, an
+		// unknown agent's too: its events went to OnEvent, in order.
+		return nil, true, nil
 	}
 	res, rpcErr, ok := d.Reply(name, params)
 	switch {

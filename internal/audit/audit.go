@@ -237,4 +237,6 @@ var standardUpdate = map[string]bool{
 	"tool_call": true, "tool_call_update": true, "plan": true, "available_commands_update": true,
 	"current_mode_update": true, "config_option_update": true, "session_info_update": true,
 	"usage_update": true, "compaction_update": true,
+	// The subagents RFD's kinds, which the Conn reads on every connection.
+	acpdialect.UpdateSubagent: true, acpdialect.UpdateSessionMessage: true,
 }

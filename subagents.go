@@ -1,0 +1,277 @@
+package acpdialect
+
+import (
+	"github.com/acpdialect/acpdialect/correlate"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// ACP's subagents RFD (agent-client-protocol pull request 1992, a draft on
+// its way into the standard) reports a subagent as a child session: the
+// agent opens it with its own session id, reports it on the parent session
+// with subagent_update, and the child's own updates carry the child's id.
+// The standard's behaviour is every connection's, so the Conn reads these
+// kinds for every agent, identified or not, unless the dialect reads the
+// kind itself (its Updates entry wins). The SDKs do not know them and would
+// misread them, so they are quarantined (see Result.Quarantine) on every
+// connection too.
+const (
+	// UpdateSubagent, on the parent session, opens or updates a child
+	// session. Two shapes are on the wire, both read:
+	//
+	//   - the original draft: {"sessionUpdate":"subagent_update",
+	//     "subagentSessionId","name","task","capabilities","state"} with
+	//     state one of running, completed, failed, cancelled, disconnected;
+	//   - the reworked draft, an upsert: {"sessionUpdate":"subagent_update",
+	//     "sessionId","title","description","capabilities",
+	//     "state":{"state","stopReason"}} (claude-agent-acp today), where
+	//     an omitted state leaves the child's as it was.
+	//
+	// See ReadSubagentUpdate.
+	UpdateSubagent = "subagent_update"
+	// UpdateSessionMessage, on the child session, is a message sent to it
+	// (its prompt, in the reworked draft). Read for nothing: the
+	// subagent_update that opened the child has its task. Quarantined all
+	// the same: an SDK reads one with content as a user chunk.
+	UpdateSessionMessage = "session_message"
+)
+
+// Subagent statuses: the RFD's state values (SubagentTask.Status). The
+// Cursor and Claude dialects use the same words.
+const (
+	SubagentRunning   = "running"
+	SubagentCompleted = "completed"
+	SubagentFailed    = "failed"
+	SubagentCancelled = "cancelled"
+	// SubagentDisconnected: the child's outcome is unknown; for its card
+	// that is a failure, since it will not finish.
+	SubagentDisconnected = "disconnected"
+)
+
+// draftKind reports whether kind is one of the subagents RFD's update kinds
+// that every connection reads.
+func draftKind(kind string) bool {
+	return kind == UpdateSubagent || kind == UpdateSessionMessage
+}
+
+// ReadSubagentUpdate reads a subagent_update object, in either draft's
+// shape, into a late half for the child session's card: a subagent_task
+// whose ChildSessionID is the child (subagentSessionId, else sessionId; the
+// first of each key counts, as gjson reads it). The update names no tool
+// call, so the Conn keys the card by the child session unless the child is
+// already linked to one.
+//
+//   - Original draft: name is the subagent's Name, task its Description
+//     and the card's title.
+//   - Reworked draft: title is the card's title and the subagent's
+//     Description (its display name), description its Prompt (the task).
+//
+// The state maps to the subagent status and the card's, as Cursor's and
+// Claude's dialects map them:
+//
+//   - a string state (original): running -> running, in progress;
+//     completed, failed, cancelled -> the same; disconnected ->
+//     disconnected, failed; any other value is kept as the subagent
+//     status and leaves the card's as it was;
+//   - an object state (reworked): idle with stopReason cancelled ->
+//     cancelled; idle with refusal -> failed; idle with another stop
+//     reason (end_turn, max_tokens ...) -> completed; idle without one ->
+//     failed (claude-agent-acp reports a failed child so); unknown ->
+//     disconnected, failed; any other state (running, requires_action)
+//     -> running, in progress.
+//
+// No state, or one of a wrong type, leaves both statuses empty: unchanged
+// (the Conn starts a card it makes running). Wrong-typed fields read as
+// absent. An update without a child session id says nothing: a zero Late.
+// Pure: the Late views nothing of update.
+func ReadSubagentUpdate(update gjson.Result) Late {
+	var st SubagentTask
+	var sub, sid, name, task, title, desc, state, stop string
+	var stateObj bool
+	var seen uint16
+	r := frame.NewReader(update)
+	r.Object(func(k string) {
+		switch {
+		case k == "subagentSessionId" && first(&seen, 1):
+			sub = r.String()
+		case k == "sessionId" && first(&seen, 2):
+			sid = r.String()
+		case k == "name" && first(&seen, 4):
+			name = r.String()
+		case k == "task" && first(&seen, 8):
+			task = r.String()
+		case k == "title" && first(&seen, 16):
+			title = r.String()
+		case k == "description" && first(&seen, 32):
+			desc = r.String()
+		case k == "state" && first(&seen, 64):
+			state, stop, stateObj = readSubagentState(r)
+		}
+	})
+	child := sub
+	if child == "" {
+		child = sid
+	}
+	if child == "" {
+		return Late{}
+	}
+	st.ChildSessionID = child
+	st.Name = name
+	st.Description, st.Prompt = title, desc
+	if st.Description == "" {
+		st.Description = task // the original draft's task is what the title is to the reworked one
+	}
+	var card string
+	if stateObj {
+		st.Status, card = workState(state, stop)
+	} else if st.Status, card = draftState(state); card == "" && st.Status != "" {
+		frame.Own(&st.Status) // a state of the agent's own, kept as sent
+	}
+	frame.Own(&st.ChildSessionID, &st.Name, &st.Description, &st.Prompt)
+	return Late{Payload: Payload{Kind: KindSubagentTask, Status: card, Title: st.Description, SubagentTask: &st}}
+}
+
+// first reports whether bit is unset in *seen, setting it: the first
+// occurrence of a key counts.
+func first(seen *uint16, bit uint16) bool {
+	if *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
+}
+
+// readSubagentState reads a state value: a string (the original draft) or
+// an object {state, stopReason} (the reworked one); obj says which. Any
+// other type reads as no state. The strings view the frame.
+func readSubagentState(r *frame.Reader) (state, stop string, obj bool) {
+	switch r.Peek() {
+	case '"':
+		return r.String(), "", false
+	case '{':
+		var seen uint16
+		r.Object(func(k string) {
+			switch {
+			case k == "state" && first(&seen, 1):
+				state = r.String()
+			case k == "stopReason" && first(&seen, 2):
+				stop = r.String()
+			}
+		})
+		return state, stop, true
+	}
+	r.Skip()
+	return "", "", false
+}
+
+// draftState maps the original draft's string state to the subagent
+// status and the card status. An unknown value is kept (the caller owns
+// it) and leaves the card as it is.
+func draftState(state string) (subagent, card string) {
+	switch state {
+	case "":
+		return "", ""
+	case SubagentRunning:
+		return SubagentRunning, StatusInProgress
+	case SubagentCompleted:
+		return SubagentCompleted, StatusCompleted
+	case SubagentFailed:
+		return SubagentFailed, StatusFailed
+	case SubagentCancelled:
+		return SubagentCancelled, StatusCancelled
+	case SubagentDisconnected:
+		return SubagentDisconnected, StatusFailed
+	}
+	return state, ""
+}
+
+// workState maps the reworked draft's work state snapshot to the subagent
+// status and the card status, as claude-agent-acp's toSubagentWorkState
+// writes them (completed -> idle/end_turn, cancelled -> idle/cancelled,
+// failed -> idle, disconnected -> unknown). A state that is not a string
+// says nothing.
+func workState(state, stop string) (subagent, card string) {
+	switch {
+	case state == "":
+		return "", ""
+	case state == "idle" && stop == "cancelled":
+		return SubagentCancelled, StatusCancelled
+	case state == "idle" && stop == "refusal":
+		return SubagentFailed, StatusFailed
+	case state == "idle" && stop != "":
+		return SubagentCompleted, StatusCompleted
+	case state == "idle":
+		return SubagentFailed, StatusFailed
+	case state == "unknown":
+		return SubagentDisconnected, StatusFailed
+	}
+	return SubagentRunning, StatusInProgress
+}
+
+// draftUpdate handles a subagents RFD update kind the dialect does not read
+// itself: subagent_update becomes its child session's card (made running
+// when new), merged as the standard says, and session_message is read for
+// nothing.
+func (c *Conn) draftUpdate(sid string, u gjson.Result, kind string) []Event {
+	s := c.touchSession(sid)
+	if s == nil {
+		c.stats.Malformed++
+		return nil
+	}
+	if kind != UpdateSubagent {
+		return nil
+	}
+	l := ReadSubagentUpdate(u)
+	st := l.Payload.SubagentTask
+	if st == nil || st.ChildSessionID == s.id {
+		// No child, or a session that says it is its own child: nothing
+		// to link.
+		c.stats.LateDropped++
+		return nil
+	}
+	if l.Payload.Status == "" && c.childCard(s, st.ChildSessionID) == nil {
+		// The child's first report without a state: it has just started.
+		l.Payload.Status = StatusInProgress
+		if st.Status == "" {
+			st.Status = SubagentRunning
+		}
+	}
+	return c.updateCard(s, l, mergeSubagentHalf)
+}
+
+// childCard returns the card of session s that the child session is
+// linked to, or that is keyed by it, if any.
+func (c *Conn) childCard(s *session, child string) *toolState {
+	id := child
+	if linked := c.children.Get(correlate.Key{Session: s.id, ID: child}); linked != nil {
+		id = *linked
+	}
+	return c.tools.Get(correlate.Key{Session: s.id, ID: id})
+}
+
+// mergeSubagentHalf is the standard's merge of a subagent_update half into
+// its card, whatever the dialect: a non-empty value replaces (an upsert), an
+// empty one never blanks. The card's kind objects are never changed: a
+// changed subagent object is a new one.
+func mergeSubagentHalf(cur, late Payload) (Payload, bool) {
+	if late.Title != "" {
+		cur.Title = late.Title
+	}
+	if late.SubagentTask == nil {
+		return cur, late.Title != ""
+	}
+	var st SubagentTask
+	if cur.SubagentTask != nil {
+		st = *cur.SubagentTask
+	}
+	l := late.SubagentTask
+	frame.Fill(&st.ChildSessionID, l.ChildSessionID)
+	frame.Fill(&st.Name, l.Name)
+	frame.Fill(&st.Description, l.Description)
+	frame.Fill(&st.Prompt, l.Prompt)
+	frame.Fill(&st.Status, l.Status)
+	if cur.SubagentTask == nil || !st.Equal(*cur.SubagentTask) {
+		cur.SubagentTask = &st
+	}
+	return cur, true
+}

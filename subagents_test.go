@@ -1,0 +1,454 @@
+package acpdialect_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/dialects"
+	"github.com/acpdialect/acpdialect/dialecttest"
+	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/acpdialect/acpdialect/internal/testwire"
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
+)
+
+// subagentUpdate is a subagent_update object with fields (a JSON object's
+// members, each after a comma).
+func subagentUpdate(fields string) string {
+	return `{"sessionUpdate":"subagent_update"` + fields + `}`
+}
+
+func TestReadSubagentUpdate(t *testing.T) {
+	task := func(st acpdialect.SubagentTask, card, title string) acpdialect.Late {
+		return acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: card, Title: title, SubagentTask: &st}}
+	}
+	tests := []struct {
+		name   string
+		fields string
+		want   acpdialect.Late
+	}{
+		// The reworked draft (claude-agent-acp's): an upsert.
+		{"reworked: opened", `,"sessionId":"c1","title":"Fix the build","description":"Make it pass","capabilities":{}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Description: "Fix the build", Prompt: "Make it pass"}, "", "Fix the build")},
+		{"reworked: idle end_turn", `,"sessionId":"c1","state":{"state":"idle","stopReason":"end_turn"}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "completed"}, "completed", "")},
+		{"reworked: idle max_tokens is a normal stop", `,"sessionId":"c1","state":{"stopReason":"max_tokens","state":"idle"}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "completed"}, "completed", "")},
+		{"reworked: idle cancelled", `,"sessionId":"c1","state":{"state":"idle","stopReason":"cancelled"}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "cancelled"}, "cancelled", "")},
+		{"reworked: idle refusal", `,"sessionId":"c1","state":{"state":"idle","stopReason":"refusal"}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
+		{"reworked: idle without a stop reason is a failure", `,"sessionId":"c1","state":{"state":"idle"}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
+		{"reworked: unknown is a disconnected child", `,"sessionId":"c1","state":{"state":"unknown"}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "disconnected"}, "failed", "")},
+		{"reworked: running", `,"sessionId":"c1","state":{"state":"running"}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "running"}, "in_progress", "")},
+		{"reworked: requires_action is running", `,"sessionId":"c1","state":{"state":"requires_action"}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "running"}, "in_progress", "")},
+		{"reworked: a resumed generation is its own child", `,"sessionId":"task_1:generation:2","title":"T"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "task_1:generation:2", Description: "T"}, "", "T")},
+		// The original draft.
+		{"original: opened", `,"subagentSessionId":"c2","name":"explore","task":"Scan for unused exports","capabilities":{"cancel":true},"state":"running"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c2", Name: "explore", Description: "Scan for unused exports", Status: "running"}, "in_progress", "Scan for unused exports")},
+		{"original: completed", `,"subagentSessionId":"c2","state":"completed"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c2", Status: "completed"}, "completed", "")},
+		{"original: failed", `,"subagentSessionId":"c2","state":"failed"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c2", Status: "failed"}, "failed", "")},
+		{"original: cancelled", `,"subagentSessionId":"c2","state":"cancelled"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c2", Status: "cancelled"}, "cancelled", "")},
+		{"original: disconnected fails the card", `,"subagentSessionId":"c2","state":"disconnected"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c2", Status: "disconnected"}, "failed", "")},
+		{"original: an unknown state is kept and leaves the card", `,"subagentSessionId":"c2","state":"paused"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c2", Status: "paused"}, "", "")},
+		{"original: without a state", `,"subagentSessionId":"c2","name":"explore"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c2", Name: "explore"}, "", "")},
+		// Both shapes' keys: subagentSessionId names the child, title
+		// wins over task.
+		{"mixed: subagentSessionId wins", `,"sessionId":"s1","subagentSessionId":"c3","title":"T","task":"t"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c3", Description: "T"}, "", "T")},
+		// Missing fields and wrong types read as absent.
+		{"no child: nothing", `,"title":"T","state":{"state":"idle"}`, acpdialect.Late{}},
+		{"empty child: nothing", `,"sessionId":"","subagentSessionId":""`, acpdialect.Late{}},
+		{"child of a wrong type: nothing", `,"sessionId":7,"subagentSessionId":{"id":"c"}`, acpdialect.Late{}},
+		{"wrong-typed fields", `,"sessionId":"c4","title":["T"],"description":null,"name":1,"task":true`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c4"}, "", "")},
+		{"wrong-typed state", `,"sessionId":"c4","state":3`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c4"}, "", "")},
+		{"state object without a string state", `,"sessionId":"c4","state":{"state":1,"stopReason":"end_turn"}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c4"}, "", "")},
+		{"state null", `,"sessionId":"c4","state":null`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c4"}, "", "")},
+		{"the first of a repeated key counts", `,"sessionId":"c5","sessionId":"c6","title":"A","title":"B"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c5", Description: "A"}, "", "A")},
+		{"escaped strings are unescaped", `,"sessionId":"c\u0037","title":"say \"hi\""`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c7", Description: `say "hi"`}, "", `say "hi"`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := acpdialect.ReadSubagentUpdate(gjson.Parse(subagentUpdate(tt.fields)))
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+	for _, bad := range []string{``, `null`, `[]`, `"subagent_update"`, `{"sessionUpdate":"subagent_update","sessionId":"c1"`, `{"sessionId":`} {
+		if got := acpdialect.ReadSubagentUpdate(gjson.Parse(bad)); got.Payload.Kind != "" && got.Payload.SubagentTask == nil {
+			t.Errorf("%q: %+v", bad, got)
+		}
+	}
+}
+
+// The reader's strings are its own: a caller reusing the frame's buffer
+// changes nothing it returned. Its Raw may run on past the object.
+func TestReadSubagentUpdateOwnsItsStrings(t *testing.T) {
+	frame := []byte(`{"update":` + subagentUpdate(`,"sessionId":"c1","title":"Fix","description":"Do it","name":"n","state":"weird"`) + `,"sessionId":"parent","title":"not this"}`)
+	u := gjson.GetBytes(frame, "update")
+	u.Raw = string(frame[u.Index:]) // runs on past the object, as the Conn passes it
+	got := acpdialect.ReadSubagentUpdate(u)
+	want := got.Payload.Clone()
+	for i := range frame {
+		frame[i] = 'Z'
+	}
+	if d := cmp.Diff(want, got.Payload); d != "" || got.Payload.SubagentTask.ChildSessionID != "c1" || got.Payload.SubagentTask.Status != "weird" {
+		t.Fatalf("the Late changed with the frame (-want +got):\n%s\n%+v", d, got.Payload.SubagentTask)
+	}
+}
+
+func FuzzReadSubagentUpdate(f *testing.F) {
+	for _, s := range []string{
+		subagentUpdate(`,"sessionId":"c1","title":"Fix the build","description":"Make it pass","capabilities":{}`),
+		subagentUpdate(`,"sessionId":"c1","state":{"state":"idle","stopReason":"end_turn"}`),
+		subagentUpdate(`,"sessionId":"c1","state":{"state":"unknown"}`),
+		subagentUpdate(`,"subagentSessionId":"c2","name":"explore","task":"Scan","capabilities":{"cancel":true},"state":"running"`),
+		subagentUpdate(`,"subagentSessionId":"c2","state":"disconnected"`),
+		subagentUpdate(`,"sessionId":7,"state":[{"state":"idle"}],"title":{"x":1}`),
+		`{"sessionUpdate":"subagent_update","sessionId":"c1","state":{"state":"idle"`,
+		`[]`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		in := append([]byte(nil), b...)
+		got := acpdialect.ReadSubagentUpdate(gjson.ParseBytes(in))
+		again := acpdialect.ReadSubagentUpdate(gjson.ParseBytes(in))
+		if !got.Payload.Equal(again.Payload) || got.ToolCallID != again.ToolCallID {
+			t.Fatalf("not pure: %+v then %+v", got, again)
+		}
+		keep := got.Payload.Clone()
+		for i := range in {
+			in[i] = 'Z'
+		}
+		if !got.Payload.Equal(keep) {
+			t.Fatalf("the Late views the frame: %+v", got.Payload)
+		}
+		if got == (acpdialect.Late{}) {
+			return
+		}
+		st := got.Payload.SubagentTask
+		if got.Payload.Kind != acpdialect.KindSubagentTask || st == nil || st.ChildSessionID == "" || got.ToolCallID != "" || got.Alias != "" {
+			t.Fatalf("a late half for no child: %+v", got)
+		}
+		switch got.Payload.Status {
+		case "", acpdialect.StatusInProgress, acpdialect.StatusCompleted, acpdialect.StatusFailed, acpdialect.StatusCancelled:
+		default:
+			t.Fatalf("card status %q", got.Payload.Status)
+		}
+	})
+}
+
+// draftConn is a connection of an agent no dialect knows, with a turn of
+// session s1 open.
+func draftConn(t *testing.T, reg *acpdialect.Registry, agent string) *harness {
+	h := newHarness(t, reg, acpdialect.Options{})
+	h.initialize(agent)
+	h.session(2, "s1")
+	h.out(testwire.Prompt(3, "s1", "go"))
+	return h
+}
+
+func draftUpdate(sid, update string) []byte {
+	return []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + sid + `","update":` + update + `}}`)
+}
+
+// On an unknown agent's connection, both shapes make the child's card,
+// quarantined; the child's tool calls nest under it; an update without a
+// state leaves the status; a repeated one changes nothing.
+func TestSubagentUpdateUnknownAgent(t *testing.T) {
+	h := draftConn(t, acpdialect.NewRegistry(), "some-agent")
+	steps := []struct {
+		frame []byte
+		want  []string
+	}{
+		{draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","title":"Fix","description":"Make it pass"`)),
+			[]string{`{"type":"tool_call","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"Fix","subagent_task":{"description":"Fix","prompt":"Make it pass","status":"running","child_session_id":"c1"}}}`}},
+		{draftUpdate("c1", `{"sessionUpdate":"session_message","messageId":"prompt","content":[{"type":"text","text":"Make it pass"}]}`), nil},
+		{[]byte(toolCallFrame("c1", "read-1", `{}`)),
+			[]string{`{"type":"tool_call","session_id":"c1","tool_call_id":"read-1","payload":{"kind":"generic","status":"in_progress","title":"Task: Subagent task","parent_tool_call_id":"c1","generic":{"acp_kind":"other"}}}`}},
+		{draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","title":"Fix it"`)),
+			[]string{`{"type":"tool_call_update","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"Fix it","subagent_task":{"description":"Fix it","prompt":"Make it pass","status":"running","child_session_id":"c1"}}}`}},
+		{draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","state":{"state":"idle","stopReason":"end_turn"}`)),
+			[]string{`{"type":"tool_call_update","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"completed","title":"Fix it","subagent_task":{"description":"Fix it","prompt":"Make it pass","status":"completed","child_session_id":"c1"}}}`}},
+		{draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","state":{"state":"idle","stopReason":"end_turn"}`)), nil},
+		{draftUpdate("s1", subagentUpdate(`,"sessionId":"c1"`)), nil},
+		{draftUpdate("s1", subagentUpdate(`,"subagentSessionId":"c2","name":"explore","task":"Scan","state":"cancelled"`)),
+			[]string{`{"type":"tool_call","session_id":"s1","tool_call_id":"c2","payload":{"kind":"subagent_task","status":"cancelled","title":"Scan","subagent_task":{"description":"Scan","status":"cancelled","child_session_id":"c2","name":"explore"}}}`}},
+		// A session that says it is its own child, and no child at all.
+		{draftUpdate("s1", subagentUpdate(`,"sessionId":"s1","title":"Me"`)), nil},
+		{draftUpdate("s1", subagentUpdate(`,"title":"Nobody"`)), nil},
+	}
+	for i, s := range steps {
+		r := h.in(s.frame)
+		wantEvents(t, r.Events, s.want...)
+		if !r.Quarantine && !bytes.Contains(s.frame, []byte(`"tool_call"`)) {
+			t.Errorf("step %d not quarantined", i)
+		}
+		if r.Quarantine && bytes.Contains(s.frame, []byte(`"tool_call"`)) {
+			t.Errorf("step %d: a tool call quarantined", i)
+		}
+	}
+	if st := h.c.Stats(); st.LateDropped != 2 {
+		t.Errorf("late dropped %d, want 2 (itself, no child)", st.LateDropped)
+	}
+}
+
+// The SDK layout takes the fast path, any other layout the slow one: the
+// same events and quarantine.
+func TestSubagentUpdateLayouts(t *testing.T) {
+	sdk := draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","title":"Fix"`))
+	sorted := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"title":"Fix","sessionId":"c1","sessionUpdate":"subagent_update"},"sessionId":"s1"}}`)
+	var got [][]string
+	for _, f := range [][]byte{sdk, sorted} {
+		h := draftConn(t, acpdialect.NewRegistry(), "some-agent")
+		r := h.in(f)
+		if !r.Quarantine {
+			t.Errorf("%s not quarantined", f)
+		}
+		got = append(got, eventLines(t, r.Events))
+	}
+	if d := cmp.Diff(got[0], got[1]); d != "" || len(got[0]) != 1 {
+		t.Errorf("layouts differ (-sdk +sorted):\n%s", d)
+	}
+}
+
+// A dialect that reads subagent_update itself wins over the standard's
+// reading: its handler makes the card, and its entry says whether the kind
+// is quarantined.
+func TestSubagentUpdateDialectWins(t *testing.T) {
+	own := func(standard bool) *acpdialect.Dialect {
+		d := spawner()
+		d.Updates = append(d.Updates, acpdialect.Update{Kind: acpdialect.UpdateSubagent, Standard: standard, Handle: func(u gjson.Result) acpdialect.Late {
+			return acpdialect.Late{ToolCallID: "mine", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress,
+				SubagentTask: &acpdialect.SubagentTask{Description: "the dialect's"}}}
+		}})
+		return d
+	}
+	frame := draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","title":"Fix"`))
+	for _, standard := range []bool{false, true} {
+		h := draftConn(t, acpdialect.NewRegistry(own(standard)), "spawner")
+		r := h.in(frame)
+		wantEvents(t, r.Events,
+			`{"type":"tool_call","agent":"spawner","session_id":"s1","tool_call_id":"mine","payload":{"kind":"subagent_task","status":"in_progress","subagent_task":{"description":"the dialect's"}}}`)
+		if r.Quarantine == standard {
+			t.Errorf("Standard %v: quarantine %v", standard, r.Quarantine)
+		}
+	}
+	// A dialect that lists the kind with no handler reads it for nothing.
+	quiet := spawner()
+	quiet.Updates = append(quiet.Updates, acpdialect.Update{Kind: acpdialect.UpdateSubagent})
+	h := draftConn(t, acpdialect.NewRegistry(quiet), "spawner")
+	if r := h.in(frame); len(r.Events) != 0 || !r.Quarantine {
+		t.Errorf("listed for nothing: %+v", r)
+	}
+}
+
+// On a connection identified as a dialect that does not read the kind,
+// the standard's reading applies, merging into a card the dialect's own
+// update linked the child to.
+func TestSubagentUpdateLinkedByDialect(t *testing.T) {
+	h := spawnConn(t)
+	h.in([]byte(toolCallFrame("s1", "t1", `{"_toolName":"task"}`)))
+	h.in(vupdate("spawned", `,"child":"c1","toolCallId":"t1"`))
+	r := h.in(draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","state":{"state":"idle","stopReason":"end_turn"}`)))
+	// The card is a real tool call's: it keeps its own status and title;
+	// the subagent's status is the update's.
+	wantEvents(t, r.Events,
+		`{"type":"tool_call_update","agent":"spawner","session_id":"s1","tool_call_id":"t1","payload":{"kind":"subagent_task","status":"in_progress","title":"Task: Subagent task","subagent_task":{"status":"completed","child_session_id":"c1"}}}`)
+	if !r.Quarantine {
+		t.Error("not quarantined")
+	}
+}
+
+// A child ends with its parent, whether or not it has spoken: frames it
+// sends later nest under nothing.
+func TestSubagentChildEndsWithParent(t *testing.T) {
+	for _, spoke := range []bool{true, false} {
+		h := draftConn(t, acpdialect.NewRegistry(), "some-agent")
+		h.in(draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","title":"Fix"`)))
+		if spoke {
+			h.in([]byte(toolCallFrame("c1", "read-1", `{}`)))
+		}
+		if _, err := outbound(h.c, []byte(`{"jsonrpc":"2.0","id":9,"method":"session/close","params":{"sessionId":"s1"}}`)); err != nil {
+			t.Fatal(err)
+		}
+		if s := h.c.Sessions(); len(s) != 0 {
+			t.Fatalf("spoke %v: sessions left: %v", spoke, s)
+		}
+		r := h.in([]byte(toolCallFrame("c1", "read-2", `{}`)))
+		if lines := eventLines(t, r.Events); len(lines) != 1 || strings.Contains(lines[0], "parent_tool_call_id") {
+			t.Fatalf("spoke %v: a late child frame: %s", spoke, lines)
+		}
+	}
+}
+
+// The standard's reading is the same on every connection, whatever the
+// registry holds: the output of an unknown agent's transcript does not
+// change with the dialects registered, nor with a dialect's identity
+// that does not read the kind.
+func TestSubagentUpdateIsolation(t *testing.T) {
+	path := filepath.Join("testdata", "subagents", "unknown-agent-draft.jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(reg *acpdialect.Registry) []byte {
+		r, err := replay.Run(reg, bytes.NewReader(b), replay.Options{Strict: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := r.WriteEvents(&out); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.WriteFinal(&out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Bytes()
+	}
+	bare, all := run(acpdialect.NewRegistry()), run(dialects.Registry())
+	if d := cmp.Diff(string(bare), string(all)); d != "" {
+		t.Fatalf("the registered dialects changed an unknown agent's output (-bare +all):\n%s", d)
+	}
+}
+
+// TestSubagentGoldens replays the hand-written transcripts of
+// testdata/subagents through the built-in dialects: their goldens are the
+// spec (go test . -update rewrites them; review the diff).
+func TestSubagentGoldens(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "subagents", "*.jsonl"))
+	if len(paths) == 0 {
+		t.Fatal("no transcripts")
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			final, events, err := replay.File(dialects.Registry(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := strings.TrimSuffix(path, ".jsonl")
+			dialecttest.Golden(t, base+".final.golden", final, *testwire.Update)
+			dialecttest.Golden(t, base+".events.golden", events, *testwire.Update)
+			for _, want := range subagentSemantics[filepath.Base(base)] {
+				if !bytes.Contains(final, []byte(want)) {
+					t.Errorf("--final lacks %s", want)
+				}
+			}
+		})
+	}
+}
+
+// subagentSemantics are fragments of each transcript's --final that its
+// scenario requires, so that a golden blessed with -update by mistake still
+// fails.
+var subagentSemantics = map[string][]string{
+	"unknown-agent-draft": {
+		`"tool_call_id":"task_1","payload":{"kind":"subagent_task","status":"completed","title":"Fix the build","subagent_task":{"description":"Fix the build","prompt":"Run make and fix what fails","status":"completed","child_session_id":"task_1"}}`,
+		`"tool_call_id":"call_make","payload":{"kind":"generic","status":"completed","title":"make","parent_tool_call_id":"task_1"`,
+		`"tool_call_id":"sub_2","payload":{"kind":"subagent_task","status":"failed","title":"Find exports nothing imports","subagent_task":{"description":"Find exports nothing imports","status":"disconnected","child_session_id":"sub_2","name":"explore"}}`,
+		`"tool_call_id":"call_grep","payload":{"kind":"generic","status":"in_progress","title":"grep export","parent_tool_call_id":"sub_2"`,
+		`"tool_call_id":"task_3","payload":{"kind":"subagent_task","status":"failed","title":"Typecheck the app","subagent_task":{"description":"Typecheck the app","prompt":"Run tsc","status":"failed"`,
+		`"tool_call_id":"task_4","payload":{"kind":"subagent_task","status":"cancelled"`,
+		`"tool_call_id":"task_5","payload":{"kind":"subagent_task","status":"failed","title":"Bench","subagent_task":{"description":"Bench","prompt":"Run the benchmarks","status":"disconnected"`,
+		`"tool_call_id":"sub_6","payload":{"kind":"subagent_task","status":"completed"`,
+		`"tool_call_id":"sub_7","payload":{"kind":"subagent_task","status":"failed"`,
+		`"tool_call_id":"sub_8","payload":{"kind":"subagent_task","status":"cancelled"`,
+		`"tool_call_id":"call_late","payload":{"kind":"generic","status":"pending","title":"late","generic"`,
+		`"late_dropped":1,`,
+	},
+	"cursor-agent-draft": {
+		`"tool_call_id":"tool-1","payload":{"kind":"subagent_task","status":"completed","title":"Task: Subagent task","subagent_task":{"description":"Find dead CSS","prompt":"List CSS rules no template uses","status":"completed","model":"composer-2.5-fast","child_session_id":"sub-1","name":"explore","duration_ms":4200}}`,
+		`"session_id":"sub-1","tool_call_id":"tool-9","payload":{"kind":"generic","status":"in_progress","title":"grep -r class=","parent_tool_call_id":"tool-1"`,
+		`"tool_call_id":"sub-2","payload":{"kind":"subagent_task","status":"completed","title":"Find unused images","subagent_task":{"description":"Find unused images","status":"completed","child_session_id":"sub-2","name":"explore"}}`,
+		`"session_id":"sub-2","tool_call_id":"tool-9","payload":{"kind":"generic","status":"completed","title":"ls assets","parent_tool_call_id":"sub-2"`,
+	},
+}
+
+// draftStateFrame is the reworked draft's end of child i: idle with stop
+// reason stop.
+func draftStateFrame(i int, stop string) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"%s","update":{"sessionUpdate":"subagent_update","sessionId":"child_%06d","state":{"state":"idle","stopReason":"%s"}}}}`,
+		benchSession, i, stop)
+}
+
+// draftOpenedConn is an unknown agent's connection that knows 1024 children
+// opened by the reworked draft's subagent_update.
+func draftOpenedConn(tb testing.TB) *acpdialect.Conn {
+	h := newHarness(tb, acpdialect.NewRegistry(), acpdialect.Options{})
+	h.initialize("some-agent")
+	h.session(2, benchSession)
+	h.out([]byte(`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"` + benchSession + `","prompt":[]}}`))
+	opens, _ := framesOf(1024, func(i int) []byte {
+		return fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"%s","update":{"sessionUpdate":"subagent_update","sessionId":"child_%06d","title":"Summarize src %d","description":"Summarize the JS files under src","capabilities":{}}}}`,
+			benchSession, i, i)
+	})
+	feed(tb, h.c, opens)
+	return h.c
+}
+
+// draftStateFrames on draftOpenedConn: each ends a known child, found by
+// its session id; the stop reason alternates by round so that every frame
+// changes the card.
+func draftStateFrames() ([][]byte, int64) {
+	stops := [2]string{"end_turn", "cancelled"}
+	return framesOf(2048, func(i int) []byte { return draftStateFrame(i%1024, stops[i/1024]) })
+}
+
+func BenchmarkInboundSubagentUpdate(b *testing.B) {
+	frames, size := draftStateFrames()
+	benchInbound(b, draftOpenedConn(b), frames, size)
+}
+
+// BenchmarkBaselineSubagentUpdate reads the state and finds the child's
+// card.
+func BenchmarkBaselineSubagentUpdate(b *testing.B) {
+	frames, size := draftStateFrames()
+	cards := map[string]string{}
+	for i := range 1024 {
+		cards[fmt.Sprintf("child_%06d", i)] = fmt.Sprintf("Summarize src %d", i)
+	}
+	benchBaseline(b, frames, size, func(m map[string]any) {
+		_, u := readUpdate(m)
+		st := obj(u, "state")
+		sinkString = str(st, "state")
+		sinkString = str(st, "stopReason")
+		sinkString = cards[str(u, "sessionId")]
+	})
+}
+
+// TestSubagentUpdateBenchFrames: every frame of the benchmark, over more
+// than one round, changes a card and is quarantined.
+func TestSubagentUpdateBenchFrames(t *testing.T) {
+	c := draftOpenedConn(t)
+	frames, _ := draftStateFrames()
+	for i := range 2 * len(frames) {
+		r, err := c.Inbound(frames[i%len(frames)])
+		if err != nil || len(r.Events) != 1 || r.Events[0].Type != acpdialect.EventToolCallUpdate || !r.Quarantine {
+			t.Fatalf("frame %d: %+v %v", i, r, err)
+		}
+	}
+}
