@@ -19,11 +19,25 @@ type Options struct {
 	// agent name). It overrides identification by the initialize
 	// response. An Agent no dialect matches gives standard ACP behaviour.
 	Agent string
+	// MaxBytes bounds in bytes everything the Conn keeps in its stores,
+	// all together: tool call cards, late halves, todo lists and child
+	// session links. When it is full the oldest values are evicted first,
+	// each eviction counted in Stats.Budget and its store's counters.
+	//
+	// No single value takes more than MaxBytes/16: a larger card, half or
+	// todo list has its longest strings cut, each to the same length, as
+	// little as needed (Stats.Budget.Cut; its event shows the cut value).
+	// The ids a value is found by are never cut: a card or half whose ids
+	// alone are that large is not kept (Stats.Budget.Refused). See package
+	// correlate. Default DefaultMaxBytes; at least correlate.MinBudget.
+	MaxBytes int64
 	// Pending bounds the late halves (vendor metadata) waiting for their
-	// tool call. Defaults: correlate.DefaultPerSession / DefaultTotal.
+	// tool call. Defaults: correlate.DefaultPerSession / DefaultTotal. Its
+	// Budget is ignored: MaxBytes is the one budget.
 	Pending correlate.Limits
-	// Tools bounds the tool call states kept for merging. Defaults:
-	// DefaultToolsPerSession / DefaultTools.
+	// Tools bounds the tool call states kept for merging, and the child
+	// session links of native subagents. Defaults: DefaultToolsPerSession
+	// / DefaultTools. Its Budget is ignored, as Pending's.
 	Tools correlate.Limits
 	// MaxSessions bounds the sessions tracked at once; the oldest is ended
 	// when a new one would exceed it. Default DefaultMaxSessions.
@@ -61,6 +75,9 @@ const (
 	DefaultTools           = 16384
 	DefaultMaxSessions     = 256
 	DefaultMaxRequests     = 4096
+	// DefaultMaxBytes is the default byte budget of a Conn: 64 MiB. An
+	// honest session keeps a few hundred kilobytes.
+	DefaultMaxBytes = correlate.DefaultBudget
 )
 
 // Result is what one frame produced. Its slices, and the events' payloads,
@@ -84,19 +101,27 @@ type Result struct {
 	Quarantine bool
 }
 
-// Stats counts what a Conn saw. Pending and Tools are the correlation
-// stores' own counters.
+// Stats counts what a Conn saw. Pending, Tools, Links and Parents are the
+// correlation stores' own counters; Budget counts the byte budget's
+// evictions (of every store), cuts and refusals (Options.MaxBytes).
 type Stats struct {
-	Frames               uint64          `json:"frames"`
-	Malformed            uint64          `json:"malformed"`
-	Replies              uint64          `json:"replies"`
-	Declined             uint64          `json:"declined"`              // vendor requests answered -32601
-	IgnoredNotifications uint64          `json:"ignored_notifications"` // unknown vendor notifications
-	LateMerged           uint64          `json:"late_merged"`           // late halves merged into a tool call
-	LateDropped          uint64          `json:"late_dropped"`          // late halves with no tool call id or session
-	SessionsEvicted      uint64          `json:"sessions_evicted"`
-	Pending              correlate.Stats `json:"pending"`
-	Tools                correlate.Stats `json:"tools"`
+	Frames               uint64 `json:"frames"`
+	Malformed            uint64 `json:"malformed"`
+	Replies              uint64 `json:"replies"`
+	Declined             uint64 `json:"declined"`              // vendor requests answered -32601
+	IgnoredNotifications uint64 `json:"ignored_notifications"` // unknown vendor notifications
+	LateMerged           uint64 `json:"late_merged"`           // late halves merged into a tool call
+	LateDropped          uint64 `json:"late_dropped"`          // late halves with no tool call id or session
+	// SessionsEvicted counts sessions ended to keep within MaxSessions.
+	SessionsEvicted uint64 `json:"sessions_evicted"`
+	// TodosEvicted counts sessions' todo lists dropped for the budget (the
+	// next update starts a new list).
+	TodosEvicted uint64                `json:"todos_evicted"`
+	Pending      correlate.Stats       `json:"pending"`
+	Tools        correlate.Stats       `json:"tools"`
+	Links        correlate.Stats       `json:"links"`   // (session, child session) -> card
+	Parents      correlate.Stats       `json:"parents"` // child session -> parent card
+	Budget       correlate.BudgetStats `json:"budget"`
 }
 
 // ErrNotObject is returned for a frame that is not a JSON object.
@@ -119,11 +144,13 @@ type Conn struct {
 	seq      uint64
 	requests map[string]request
 	reqOrder []string
-	tools    *correlate.Store[toolState]
-	pending  *correlate.Store[Payload]
-	opts     Options
-	stats    Stats
-	skip     skipCache // prefixes of recent frames that needed nothing
+	// budget bounds the bytes of every store (Options.MaxBytes).
+	budget  *correlate.Budget
+	tools   *correlate.Store[toolState]
+	pending *correlate.Store[Payload]
+	opts    Options
+	stats   Stats
+	skip    skipCache // prefixes of recent frames that needed nothing
 	// awaiting holds blocking agent requests by raw id, answered ones
 	// for a while too (to refuse a second answer); waiting counts the
 	// unanswered.
@@ -145,9 +172,9 @@ type session struct {
 	// and at every turn end: a card made in one epoch takes a sweeping
 	// dialect's late metadata only in that epoch. A prompt queued behind
 	// another does not start a new one.
-	epoch    uint64
-	created  uint64
-	todoList []Todo // the latest todo list, after merges
+	epoch   uint64
+	created uint64
+	todo    todoList // the latest todo list, after merges
 	// parent is the card of the native subagent this session is the
 	// child session of: its tool calls nest under that card.
 	parent correlate.Key
@@ -160,6 +187,8 @@ type request struct {
 	created uint64 // the session's created seq: a response outliving it is stale
 }
 
+// toolState is a card: the store's value, measured for the budget (Size,
+// Cut).
 type toolState struct {
 	id       string // the tool call id, owned
 	epoch    uint64 // its session's epoch when the card started
@@ -186,14 +215,18 @@ func (r *Registry) NewConn(opts Options) *Conn {
 	if opts.AnswerTimeout <= 0 {
 		opts.AnswerTimeout = DefaultAnswerTimeout
 	}
+	b := correlate.NewBudget(opts.MaxBytes)
+	opts.MaxBytes = b.Limit()
+	opts.Tools.Budget, opts.Pending.Budget = b, b
 	c := &Conn{
 		reg:      r,
 		sessions: map[string]*session{},
 		requests: map[string]request{},
+		budget:   b,
 		tools:    correlate.New[toolState](opts.Tools),
 		pending:  correlate.New[Payload](opts.Pending),
 		children: correlate.New[string](opts.Tools),
-		childOf:  correlate.New[correlate.Key](correlate.Limits{PerSession: opts.Tools.Total, Total: opts.Tools.Total}),
+		childOf:  correlate.New[correlate.Key](correlate.Limits{PerSession: opts.Tools.Total, Total: opts.Tools.Total, Budget: b}),
 		awaiting: map[string]*awaited{},
 		opts:     opts,
 	}
@@ -223,6 +256,9 @@ func (c *Conn) Stats() Stats {
 	st := c.stats
 	st.Pending = c.pending.Stats()
 	st.Tools = c.tools.Stats()
+	st.Links = c.children.Stats()
+	st.Parents = c.childOf.Stats()
+	st.Budget = c.budget.Stats()
 	return st
 }
 
@@ -565,11 +601,13 @@ func (c *Conn) oldestSession() string {
 
 // endSession drops everything held for a session.
 func (c *Conn) endSession(sid string) {
-	if _, ok := c.sessions[sid]; !ok {
+	s := c.sessions[sid]
+	if s == nil {
 		return
 	}
 	c.dueNow(sid)
 	delete(c.sessions, sid)
+	s.todo.charge.Release()
 	if c.last != nil && c.last.id == sid {
 		c.last = nil
 	}

@@ -89,6 +89,8 @@ func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload) []Event {
 		next.Status = p.Status
 	}
 	st.payload = next
+	c.tools.Changed(k)
+	next = st.payload // as kept: cut if it grew too large
 	typ := EventToolCallUpdate
 	switch {
 	case !st.surfaced:
