@@ -68,6 +68,52 @@ func TestBudgetEvictionsCounted(t *testing.T) {
 			t.Errorf("list after eviction: %+v", items)
 		}
 	})
+	t.Run("blocking requests", func(t *testing.T) {
+		h := newHarness(t, acpdialect.NewRegistry(asker()), acpdialect.Options{MaxBytes: smallBudget, ClientAnswers: true})
+		h.initialize("asker")
+		h.session(2, "s1")
+		id := strings.Repeat("q", 20<<10) // each waiting request holds about 40 KiB
+		var replies int
+		for i := range 8 {
+			r := h.in(ask(`"` + id + fmt.Sprint(i) + `"`))
+			replies += strings.Count(string(r.Reply), "\n")
+		}
+		st := withinBudget(t, h.c)
+		if st.AnswersEvicted == 0 || uint64(replies) != st.AnswersEvicted {
+			t.Errorf("answered early %d, replies %d", st.AnswersEvicted, replies)
+		}
+		// An id too long to keep: answered its default at once.
+		r := h.in(ask(`"` + strings.Repeat("q", 40<<10) + `"`))
+		if r.Awaiting || len(r.Reply) == 0 || h.c.Stats().Budget.Refused != 1 {
+			t.Errorf("an oversized id: awaiting %v, reply %d bytes, %+v", r.Awaiting, len(r.Reply), h.c.Stats().Budget)
+		}
+	})
+	t.Run("sessions", func(t *testing.T) {
+		h := cursorConn(t, acpdialect.Options{MaxBytes: smallBudget})
+		for i := range 10 {
+			h.in([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + pad + fmt.Sprint(i) +
+				`","update":{"sessionUpdate":"tool_call","toolCallId":"c"}}}`))
+		}
+		st := withinBudget(t, h.c)
+		if st.SessionsEvicted == 0 || len(h.c.Sessions())+int(st.SessionsEvicted) != 11 {
+			t.Errorf("sessions evicted %d, tracked %d", st.SessionsEvicted, len(h.c.Sessions()))
+		}
+		// A session id too long to keep is not tracked.
+		h.in([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + strings.Repeat("s", 70<<10) +
+			`","update":{"sessionUpdate":"tool_call","toolCallId":"c"}}}`))
+		if st := h.c.Stats(); st.Budget.Refused != 1 || st.Malformed != 1 {
+			t.Errorf("an oversized session id: %+v, malformed %d", st.Budget, st.Malformed)
+		}
+	})
+	t.Run("client requests", func(t *testing.T) {
+		h := cursorConn(t, acpdialect.Options{MaxBytes: smallBudget})
+		for i := range 10 {
+			h.out([]byte(`{"jsonrpc":"2.0","id":"` + pad + fmt.Sprint(i) + `","method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`))
+		}
+		if st := withinBudget(t, h.c); st.RequestsEvicted == 0 {
+			t.Errorf("requests evicted %d", st.RequestsEvicted)
+		}
+	})
 }
 
 // A card whose title is larger than the per-value cap is cut (its event
@@ -108,6 +154,15 @@ func TestBudgetCountsTheHeap(t *testing.T) {
 		{"cards", acpdialect.Options{}, func(i int) []byte { return []byte(toolCallFrame("s1", fmt.Sprintf("tool-%06d", i), taskInput)) }, false},
 		{"late halves", acpdialect.Options{}, func(i int) []byte {
 			return []byte(taskFrame(fmt.Sprint(i+10), fmt.Sprintf(`{"toolCallId":"t-%06d","description":"d","prompt":"p","model":"m"}`, i)))
+		}, false},
+		{"client requests", acpdialect.Options{}, func(i int) []byte {
+			return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`, i+100))
+		}, true},
+		{"blocking requests", acpdialect.Options{ClientAnswers: true}, func(i int) []byte {
+			return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"cursor/ask_question","params":{"toolCallId":"q","questions":[]}}`, i+100))
+		}, false},
+		{"sessions", acpdialect.Options{MaxSessions: 2 * n}, func(i int) []byte {
+			return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess-%06d","update":{"sessionUpdate":"tool_call_update","toolCallId":"x"}}}`, i))
 		}, false},
 	}
 	for _, tc := range cases {

@@ -19,16 +19,25 @@ type Options struct {
 	// agent name). It overrides identification by the initialize
 	// response. An Agent no dialect matches gives standard ACP behaviour.
 	Agent string
-	// MaxBytes bounds in bytes everything the Conn keeps in its stores,
-	// all together: tool call cards, late halves, todo lists and child
-	// session links. When it is full the oldest values are evicted first,
+	// MaxBytes bounds in bytes everything the Conn keeps, all stores
+	// together: tool call cards, late halves, todo lists, blocking requests
+	// awaiting the client's answer, child session links, sessions and
+	// tracked client requests. When it is full the oldest values are
+	// evicted first (cards, halves, todo lists, links, answered requests),
 	// each eviction counted in Stats.Budget and its store's counters.
 	//
 	// No single value takes more than MaxBytes/16: a larger card, half or
 	// todo list has its longest strings cut, each to the same length, as
 	// little as needed (Stats.Budget.Cut; its event shows the cut value).
 	// The ids a value is found by are never cut: a card or half whose ids
-	// alone are that large is not kept (Stats.Budget.Refused). See package
+	// alone are that large, a session with such an id, or a request with
+	// such an id is not kept (Stats.Budget.Refused; a blocking request is
+	// then answered its default at once).
+	//
+	// Sessions, requests awaiting an answer and tracked client requests are
+	// never evicted for another store: each keeps its own within
+	// MaxBytes/8, ending its oldest session, answering its oldest request
+	// its default, or forgetting its oldest client request. See package
 	// correlate. Default DefaultMaxBytes; at least correlate.MinBudget.
 	MaxBytes int64
 	// Pending bounds the late halves (vendor metadata) waiting for their
@@ -112,16 +121,26 @@ type Stats struct {
 	IgnoredNotifications uint64 `json:"ignored_notifications"` // unknown vendor notifications
 	LateMerged           uint64 `json:"late_merged"`           // late halves merged into a tool call
 	LateDropped          uint64 `json:"late_dropped"`          // late halves with no tool call id or session
-	// SessionsEvicted counts sessions ended to keep within MaxSessions.
+	// SessionsEvicted counts sessions ended to keep within MaxSessions or
+	// the sessions' share of MaxBytes.
 	SessionsEvicted uint64 `json:"sessions_evicted"`
 	// TodosEvicted counts sessions' todo lists dropped for the budget (the
 	// next update starts a new list).
-	TodosEvicted uint64                `json:"todos_evicted"`
-	Pending      correlate.Stats       `json:"pending"`
-	Tools        correlate.Stats       `json:"tools"`
-	Links        correlate.Stats       `json:"links"`   // (session, child session) -> card
-	Parents      correlate.Stats       `json:"parents"` // child session -> parent card
-	Budget       correlate.BudgetStats `json:"budget"`
+	TodosEvicted uint64 `json:"todos_evicted"`
+	// AnswersEvicted counts blocking requests answered their default
+	// early, to keep within MaxRequests or their share of MaxBytes, and
+	// answered ones forgotten to keep within MaxRequests or the budget (a
+	// second answer to one is then not refused).
+	AnswersEvicted uint64 `json:"answers_evicted"`
+	// RequestsEvicted counts client requests no longer tracked, to keep
+	// within MaxRequests or their share of MaxBytes (their response then
+	// ends no turn).
+	RequestsEvicted uint64                `json:"requests_evicted"`
+	Pending         correlate.Stats       `json:"pending"`
+	Tools           correlate.Stats       `json:"tools"`
+	Links           correlate.Stats       `json:"links"`   // (session, child session) -> card
+	Parents         correlate.Stats       `json:"parents"` // child session -> parent card
+	Budget          correlate.BudgetStats `json:"budget"`
 }
 
 // ErrNotObject is returned for a frame that is not a JSON object.
@@ -144,19 +163,23 @@ type Conn struct {
 	seq      uint64
 	requests map[string]request
 	reqOrder []string
-	// budget bounds the bytes of every store (Options.MaxBytes).
-	budget  *correlate.Budget
-	tools   *correlate.Store[toolState]
-	pending *correlate.Store[Payload]
-	opts    Options
-	stats   Stats
-	skip    skipCache // prefixes of recent frames that needed nothing
+	reqBytes int64 // held in the budget for the tracked requests
+	// budget bounds the bytes of every store (Options.MaxBytes);
+	// sessBytes is what the sessions hold in it.
+	budget    *correlate.Budget
+	sessBytes int64
+	tools     *correlate.Store[toolState]
+	pending   *correlate.Store[Payload]
+	opts      Options
+	stats     Stats
+	skip      skipCache // prefixes of recent frames that needed nothing
 	// awaiting holds blocking agent requests by raw id, answered ones
 	// for a while too (to refuse a second answer); waiting counts the
-	// unanswered.
+	// unanswered, and waitBytes what they hold in the budget.
 	awaiting   map[string]*awaited
-	awaitOrder []string
+	awaitOrder []*awaited
 	waiting    int
+	waitBytes  int64
 	children   *correlate.Store[string] // (session, child session id) -> tool call id
 	// childOf maps a child session to its parent's card: ("", child
 	// session) -> card. One bucket for all (a child has one parent), not a
@@ -448,22 +471,63 @@ func (c *Conn) turnStart(s *session) {
 	s.lastTurn = c.seq
 }
 
-// track remembers a client request until its response, within a bound.
+// requestOverhead is what a tracked request costs beyond its strings: its
+// map slot, its place in the order and the struct.
+const requestOverhead = 160
+
+// requestSize is what a tracked request holds in the budget.
+func requestSize(id string, r request) int64 {
+	return requestOverhead + int64(len(id)+len(r.method)+len(r.session))
+}
+
+// track remembers a client request until its response, within MaxRequests
+// and the requests' share of the budget (the oldest is forgotten); one
+// larger than the budget's MaxValue is not tracked.
 func (c *Conn) track(id string, r request) {
 	if _, ok := c.requests[id]; ok {
 		return
 	}
-	for len(c.requests) >= c.opts.MaxRequests && len(c.reqOrder) > 0 {
-		delete(c.requests, c.reqOrder[0])
-		c.reqOrder = c.reqOrder[1:]
+	size := requestSize(id, r)
+	if size > c.budget.MaxValue() {
+		c.budget.CountRefused()
+		return
+	}
+	for (len(c.requests) >= c.opts.MaxRequests || c.reqBytes+size > c.budget.Share()) && len(c.reqOrder) > 0 {
+		c.forgetOldestRequest()
 	}
 	id = strings.Clone(id)
 	r.method = strings.Clone(r.method)
 	r.session = strings.Clone(r.session)
 	c.requests[id] = r
 	c.reqOrder = append(c.reqOrder, id)
+	c.reqBytes += size
+	c.budget.Hold(size)
 	if len(c.reqOrder) > 2*c.opts.MaxRequests {
 		c.compactRequests()
+	}
+}
+
+// forgetOldestRequest stops tracking the oldest request, if it is still
+// tracked.
+func (c *Conn) forgetOldestRequest() {
+	id := c.reqOrder[0]
+	c.reqOrder[0] = "" // the array must not keep the id alive
+	c.reqOrder = c.reqOrder[1:]
+	if r, ok := c.requests[id]; ok {
+		c.untrack(id, r)
+		c.stats.RequestsEvicted++
+	}
+}
+
+// untrack forgets a tracked request and gives back its bytes.
+func (c *Conn) untrack(id string, r request) {
+	delete(c.requests, id)
+	size := requestSize(id, r)
+	c.reqBytes -= size
+	c.budget.Unhold(size)
+	if len(c.requests) == 0 {
+		clear(c.reqOrder) // nothing of the answered ids stays
+		c.reqOrder = c.reqOrder[:0]
 	}
 }
 
@@ -476,6 +540,7 @@ func (c *Conn) compactRequests() {
 			kept = append(kept, id)
 		}
 	}
+	clear(c.reqOrder[len(kept):])
 	c.reqOrder = kept
 }
 
@@ -485,10 +550,7 @@ func (c *Conn) response(v frameView) []Event {
 	if !ok {
 		return nil
 	}
-	delete(c.requests, v.id.Raw)
-	if len(c.requests) == 0 {
-		c.reqOrder = c.reqOrder[:0]
-	}
+	c.untrack(v.id.Raw, r)
 	switch r.method {
 	case "initialize":
 		c.identify(gjson.Get(v.s, "result"))
@@ -575,7 +637,12 @@ func (c *Conn) touchSession(sid string) *session {
 		c.last = s
 		return s
 	}
-	if len(c.sessions) >= c.opts.MaxSessions {
+	size := sessionSize(sid)
+	if size > c.budget.MaxValue() {
+		c.budget.CountRefused() // an id that large is not tracked
+		return nil
+	}
+	for len(c.sessions) > 0 && (len(c.sessions) >= c.opts.MaxSessions || c.sessBytes+size > c.budget.Share()) {
 		c.endSession(c.oldestSession())
 		c.stats.SessionsEvicted++
 	}
@@ -585,8 +652,18 @@ func (c *Conn) touchSession(sid string) *session {
 		s.parent = *p
 	}
 	c.sessions[s.id] = s
+	c.sessBytes += size
+	c.budget.Hold(size)
 	return s
 }
+
+// sessionOverhead is what a session costs beyond its id: the struct and
+// its map slot.
+const sessionOverhead = 256
+
+// sessionSize is what a session holds in the budget (its todo list is
+// charged apart).
+func sessionSize(id string) int64 { return sessionOverhead + int64(len(id)) }
 
 func (c *Conn) oldestSession() string {
 	var id string
@@ -607,6 +684,9 @@ func (c *Conn) endSession(sid string) {
 	}
 	c.dueNow(sid)
 	delete(c.sessions, sid)
+	size := sessionSize(s.id)
+	c.sessBytes -= size
+	c.budget.Unhold(size)
 	s.todo.charge.Release()
 	if c.last != nil && c.last.id == sid {
 		c.last = nil

@@ -40,7 +40,7 @@ func (c *Conn) vendorEvent(v frameView, method string, act Action, card cardChan
 	n := c.eventsOf(o.ev[:0], &o.p, act, card)
 	ev := &o.ev[n-1]
 	ev.Method = method
-	if c.awaits(act, v.hasID) {
+	if c.awaits(act, v) {
 		ev.ID = json.RawMessage(strings.Clone(v.id.Raw))
 		out := c.awaitRequest(v.id.Raw, method, ev.SessionID, act.Result)
 		out.Events = append(out.Events, o.ev[:n]...)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 )
 
 // The retained-heap tests feed large frames and measure what the Conn
@@ -232,5 +233,32 @@ func TestRetainedTodoMerges(t *testing.T) {
 	shown := todosShown(items)
 	items = nil
 	checkRetained(t, "a list of large todos, then 200 merges", heapNow()-before, shown)
+	runtime.KeepAlive(h.c)
+}
+
+// 50 client requests with 100 KB ids in flight at once, then answered:
+// the Conn tracked them until their responses and keeps nothing of them
+// after, in its tracking order either.
+func TestRetainedAnsweredRequests(t *testing.T) {
+	skipRetained(t)
+	id := big(100 << 10)
+	h := cursorConn(t, acpdialect.Options{})
+	h.in(testwire.PromptResponse(3, ""))
+	before := heapNow()
+	var buf []byte
+	for i := range 50 {
+		buf = bigFrame(buf, `{"jsonrpc":"2.0","id":"`+strconv.Itoa(i), id, `","method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)
+		h.out(buf)
+	}
+	for i := range 50 {
+		buf = bigFrame(buf, `{"jsonrpc":"2.0","id":"`+strconv.Itoa(i), id, `","result":{"stopReason":"end_turn"}}`)
+		h.quiet(buf)
+	}
+	buf = nil
+	if st := h.c.Stats(); st.RequestsEvicted != 0 {
+		t.Fatalf("%d requests were not tracked to their responses", st.RequestsEvicted)
+	}
+	checkRetained(t, "50 answered requests with 100 KB ids", heapNow()-before, 0)
+	runtime.KeepAlive(id)
 	runtime.KeepAlive(h.c)
 }
