@@ -294,11 +294,12 @@ func TestBudgetAccounting(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	var deleted [2]uint64
+	titles, bodies := strings.Repeat("t", 2000), kib(128) // values are views of these
 	for i := range 20_000 {
 		n := rng.IntN(2)
 		st := stores[n]
 		k := key(fmt.Sprint("s", rng.IntN(3)), fmt.Sprint(rng.IntN(40)))
-		v := doc{title: strings.Repeat("t", rng.IntN(2000)), body: strings.Repeat("b", rng.IntN(1<<17))}
+		v := doc{title: titles[:rng.IntN(len(titles))], body: bodies[:rng.IntN(len(bodies))]}
 		switch rng.IntN(6) {
 		case 0, 1:
 			st.Put(k, v)
