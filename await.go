@@ -98,7 +98,7 @@ func (c *Conn) awaitRequest(id, method, session string, def []byte) Result {
 		a = &awaited{c: c}
 		c.awaitOrder = append(c.awaitOrder, a)
 	} else {
-		a.charge.Release() // a reused id keeps its place, waiting again
+		c.budget.Release(&a.charge) // a reused id keeps its place, waiting again
 		key = a.key
 	}
 	id = strings.Clone(id)
@@ -178,7 +178,7 @@ func (c *Conn) forget(a *awaited) {
 	if c.awaiting[a.key] == a {
 		delete(c.awaiting, a.key)
 	}
-	a.charge.Release()
+	c.budget.Release(&a.charge)
 	*a = awaited{gone: true, done: true}
 }
 

@@ -687,7 +687,7 @@ func (c *Conn) endSession(sid string) {
 	size := sessionSize(s.id)
 	c.sessBytes -= size
 	c.budget.Unhold(size)
-	s.todo.charge.Release()
+	c.budget.Release(&s.todo.charge)
 	if c.last != nil && c.last.id == sid {
 		c.last = nil
 	}

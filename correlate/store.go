@@ -231,7 +231,7 @@ func (s *Store[V]) Changed(k Key) {
 		return
 	}
 	s.stats.Bytes += size - e.charge.Size()
-	e.charge.Resize(size)
+	s.lim.Budget.Resize(&e.charge, size)
 }
 
 // measure returns what e costs in the budget, after cutting its value to
@@ -345,8 +345,10 @@ func (s *Store[V]) link(e *entry[V], sl *sessionList[V]) {
 
 func (s *Store[V]) remove(e *entry[V]) {
 	delete(s.byKey, e.key)
-	s.stats.Bytes -= e.charge.Size()
-	e.charge.Release()
+	if b := s.lim.Budget; b != nil {
+		s.stats.Bytes -= e.charge.Size()
+		b.Release(&e.charge)
+	}
 	if e.prev != nil {
 		e.prev.next = e.next
 	} else {
