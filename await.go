@@ -83,7 +83,7 @@ func awaitKey(id string) string {
 // those replies, if any.
 func (c *Conn) awaitRequest(id, method, session string, def []byte) Result {
 	var out Result
-	size := awaitedSize(id, def)
+	size := awaitedSize(id, def) + int64(len(session)) // the session's id may outlive the session
 	for c.waiting > 0 && (c.waiting >= c.opts.MaxRequests || c.waitBytes+size > c.budget.Share()) {
 		out.add(c.answerOldest())
 	}
