@@ -34,7 +34,7 @@ type Budget struct {
 // Budget defaults. A Conn's stores hold a few kilobytes for an honest
 // session; the limit only matters to a flooding or broken agent.
 const (
-	// DefaultBudget is the limit of a zero Budget request: 64 MiB.
+	// DefaultBudget is the limit NewBudget gives for zero: 64 MiB.
 	DefaultBudget = 64 << 20
 	// MinBudget is the smallest limit: below it the per-value cap would cut
 	// ordinary titles and prompts.
@@ -119,7 +119,7 @@ func (c *Charge) Size() int64 { return c.size }
 func (b *Budget) Add(c *Charge, size int64, h Holder) {
 	b.Release(c)
 	c.size, c.h = size, h
-	c.prev = b.tail
+	c.prev, c.next = b.tail, nil
 	if b.tail != nil {
 		b.tail.next = c
 	} else {
@@ -175,8 +175,9 @@ func (b *Budget) Hold(n int64) {
 func (b *Budget) Unhold(n int64) { b.used -= n }
 
 // fit evicts the oldest charges but keep while the budget is over its
-// limit. keep, the value just charged, is at most MaxValue and the held
-// values at most a few Shares, so that it stays.
+// limit. keep, the value just charged, stays: it is at most MaxValue, and
+// the held values at most a Share for each store that holds, so that
+// evicting the others makes room for it.
 func (b *Budget) fit(keep *Charge) {
 	for c := b.head; b.used > b.limit && c != nil; {
 		next := c.next

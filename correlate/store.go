@@ -17,8 +17,10 @@
 // size is not bounded, so neither are a store's bytes: the entry bounds
 // alone let a flooding agent keep DefaultTotal values of any size. With
 // one, everything the stores sharing it keep costs at most its limit (a
-// Conn's Options.MaxBytes, 64 MiB by default), plus the fixed size of the
-// maps and lists themselves.
+// Conn's Options.MaxBytes, 64 MiB by default) as the charges count it,
+// which is what the heap holds give or take the allocator's rounding (the
+// overheads are measured on 64-bit platforms), plus the empty maps and
+// lists themselves.
 //
 // A Store is not safe for concurrent use; its owner (a Conn) serializes access.
 package correlate
