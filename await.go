@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
 )
@@ -28,14 +29,40 @@ var (
 	ErrInvalidResult = errors.New("acpdialect: answer is not valid JSON")
 )
 
-// awaited is a blocking agent request waiting for the client's answer.
+// awaited is a blocking agent request waiting for the client's answer, or
+// answered (done) and kept a while to refuse a second answer. A waiting one
+// holds its bytes in the budget (it must get its reply, so only its own
+// table answers it early); an answered one is charged, and the budget may
+// evict it.
 type awaited struct {
+	key      string // its key in the table
 	id       string // the id as the agent sent it: the reply echoes it
 	method   string
 	session  string // the session the request was attributed to
 	deadline time.Time
 	def      []byte // the dialect's default result
 	done     bool
+	gone     bool  // no longer in the table: its place in the order goes at the next prune
+	size     int64 // what it costs in the budget
+	charge   correlate.Charge
+	c        *Conn
+}
+
+// awaitedOverhead is what a blocking request costs beyond its id, key and
+// default: the struct, its map slot and its place in the order.
+const awaitedOverhead = 448
+
+// awaitedSize is what a blocking request costs in the budget; its key is
+// counted apart from its id, although usually they are one string.
+func awaitedSize(id string, def []byte) int64 {
+	return awaitedOverhead + 2*int64(len(id)) + int64(len(def))
+}
+
+// Evict forgets an answered request to make room in the budget: a second
+// answer to it is no longer refused.
+func (a *awaited) Evict() {
+	a.c.forget(a)
+	a.c.stats.AnswersEvicted++
 }
 
 // awaitKey is the table's key for a request id: a string id by its value,
@@ -50,38 +77,57 @@ func awaitKey(id string) string {
 }
 
 // awaitRequest registers a blocking request that the client will answer.
-// Beyond MaxRequests waiting at once, the oldest is answered its default
-// now: an agent cannot grow the table without bound, and no request is left
-// without a reply. It returns that reply, if any.
+// Beyond MaxRequests waiting at once, or the waiting requests' share of the
+// budget, the oldest is answered its default now: an agent cannot grow the
+// table without bound, and no request is left without a reply. It returns
+// those replies, if any.
 func (c *Conn) awaitRequest(id, method, session string, def []byte) Result {
 	var out Result
-	if c.waiting >= c.opts.MaxRequests {
-		out = c.answerOldest()
+	size := awaitedSize(id, def) + int64(len(session)) // the session's id may outlive the session
+	for c.waiting > 0 && (c.waiting >= c.opts.MaxRequests || c.waitBytes+size > c.budget.Share()) {
+		out.add(c.answerOldest())
 	}
 	key := awaitKey(id)
-	old := c.awaiting[key]
-	if old != nil && !old.done {
+	a := c.awaiting[key]
+	if a != nil && !a.done {
 		// The agent reused the id of a request still waiting: the first
 		// gets its default, so that each one gets exactly one reply.
-		r := c.settle(old, old.def, nil)
-		out.Reply = append(out.Reply, r.Reply...)
-		out.Events = append(out.Events, r.Events...)
+		out.add(c.settle(a, a.def, nil))
 	}
-	if old == nil {
-		key = strings.Clone(key)
-		c.awaitOrder = append(c.awaitOrder, key) // a reused id keeps its place
+	if a == nil {
+		a = &awaited{c: c}
+		c.awaitOrder = append(c.awaitOrder, a)
+	} else {
+		c.budget.Release(&a.charge) // a reused id keeps its place, waiting again
+		key = a.key
 	}
-	c.awaiting[key] = &awaited{
-		id:       strings.Clone(id),
+	id = strings.Clone(id)
+	if key != id {
+		key = strings.Clone(key) // an escaped id's key is its own string
+	}
+	*a = awaited{
+		key:      key,
+		id:       id,
 		method:   method,
 		session:  session,
 		deadline: c.Now().Add(c.opts.AnswerTimeout),
 		def:      bytes.Clone(def),
+		size:     size,
+		c:        c,
 	}
+	c.awaiting[key] = a
 	c.waiting++
+	c.waitBytes += size
+	c.budget.Hold(size)
 	c.pruneAnswered()
 	out.Awaiting = true
 	return out
+}
+
+// add appends another result's replies and events.
+func (r *Result) add(o Result) {
+	r.Reply = append(r.Reply, o.Reply...)
+	r.Events = append(r.Events, o.Events...)
 }
 
 // Now reads the Conn's clock, Options.Now (else time.Now): answer
@@ -97,8 +143,9 @@ func (c *Conn) Now() time.Time {
 
 // answerOldest answers the oldest waiting request its default.
 func (c *Conn) answerOldest() Result {
-	for _, key := range c.awaitOrder {
-		if a := c.awaiting[key]; a != nil && !a.done {
+	for _, a := range c.awaitOrder {
+		if !a.gone && !a.done {
+			c.stats.AnswersEvicted++
 			return c.settle(a, a.def, nil)
 		}
 	}
@@ -113,26 +160,41 @@ func (c *Conn) pruneAnswered() {
 	}
 	kept := c.awaitOrder[:0]
 	drop := len(c.awaitOrder) - c.opts.MaxRequests
-	for _, key := range c.awaitOrder {
-		a := c.awaiting[key]
-		if a == nil {
+	for _, a := range c.awaitOrder {
+		if a.gone {
 			continue // forgotten already
 		}
 		if a.done && drop > 0 {
-			delete(c.awaiting, key)
+			c.forget(a)
+			c.stats.AnswersEvicted++
 			drop--
 			continue
 		}
-		kept = append(kept, key)
+		kept = append(kept, a)
 	}
+	clear(c.awaitOrder[len(kept):])
 	c.awaitOrder = kept
 }
 
+// forget drops an answered request from the table and the budget; its
+// place in the order keeps nothing of it until the next prune.
+func (c *Conn) forget(a *awaited) {
+	if c.awaiting[a.key] == a {
+		delete(c.awaiting, a.key)
+	}
+	c.budget.Release(&a.charge)
+	*a = awaited{gone: true, done: true}
+}
+
 // settle marks a request answered and builds its reply: result, or e if
-// set.
+// set. It now costs the budget what an answered request costs, and may be
+// evicted.
 func (c *Conn) settle(a *awaited, result []byte, e *RPCError) Result {
 	a.done = true
 	c.waiting--
+	c.waitBytes -= a.size
+	c.budget.Unhold(a.size)
+	c.budget.Add(&a.charge, a.size, a)
 	c.stats.Replies++
 	ev := Event{Type: EventReply, Agent: c.Agent(), Method: a.method, ID: json.RawMessage(a.id)}
 	var frame []byte
@@ -182,8 +244,8 @@ func (c *Conn) dueNow(sid string) {
 		return
 	}
 	now := c.Now()
-	for _, id := range c.awaitOrder {
-		if a := c.awaiting[id]; a != nil && !a.done && a.session == sid && a.deadline.After(now) {
+	for _, a := range c.awaitOrder {
+		if !a.done && a.session == sid && a.deadline.After(now) {
 			a.deadline = now
 		}
 	}
@@ -196,8 +258,8 @@ func (c *Conn) Deadline() (deadline time.Time, ok bool) {
 	if c.waiting == 0 {
 		return deadline, false
 	}
-	for _, id := range c.awaitOrder {
-		if a := c.awaiting[id]; a != nil && !a.done && (!ok || a.deadline.Before(deadline)) {
+	for _, a := range c.awaitOrder {
+		if !a.done && (!ok || a.deadline.Before(deadline)) {
 			deadline, ok = a.deadline, true
 		}
 	}
@@ -210,9 +272,8 @@ func (c *Conn) Deadline() (deadline time.Time, ok bool) {
 // and reply event. It returns nil when nothing was due.
 func (c *Conn) Expire(now time.Time) []Result {
 	var out []Result
-	for _, key := range c.awaitOrder {
-		a := c.awaiting[key]
-		if a == nil || a.done || a.deadline.After(now) {
+	for _, a := range c.awaitOrder {
+		if a.done || a.deadline.After(now) {
 			continue
 		}
 		out = append(out, c.settle(a, a.def, nil))
@@ -224,9 +285,8 @@ func (c *Conn) Expire(now time.Time) []Result {
 // reuses for a request the client serves itself, so that the client's
 // response to the new one is not refused as a second answer.
 func (c *Conn) forgetAnswered(id string) {
-	key := awaitKey(id)
-	if a := c.awaiting[key]; a != nil && a.done {
-		delete(c.awaiting, key) // its place in the order is pruned later
+	if a := c.awaiting[awaitKey(id)]; a != nil && a.done {
+		c.forget(a)
 	}
 }
 
@@ -264,7 +324,16 @@ func (c *Conn) clientResponse(v frameView) ([]Event, error) {
 	return r.Events, nil
 }
 
-// awaits reports whether a request for method is answered by the client.
-func (c *Conn) awaits(act Action, hasID bool) bool {
-	return hasID && act.Await && c.opts.ClientAnswers
+// awaits reports whether a request is answered by the client. One whose id
+// is so long that it would cost more than the budget's MaxValue to keep is
+// answered its default at once.
+func (c *Conn) awaits(act Action, v frameView) bool {
+	if !v.hasID || !act.Await || !c.opts.ClientAnswers {
+		return false
+	}
+	if awaitedSize(v.id.Raw, act.Result) > c.budget.MaxValue() {
+		c.budget.CountRefused()
+		return false
+	}
+	return true
 }

@@ -19,11 +19,34 @@ type Options struct {
 	// agent name). It overrides identification by the initialize
 	// response. An Agent no dialect matches gives standard ACP behaviour.
 	Agent string
+	// MaxBytes bounds in bytes everything the Conn keeps, all stores
+	// together: tool call cards, late halves, todo lists, blocking requests
+	// awaiting the client's answer, child session links, sessions and
+	// tracked client requests. When it is full the oldest values are
+	// evicted first (cards, halves, todo lists, links, answered requests),
+	// each eviction counted in Stats.Budget and its store's counters.
+	//
+	// No single value takes more than MaxBytes/16: a larger card, half or
+	// todo list has its longest strings cut, each to the same length, as
+	// little as needed (Stats.Budget.Cut; its event shows the cut value).
+	// The ids a value is found by are never cut: a card or half whose ids
+	// alone are that large, a session with such an id, or a request with
+	// such an id is not kept (Stats.Budget.Refused; a blocking request is
+	// then answered its default at once).
+	//
+	// Sessions, requests awaiting an answer and tracked client requests are
+	// never evicted for another store: each keeps its own within
+	// MaxBytes/8, ending its oldest session, answering its oldest request
+	// its default, or forgetting its oldest client request. See package
+	// correlate. Default DefaultMaxBytes; at least correlate.MinBudget.
+	MaxBytes int64
 	// Pending bounds the late halves (vendor metadata) waiting for their
-	// tool call. Defaults: correlate.DefaultPerSession / DefaultTotal.
+	// tool call. Defaults: correlate.DefaultPerSession / DefaultTotal. Its
+	// Budget is ignored: MaxBytes is the one budget.
 	Pending correlate.Limits
-	// Tools bounds the tool call states kept for merging. Defaults:
-	// DefaultToolsPerSession / DefaultTools.
+	// Tools bounds the tool call states kept for merging, and the child
+	// session links of native subagents. Defaults: DefaultToolsPerSession
+	// / DefaultTools. Its Budget is ignored, as Pending's.
 	Tools correlate.Limits
 	// MaxSessions bounds the sessions tracked at once; the oldest is ended
 	// when a new one would exceed it. Default DefaultMaxSessions.
@@ -79,6 +102,9 @@ const (
 	DefaultMaxRequests     = 4096
 	DefaultMaxOutput       = 64 << 10
 	DefaultRunLinks        = 256
+	// DefaultMaxBytes is the default byte budget of a Conn: 64 MiB. An
+	// honest session keeps a few hundred kilobytes.
+	DefaultMaxBytes = correlate.DefaultBudget
 )
 
 // Result is what one frame produced: Inbound, Outbound and Answer return
@@ -117,21 +143,39 @@ type Result struct {
 	Wire *Wire
 }
 
-// Stats counts what a Conn saw. Pending and Tools are the correlation
-// stores' own counters.
+// Stats counts what a Conn saw. Pending, Tools, Links and Parents are the
+// correlation stores' own counters; Budget counts the byte budget's
+// evictions (of every store), cuts and refusals (Options.MaxBytes).
 type Stats struct {
-	Frames               uint64          `json:"frames"`
-	Malformed            uint64          `json:"malformed"` // not JSON-RPC objects, or not valid JSON where it would act
-	Replies              uint64          `json:"replies"`
-	Declined             uint64          `json:"declined"`              // vendor requests answered -32601
-	IgnoredNotifications uint64          `json:"ignored_notifications"` // unknown vendor notifications
-	LateMerged           uint64          `json:"late_merged"`           // late halves merged into a tool call
-	LateDropped          uint64          `json:"late_dropped"`          // late halves with no tool call id or session
-	SessionsEvicted      uint64          `json:"sessions_evicted"`
-	Rewritten            uint64          `json:"rewritten,omitempty"` // frames a dialect rewrote, both directions
-	Refused              uint64          `json:"refused,omitempty"`   // client requests a rewrite answered without the agent
-	Pending              correlate.Stats `json:"pending"`
-	Tools                correlate.Stats `json:"tools"`
+	Frames               uint64 `json:"frames"`
+	Malformed            uint64 `json:"malformed"` // not JSON-RPC objects, or not valid JSON where it would act
+	Replies              uint64 `json:"replies"`
+	Declined             uint64 `json:"declined"`              // vendor requests answered -32601
+	IgnoredNotifications uint64 `json:"ignored_notifications"` // unknown vendor notifications
+	LateMerged           uint64 `json:"late_merged"`           // late halves merged into a tool call
+	LateDropped          uint64 `json:"late_dropped"`          // late halves with no tool call id or session
+	// SessionsEvicted counts sessions ended to keep within MaxSessions or
+	// the sessions' share of MaxBytes.
+	SessionsEvicted uint64 `json:"sessions_evicted"`
+	// TodosEvicted counts sessions' todo lists dropped for the budget (the
+	// next update starts a new list).
+	TodosEvicted uint64 `json:"todos_evicted"`
+	// AnswersEvicted counts blocking requests answered their default
+	// early, to keep within MaxRequests or their share of MaxBytes, and
+	// answered ones forgotten to keep within MaxRequests or the budget (a
+	// second answer to one is then not refused).
+	AnswersEvicted uint64 `json:"answers_evicted"`
+	// RequestsEvicted counts client requests no longer tracked, to keep
+	// within MaxRequests or their share of MaxBytes (their response then
+	// ends no turn).
+	RequestsEvicted uint64                `json:"requests_evicted"`
+	Rewritten       uint64                `json:"rewritten,omitempty"` // frames a dialect rewrote, both directions
+	Refused         uint64                `json:"refused,omitempty"`   // client requests a rewrite answered without the agent
+	Pending         correlate.Stats       `json:"pending"`
+	Tools           correlate.Stats       `json:"tools"`
+	Links           correlate.Stats       `json:"links"`   // (session, child session) -> card
+	Parents         correlate.Stats       `json:"parents"` // child session -> parent card
+	Budget          correlate.BudgetStats `json:"budget"`
 	// RunLinks counts the links from subagent runs to their cards
 	// (Options.MaxRunLinks); omitted when the dialect reports no runs.
 	RunLinks correlate.Stats `json:"run_links,omitzero"`
@@ -170,17 +214,23 @@ type Conn struct {
 	seq      uint64
 	requests map[string]request
 	reqOrder []string
-	tools    *correlate.Store[toolState]
-	pending  *correlate.Store[Payload]
-	opts     Options
-	stats    Stats
-	skip     skipCache // prefixes of recent frames that needed nothing
+	reqBytes int64 // held in the budget for the tracked requests
+	// budget bounds the bytes of every store (Options.MaxBytes);
+	// sessBytes is what the sessions hold in it.
+	budget    *correlate.Budget
+	sessBytes int64
+	tools     *correlate.Store[toolState]
+	pending   *correlate.Store[Payload]
+	opts      Options
+	stats     Stats
+	skip      skipCache // prefixes of recent frames that needed nothing
 	// awaiting holds blocking agent requests by raw id, answered ones
 	// for a while too (to refuse a second answer); waiting counts the
-	// unanswered.
+	// unanswered, and waitBytes what they hold in the budget.
 	awaiting   map[string]*awaited
-	awaitOrder []string
+	awaitOrder []*awaited
 	waiting    int
+	waitBytes  int64
 	children   *correlate.Store[string] // (session, child session id) -> tool call id
 	// childOf maps a child session to its parent's card: ("", child
 	// session) -> card. One bucket for all (a child has one parent), not a
@@ -200,9 +250,9 @@ type session struct {
 	// and at every turn end: a card made in one epoch takes a sweeping
 	// dialect's late metadata only in that epoch. A prompt queued behind
 	// another does not start a new one.
-	epoch    uint64
-	created  uint64
-	todoList []Todo // the latest todo list, after merges
+	epoch   uint64
+	created uint64
+	todo    todoList // the latest todo list, after merges
 	// parent is the card of the native subagent this session is the
 	// child session of: its tool calls nest under that card.
 	parent correlate.Key
@@ -258,6 +308,8 @@ type redirected struct {
 	note any
 }
 
+// toolState is a card: the store's value, measured for the budget (Size,
+// Cut).
 type toolState struct {
 	id       string // the tool call id, owned
 	epoch    uint64 // its session's epoch when the card started
@@ -291,14 +343,18 @@ func (r *Registry) NewConn(opts Options) *Conn {
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = DefaultMaxOutput
 	}
+	b := correlate.NewBudget(opts.MaxBytes)
+	opts.MaxBytes = b.Limit()
+	opts.Tools.Budget, opts.Pending.Budget = b, b
 	c := &Conn{
 		reg:      r,
 		sessions: map[string]*session{},
 		requests: map[string]request{},
+		budget:   b,
 		tools:    correlate.New[toolState](opts.Tools),
 		pending:  correlate.New[Payload](opts.Pending),
 		children: correlate.New[string](opts.Tools),
-		childOf:  correlate.New[correlate.Key](correlate.Limits{PerSession: opts.Tools.Total, Total: opts.Tools.Total}),
+		childOf:  correlate.New[correlate.Key](correlate.Limits{PerSession: opts.Tools.Total, Total: opts.Tools.Total, Budget: b}),
 		aliases:  correlate.New[string](opts.Tools),
 		awaiting: map[string]*awaited{},
 		opts:     opts,
@@ -330,6 +386,9 @@ func (c *Conn) Stats() Stats {
 	st.Pending = c.pending.Stats()
 	st.Tools = c.tools.Stats()
 	st.RunLinks = c.runs.stats()
+	st.Links = c.children.Stats()
+	st.Parents = c.childOf.Stats()
+	st.Budget = c.budget.Stats()
 	return st
 }
 
@@ -572,22 +631,39 @@ func (c *Conn) turnStart(s *session) {
 	s.lastTurn = c.seq
 }
 
-// track remembers a client request until its response, within a bound.
-// It reports false when a request with this id awaits its response.
+// requestOverhead is what a tracked request costs beyond its strings: its
+// map slot, its place in the order and the struct.
+const requestOverhead = 160
+
+// requestSize is what a tracked request holds in the budget.
+func requestSize(id string, r request) int64 {
+	return requestOverhead + int64(len(id)+len(r.method)+len(r.session))
+}
+
+// track remembers a client request until its response, within MaxRequests
+// and the requests' share of the budget (the oldest is forgotten); one
+// larger than the budget's MaxValue is not tracked. It reports whether the
+// request is tracked now: false when a request with this id awaits its
+// response, or the request is too large.
 func (c *Conn) track(id string, r request) bool {
 	if _, ok := c.requests[id]; ok {
 		return false
 	}
-	for len(c.requests) >= c.opts.MaxRequests && len(c.reqOrder) > 0 {
-		c.loaded(c.requests[c.reqOrder[0]]) // a forgotten load replays no more
-		delete(c.requests, c.reqOrder[0])
-		c.reqOrder = c.reqOrder[1:]
+	size := requestSize(id, r)
+	if size > c.budget.MaxValue() {
+		c.budget.CountRefused()
+		return false
+	}
+	for (len(c.requests) >= c.opts.MaxRequests || c.reqBytes+size > c.budget.Share()) && len(c.reqOrder) > 0 {
+		c.forgetOldestRequest()
 	}
 	id = strings.Clone(id)
 	r.method = strings.Clone(r.method)
 	r.session = strings.Clone(r.session)
 	c.requests[id] = r
 	c.reqOrder = append(c.reqOrder, id)
+	c.reqBytes += size
+	c.budget.Hold(size)
 	if len(c.reqOrder) > 2*c.opts.MaxRequests {
 		c.compactRequests()
 	}
@@ -604,6 +680,31 @@ func (c *Conn) loaded(r request) {
 	}
 }
 
+// forgetOldestRequest stops tracking the oldest request, if it is still
+// tracked.
+func (c *Conn) forgetOldestRequest() {
+	id := c.reqOrder[0]
+	c.reqOrder[0] = "" // the array must not keep the id alive
+	c.reqOrder = c.reqOrder[1:]
+	if r, ok := c.requests[id]; ok {
+		c.loaded(r) // a forgotten load replays no more
+		c.untrack(id, r)
+		c.stats.RequestsEvicted++
+	}
+}
+
+// untrack forgets a tracked request and gives back its bytes.
+func (c *Conn) untrack(id string, r request) {
+	delete(c.requests, id)
+	size := requestSize(id, r)
+	c.reqBytes -= size
+	c.budget.Unhold(size)
+	if len(c.requests) == 0 {
+		clear(c.reqOrder) // nothing of the answered ids stays
+		c.reqOrder = c.reqOrder[:0]
+	}
+}
+
 // compactRequests drops answered ids from the eviction order, so that it
 // stays within twice the bound however many requests come and go.
 func (c *Conn) compactRequests() {
@@ -613,6 +714,7 @@ func (c *Conn) compactRequests() {
 			kept = append(kept, id)
 		}
 	}
+	clear(c.reqOrder[len(kept):])
 	c.reqOrder = kept
 }
 
@@ -626,10 +728,7 @@ func (c *Conn) response(v frameView) (Result, error) {
 	if c.invalid(v.s) {
 		return Result{}, ErrInvalidJSON
 	}
-	delete(c.requests, v.id.Raw)
-	if len(c.requests) == 0 {
-		c.reqOrder = c.reqOrder[:0]
-	}
+	c.untrack(v.id.Raw, r)
 	var ended []Event // cards the response ends
 	switch r.method {
 	case "initialize":
@@ -746,7 +845,12 @@ func (c *Conn) touchSession(sid string) *session {
 		c.last = s
 		return s
 	}
-	if len(c.sessions) >= c.opts.MaxSessions {
+	size := sessionSize(sid)
+	if size > c.budget.MaxValue() {
+		c.budget.CountRefused() // an id that large is not tracked
+		return nil
+	}
+	for len(c.sessions) > 0 && (len(c.sessions) >= c.opts.MaxSessions || c.sessBytes+size > c.budget.Share()) {
 		c.endSession(c.oldestSession())
 		c.stats.SessionsEvicted++
 	}
@@ -756,8 +860,18 @@ func (c *Conn) touchSession(sid string) *session {
 		s.parent = *p
 	}
 	c.sessions[s.id] = s
+	c.sessBytes += size
+	c.budget.Hold(size)
 	return s
 }
+
+// sessionOverhead is what a session costs beyond its id: the struct and
+// its map slot.
+const sessionOverhead = 384
+
+// sessionSize is what a session holds in the budget (its todo list is
+// charged apart).
+func sessionSize(id string) int64 { return sessionOverhead + int64(len(id)) }
 
 func (c *Conn) oldestSession() string {
 	var id string
@@ -772,12 +886,17 @@ func (c *Conn) oldestSession() string {
 
 // endSession drops everything held for a session.
 func (c *Conn) endSession(sid string) {
-	if _, ok := c.sessions[sid]; !ok {
+	s := c.sessions[sid]
+	if s == nil {
 		return
 	}
 	c.dueNow(sid)
 	c.dropEarly(sid)
 	delete(c.sessions, sid)
+	size := sessionSize(s.id)
+	c.sessBytes -= size
+	c.budget.Unhold(size)
+	c.budget.Release(&s.todo.charge)
 	if c.last != nil && c.last.id == sid {
 		c.last = nil
 	}

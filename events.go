@@ -40,7 +40,7 @@ func (c *Conn) vendorEvent(v frameView, method string, act Action, card cardChan
 	n := c.eventsOf(o.ev[:0], &o.p, act, card)
 	ev := &o.ev[n-1]
 	ev.Method = method
-	if c.awaits(act, v.hasID) {
+	if c.awaits(act, v) {
 		ev.ID = json.RawMessage(strings.Clone(v.id.Raw))
 		out := c.awaitRequest(v.id.Raw, method, ev.SessionID, act.Result)
 		out.Events = append(out.Events, o.ev[:n]...)
@@ -81,7 +81,7 @@ func (c *Conn) finishEvent(ev *Event, act Action) {
 	}
 	ev.SessionID = s.id
 	if t := ev.Todos(); ev.Type == EventTodos && t != nil {
-		t.Items = s.todos(t.Items, act.Merge)
+		t.Items = c.keepTodos(s, s.todos(t.Items, act.Merge))
 	}
 }
 
@@ -129,10 +129,11 @@ func later(a, b *session) bool {
 const MaxTodos = 1024
 
 // todos applies a todo update to the session's list and returns the whole
-// list: merged by id (a non-empty field replaces, new ids are appended in
-// order) or replaced. The list is copy-on-write: the returned slice is
-// shared by the session and the event, and a later update makes a new one.
-// A replacing list is items itself (the Action's, so the Conn's).
+// new list (keepTodos keeps it): merged by id (a non-empty field replaces,
+// new ids are appended in order) or replaced. The list is copy-on-write:
+// the returned slice is shared by the session and the event, and a later
+// update makes a new one. A replacing list is items itself (the Action's,
+// so the Conn's).
 func (s *session) todos(items []Todo, merge bool) []Todo {
 	if !merge {
 		n := min(len(items), MaxTodos)
@@ -143,15 +144,75 @@ func (s *session) todos(items []Todo, merge bool) []Todo {
 		if items == nil {
 			items = []Todo{} // written [], like every list
 		}
-		s.todoList = items[:n:n]
-		return s.todoList
+		return items[:n:n]
 	}
 	// Usually the ids are known: room for exactly the list (new ids grow
 	// it). Never nil, so that an empty list is written [].
-	list := make([]Todo, len(s.todoList))
-	copy(list, s.todoList)
-	s.todoList = mergeTodos(list, items)
-	return s.todoList
+	list := make([]Todo, len(s.todo.items))
+	copy(list, s.todo.items)
+	return mergeTodos(list, items)
+}
+
+// todoList is a session's todo list, charged to the budget as one value:
+// the budget may evict it, and then the next update starts a new list.
+type todoList struct {
+	items   []Todo
+	charge  correlate.Charge
+	evicted *uint64 // the Conn's Stats.TodosEvicted
+}
+
+// Evict drops the list to make room in the budget.
+func (t *todoList) Evict() {
+	t.items = nil
+	*t.evicted++
+}
+
+// What a todo list costs beyond its strings (64-bit): the list, and each
+// item in its array.
+const (
+	todoListOverhead = 64
+	todoSize         = 48
+)
+
+// todosSize is what a todo list costs in the budget: its array (to its
+// capacity) and its strings.
+func todosSize(list []Todo) int64 {
+	n := todoListOverhead + int64(cap(list))*todoSize
+	for i := range list {
+		n += int64(len(list[i].ID) + len(list[i].Content) + len(list[i].Status))
+	}
+	return n
+}
+
+// keepTodos makes list the session's todo list, charged to the budget as
+// its newest value, and returns it: cut (a copy) when it is larger than
+// the budget's MaxValue.
+func (c *Conn) keepTodos(s *session, list []Todo) []Todo {
+	size := todosSize(list)
+	if limit := c.budget.MaxValue(); size > limit {
+		list = cutTodos(list, limit)
+		c.budget.CountCut()
+		size = todosSize(list)
+	}
+	s.todo.items, s.todo.evicted = list, &c.stats.TodosEvicted
+	c.budget.Add(&s.todo.charge, size, &s.todo)
+	return list
+}
+
+// cutTodos returns a copy of list whose longest strings are cut so that it
+// costs at most limit. The copy leaves alone the list that events share.
+func cutTodos(list []Todo, limit int64) []Todo {
+	out := make([]Todo, len(list))
+	copy(out, list)
+	fields := make([]*string, 0, 2*len(out))
+	strs := 0
+	for i := range out {
+		fields = append(fields, &out[i].ID, &out[i].Content)
+		strs += len(out[i].ID) + len(out[i].Content)
+	}
+	fixed := todosSize(out) - int64(strs)
+	correlate.CutStrings(int(limit-fixed), fields...)
+	return out
 }
 
 // mergeTodos merges items into list by id, within MaxTodos. A few items

@@ -108,7 +108,7 @@ func FuzzConnInbound(f *testing.F) {
 			checkInbound(t, h.c, []byte(taskFrame("7", fullParams)))
 		}
 		h.c.Close()
-		if st := h.c.Stats(); st.Pending.Live != 0 || st.Tools.Live != 0 {
+		if st := h.c.Stats(); st.Pending.Live != 0 || st.Tools.Live != 0 || st.Pending.Bytes != 0 || st.Tools.Bytes != 0 {
 			t.Fatalf("after Close: %+v", st)
 		}
 	})
@@ -131,7 +131,7 @@ func checkInbound(t *testing.T, c *acpdialect.Conn, frame []byte) {
 	checkReplyRule(t, frame, r)
 	st := c.Stats()
 	if st.Pending.Live > fuzzOpts.Pending.Total || st.Tools.Live > fuzzOpts.Tools.Total ||
-		len(c.Sessions()) > fuzzOpts.MaxSessions {
+		len(c.Sessions()) > fuzzOpts.MaxSessions || st.Budget.Used > st.Budget.Limit {
 		t.Fatalf("bounds broken: %+v, sessions %v", st, c.Sessions())
 	}
 	for _, e := range r.Events {

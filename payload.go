@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+
+	"github.com/acpdialect/acpdialect/correlate"
 )
 
 // Payload kinds. A dialect may add more; these are the ones the core and the
@@ -296,4 +298,74 @@ func intEqual(a, b *int64) bool {
 		return a == b
 	}
 	return *a == *b
+}
+
+// Sizes of a Payload and its kind objects on 64-bit platforms, for Size:
+// constants, so that the counts are the same everywhere.
+const (
+	payloadSize      = 80
+	subagentTaskSize = 192
+	genericSize      = 16
+)
+
+// Size returns the bytes the payload keeps, as a Conn's byte budget
+// (Options.MaxBytes) counts them: itself, its strings, its kind object and
+// the counters that object points to. Strings and objects shared with other
+// payloads are counted in each.
+func (p Payload) Size() int {
+	n := payloadSize + len(p.Kind) + len(p.Status) + len(p.Title) + len(p.ParentToolCallID)
+	if t := p.SubagentTask; t != nil {
+		n += subagentTaskSize + len(t.Description) + len(t.Prompt) + len(t.SubagentType) +
+			len(t.Status) + len(t.AgentID) + len(t.Model) + len(t.ChildSessionID) + len(t.Name) +
+			len(t.ResultText) + len(t.OutputFile)
+		for _, c := range [...]*int64{t.DurationMs, t.TotalTokens, t.ToolUseCount} {
+			if c != nil {
+				n += 8
+			}
+		}
+	}
+	if g := p.Generic; g != nil {
+		n += genericSize + len(g.ACPKind)
+	}
+	return n
+}
+
+// Cut shortens the payload's longest strings (correlate.CutStrings) so that
+// Size is at most max, and reports whether it cut anything. Kind and Status
+// are never cut. The kind object is copied first: events already handed
+// out share it.
+func (p *Payload) Cut(max int) bool {
+	size := p.Size()
+	if size <= max {
+		return false
+	}
+	fields := p.cutFields(make([]*string, 0, 16))
+	return correlate.CutStrings(max-(size-strLen(fields)), fields...)
+}
+
+// cutFields copies the kind objects (copy-on-write) and appends pointers to
+// the strings Cut may shorten.
+func (p *Payload) cutFields(fields []*string) []*string {
+	fields = append(fields, &p.Title, &p.ParentToolCallID)
+	if p.SubagentTask != nil {
+		t := *p.SubagentTask
+		p.SubagentTask = &t
+		fields = append(fields, &t.Description, &t.Prompt, &t.SubagentType, &t.Status, &t.AgentID,
+			&t.Model, &t.ChildSessionID, &t.Name, &t.ResultText, &t.OutputFile)
+	}
+	if p.Generic != nil {
+		g := *p.Generic
+		p.Generic = &g
+		fields = append(fields, &g.ACPKind)
+	}
+	return fields
+}
+
+// strLen adds up the lengths of the strings.
+func strLen(fields []*string) int {
+	n := 0
+	for _, f := range fields {
+		n += len(*f)
+	}
+	return n
 }

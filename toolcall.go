@@ -102,10 +102,11 @@ func (c *Conn) cardFrame(s *session, u frame.ToolUpdate, id string, o cardOpts) 
 	existed := st != nil
 	switch {
 	case st == nil:
-		// A new card: its id and title share one allocation.
-		title := frame.View(u.Title)
-		frame.Own(&k.ID, &title)
-		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, payload: Payload{Kind: KindGeneric, Title: title,
+		// A new card; its title is the merge's below. Its id is its own
+		// copy, as every kept string is: a string sharing an allocation
+		// with another would pin it after that one is replaced.
+		k.ID = strings.Clone(k.ID)
+		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, payload: Payload{Kind: KindGeneric,
 			ParentToolCallID: s.parent.ID}})
 		if id != u.ID.Str {
 			st.payload.WireToolCallID = strings.Clone(u.ID.Str)
@@ -144,6 +145,8 @@ func (c *Conn) cardFrame(s *session, u frame.ToolUpdate, id string, o cardOpts) 
 		next = c.linkCard(k, old, next)
 	}
 	st.payload = next
+	c.tools.Changed(k)
+	next = st.payload // as kept: cut if it grew too large
 	if a := next.alias(); a != old.alias() {
 		c.noteAlias(k, a)
 	}
@@ -190,6 +193,29 @@ func mergeStandard(p Payload, u frame.ToolUpdate) Payload {
 	}
 	frame.Set(&p.Title, u.Title)
 	return p
+}
+
+// toolStateExtra is what a toolState is beyond its payload (64-bit).
+const toolStateExtra = 48
+
+// Size is what a card keeps beyond its id (the store counts its key): its
+// payload and its ACP kind.
+func (st *toolState) Size() int { return toolStateExtra + len(st.acpKind) + st.payload.Size() }
+
+// Cut shortens the card's longest strings so that Size is at most max
+// (Payload.Cut), its ACP kind with them; the generic object keeps showing
+// the card's kind.
+func (st *toolState) Cut(max int) bool {
+	size := st.Size()
+	if size <= max {
+		return false
+	}
+	fields := append(st.payload.cutFields(make([]*string, 0, 16)), &st.acpKind)
+	cut := correlate.CutStrings(max-(size-strLen(fields)), fields...)
+	if g := st.payload.Generic; g != nil && g.ACPKind != "" {
+		g.ACPKind = st.acpKind // a copy already (cutFields)
+	}
+	return cut
 }
 
 // withGeneric gives an unclaimed payload its generic object with the ACP
@@ -409,9 +435,12 @@ func (c *Conn) late(l Late) cardChange {
 		c.stats.LateMerged++
 		old := card.payload
 		card.payload = merged
+		key := correlate.Key{Session: best.id, ID: card.id}
+		c.tools.Changed(key)
+		merged = card.payload // as kept: cut if it grew too large
 		return cardChange{
 			changed: card.surfaced && !merged.Equal(old),
-			key:     correlate.Key{Session: best.id, ID: card.id},
+			key:     key,
 			payload: merged,
 		}
 	}
@@ -426,6 +455,7 @@ func (c *Conn) late(l Late) cardChange {
 	if prev := c.pending.Get(k); prev != nil {
 		if m, ok := c.d.MergeLate(*prev, l.Payload); ok {
 			*prev = m
+			c.pending.Changed(k)
 			return cardChange{}
 		}
 	}

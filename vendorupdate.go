@@ -127,6 +127,8 @@ func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload, merge func
 		next.Status = p.Status
 	}
 	st.payload = next
+	c.tools.Changed(k)
+	next = st.payload // as kept: cut if it grew too large
 	typ := EventToolCallUpdate
 	switch {
 	case !st.surfaced:

@@ -8,6 +8,20 @@
 // outcomes is counted. The store starts no goroutines and every operation but
 // a sweep is O(1); a sweep is O(entries swept).
 //
+// Two bounds hold at once. Limits bound the entries of a session and of the
+// store. A Budget (Limits.Budget), shared by all the stores of one owner,
+// bounds their bytes together: each entry is charged a fixed overhead, its
+// key's bytes and its value's size (Sizer), the oldest entries of any store
+// sharing it are evicted first when it is full, and a value larger than the
+// budget's MaxValue is cut to it or not kept. Without a Budget a value's
+// size is not bounded, so neither are a store's bytes: the entry bounds
+// alone let a flooding agent keep DefaultTotal values of any size. With
+// one, everything the stores sharing it keep costs at most its limit (a
+// Conn's Options.MaxBytes, 64 MiB by default) as the charges count it,
+// which is what the heap holds give or take the allocator's rounding (the
+// overheads are measured on 64-bit platforms), plus the empty maps and
+// lists themselves.
+//
 // A Store is not safe for concurrent use; its owner (a Conn) serializes access.
 package correlate
 
@@ -19,17 +33,26 @@ type Key struct {
 }
 
 // Default bounds. A Cursor turn rarely has more than a handful of subagents
-// in flight; the bounds are generous for honest agents and small enough that
-// a flooding agent costs a few megabytes at most.
+// in flight; the bounds are generous for honest agents. They bound entries,
+// not bytes: a Budget bounds the bytes.
 const (
 	DefaultPerSession = 1024
 	DefaultTotal      = 4096
 )
 
+// EntryOverhead is what an entry costs beyond its key's bytes and its
+// value's Size: the entry's links, key and charge, and its map slot with
+// the map's spare room (measured on 64-bit platforms; a constant, so that
+// the counts are the same everywhere).
+const EntryOverhead = 224
+
 // Limits bounds a Store. A zero field takes its default.
 type Limits struct {
 	PerSession int // entries kept for one session
 	Total      int // entries kept for the whole connection
+	// Budget, if set, bounds the bytes of this store and every other store
+	// sharing it (see the package documentation).
+	Budget *Budget
 }
 
 func (l Limits) withDefaults() Limits {
@@ -46,19 +69,34 @@ func (l Limits) withDefaults() Limits {
 type Stats struct {
 	Stored  uint64 `json:"stored"`  // halves Put under a new key
 	Matched uint64 `json:"matched"` // halves Taken by their other half
-	Evicted uint64 `json:"evicted"` // halves dropped because a bound was reached
-	Swept   uint64 `json:"swept"`   // halves dropped at turn or session end
-	Live    int    `json:"live"`    // halves held now
+	Evicted uint64 `json:"evicted"` // halves dropped because a bound (entries or bytes) was reached
+	// OverBudget counts the evictions (of Evicted) that made room in the
+	// byte budget.
+	OverBudget uint64 `json:"over_budget"`
+	Swept      uint64 `json:"swept"`   // halves dropped at turn or session end
+	Cut        uint64 `json:"cut"`     // values cut to the budget's MaxValue
+	Refused    uint64 `json:"refused"` // values not kept: larger than MaxValue even when cut
+	Live       int    `json:"live"`    // halves held now
+	Bytes      int64  `json:"bytes"`   // bytes charged to the budget now
 }
 
 // entry is a node of two intrusive lists: all entries in insertion order
 // (for the connection bound) and the entries of one session (for the
-// session bound and sweeps).
+// session bound and sweeps). It is its budget charge's Holder.
 type entry[V any] struct {
 	key                Key
 	val                V
 	prev, next         *entry[V] // connection-wide order
 	sessPrev, sessNext *entry[V] // order within the session
+	charge             Charge
+	s                  *Store[V]
+}
+
+// Evict drops the entry to make room in the budget.
+func (e *entry[V]) Evict() {
+	e.s.remove(e)
+	e.s.stats.Evicted++
+	e.s.stats.OverBudget++
 }
 
 type sessionList[V any] struct {
@@ -73,15 +111,37 @@ type Store[V any] struct {
 	sessions   map[string]*sessionList[V]
 	head, tail *entry[V]
 	stats      Stats
+	size       func(*V) int       // the value's own bytes (Sizer), for the budget
+	cut        func(*V, int) bool // Sizer.Cut, or nil
 }
 
 // New returns an empty store with the given limits (zero fields default).
+// With a Budget, a value is measured by its Sizer (*V implements it), and
+// a string or Key value by its bytes and header; any other value costs
+// only its entry.
 func New[V any](lim Limits) *Store[V] {
-	return &Store[V]{
+	s := &Store[V]{
 		lim:      lim.withDefaults(),
 		byKey:    make(map[Key]*entry[V]),
 		sessions: make(map[string]*sessionList[V]),
 	}
+	s.size, s.cut = measures[V]()
+	return s
+}
+
+// measures returns how to measure and cut a V.
+func measures[V any]() (size func(*V) int, cut func(*V, int) bool) {
+	var v V
+	switch any(&v).(type) {
+	case Sizer:
+		return func(p *V) int { return any(p).(Sizer).Size() },
+			func(p *V, max int) bool { return any(p).(Sizer).Cut(max) }
+	case *string:
+		return func(p *V) int { return 16 + len(*any(p).(*string)) }, nil
+	case *Key:
+		return func(p *V) int { k := any(p).(*Key); return 32 + len(k.Session) + len(k.ID) }, nil
+	}
+	return func(*V) int { return 0 }, nil
 }
 
 // Len reports how many halves are held.
@@ -102,6 +162,9 @@ func (s *Store[V]) Stats() Stats {
 	return st
 }
 
+// Budget returns the store's budget, or nil.
+func (s *Store[V]) Budget() *Budget { return s.lim.Budget }
+
 // Get returns a pointer to the value held under k, for an in-place update,
 // or nil. The pointer is valid until the entry is taken, evicted or swept.
 func (s *Store[V]) Get(k Key) *V {
@@ -114,10 +177,20 @@ func (s *Store[V]) Get(k Key) *V {
 // Put stores v under k and returns a pointer to the stored value (valid as
 // Get's is). An existing value under k is replaced in place (it keeps its
 // age). A new key may evict the oldest entry of its session, then the
-// oldest entry of the connection, so that both bounds hold.
+// oldest entry of the connection, so that both bounds hold, and with a
+// Budget the oldest entries of the stores sharing it, so that it holds. A
+// value larger than the budget's MaxValue is cut to it; one that cannot be
+// cut that far is not kept (and an existing value under k is dropped):
+// then the pointer is to a copy that no Get finds.
 func (s *Store[V]) Put(k Key, v V) *V {
 	if e := s.byKey[k]; e != nil {
 		e.val = v
+		s.Changed(k)
+		return &e.val
+	}
+	e := &entry[V]{key: k, val: v, s: s}
+	size, ok := s.measure(e)
+	if !ok {
 		return &e.val
 	}
 	sl := s.sessions[k.Session]
@@ -135,11 +208,61 @@ func (s *Store[V]) Put(k Key, v V) *V {
 	if s.sessions[k.Session] == nil {
 		s.sessions[k.Session] = sl
 	}
-	e := &entry[V]{key: k, val: v}
 	s.link(e, sl)
 	s.byKey[k] = e
 	s.stats.Stored++
+	if b := s.lim.Budget; b != nil {
+		s.stats.Bytes += size
+		b.Add(&e.charge, size, e)
+	}
 	return &e.val
+}
+
+// Changed measures the value under k again after a change made in place
+// (through Get's or Put's pointer), keeping its age: with a Budget, the
+// oldest entries of the stores sharing it may be evicted to make room, and
+// a value grown past MaxValue is cut (or dropped, as by Put).
+func (s *Store[V]) Changed(k Key) {
+	e := s.byKey[k]
+	if e == nil || s.lim.Budget == nil {
+		return
+	}
+	size, ok := s.measure(e)
+	if !ok {
+		s.evict(e) // the half is dropped at a bound: the per-value one
+		return
+	}
+	s.stats.Bytes += size - e.charge.Size()
+	s.lim.Budget.Resize(&e.charge, size)
+}
+
+// measure returns what e costs in the budget, after cutting its value to
+// MaxValue if need be; ok is false when it cannot be kept. Without a
+// budget it costs nothing.
+func (s *Store[V]) measure(e *entry[V]) (size int64, ok bool) {
+	b := s.lim.Budget
+	if b == nil {
+		return 0, true
+	}
+	fixed := EntryOverhead + int64(len(e.key.Session)+len(e.key.ID))
+	size = fixed + int64(s.size(&e.val))
+	if size <= b.MaxValue() {
+		return size, true
+	}
+	cut := fixed < b.MaxValue() && s.cut != nil && s.cut(&e.val, int(b.MaxValue()-fixed))
+	if cut {
+		size = fixed + int64(s.size(&e.val))
+	}
+	if size > b.MaxValue() {
+		s.stats.Refused++
+		b.CountRefused()
+		return size, false
+	}
+	if cut {
+		s.stats.Cut++
+		b.CountCut()
+	}
+	return size, true
 }
 
 // Take removes and returns the value under k: the second half has arrived.
@@ -224,6 +347,10 @@ func (s *Store[V]) link(e *entry[V], sl *sessionList[V]) {
 
 func (s *Store[V]) remove(e *entry[V]) {
 	delete(s.byKey, e.key)
+	if b := s.lim.Budget; b != nil {
+		s.stats.Bytes -= e.charge.Size()
+		b.Release(&e.charge)
+	}
 	if e.prev != nil {
 		e.prev.next = e.next
 	} else {
