@@ -55,7 +55,7 @@ func TestGoldenSemantics(t *testing.T) {
 			// ses_b's node waits (no card names it); its removal, with no
 			// parent and no link, is dropped; _opencode/rawEvent is not
 			// the dialect's.
-			`"late_dropped":1`, `"ignored_notifications":1`, `"pending":{"stored":2,"matched":1,"evicted":0,"swept":0,"live":1}`,
+			`"late_dropped":1`, `"ignored_notifications":1`, `"pending":{"stored":2,"matched":1,"evicted":0,"over_budget":0,"swept":0,`,
 			`"replies":0,"declined":0`,
 		}, []string{`"type":"reply"`, `"status":"in_progress","title":"find flaky tests","subagent_task":{"description":"find flaky tests","prompt":"Run the suite three times","subagent_type":"explore","status"`, `ses_b"`}},
 		{"usage", []string{

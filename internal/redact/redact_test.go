@@ -75,8 +75,12 @@ func replayed(t *testing.T, in []byte) []string {
 }
 
 // differs returns where y is not x, other than a string of x redacted
-// into a placeholder, or "".
+// into a placeholder, or "". The stats' byte counts measure the kept
+// strings, so a placeholder of another length changes them.
 func differs(x, y any, at string) string {
+	if strings.HasPrefix(at, ".stats.") && (strings.HasSuffix(at, ".bytes") || at == ".stats.budget.used") {
+		return ""
+	}
 	switch xv := x.(type) {
 	case map[string]any:
 		yv, ok := y.(map[string]any)
