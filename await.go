@@ -102,7 +102,9 @@ func (c *Conn) awaitRequest(id, method, session string, def []byte) Result {
 		key = a.key
 	}
 	id = strings.Clone(id)
-	if key != id {
+	if key == id {
+		key = id // the copy: key views the frame
+	} else {
 		key = strings.Clone(key) // an escaped id's key is its own string
 	}
 	*a = awaited{

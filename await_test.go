@@ -433,3 +433,20 @@ func expireAll(c *acpdialect.Conn, now time.Time) acpdialect.Result {
 	}
 	return out
 }
+
+// The table of waiting requests keeps its own copy of each id: a client
+// that reuses its read buffer for the next frame must still be able to
+// answer.
+func TestAwaitedIDOutlivesTheFrame(t *testing.T) {
+	h := askConn(t, true, nil)
+	buf := []byte(ask("20"))
+	if _, err := h.c.Inbound(buf); err != nil {
+		t.Fatal(err)
+	}
+	for i := range buf {
+		buf[i] = 'x'
+	}
+	if _, err := h.c.Answer(json.RawMessage(`20`), json.RawMessage(`{"ok":true}`)); err != nil {
+		t.Fatalf("Answer after the frame's buffer was reused: %v", err)
+	}
+}
