@@ -114,6 +114,17 @@ func TestBrokenDialectsFail(t *testing.T) {
 			rule: "fail_closed", says: "2 replies, want 1",
 		},
 		{
+			name: "keeps what it reads",
+			break_: func(d *acpdialect.Dialect) {
+				var kept []string // state outside the Conn: unbounded
+				d.Methods[0].Handle = func(params gjson.Result) acpdialect.Action {
+					kept = append(kept, params.Raw)
+					return acpdialect.Action{}
+				}
+			},
+			rule: "bounded", says: "grew the heap",
+		},
+		{
 			name: "claims every agent",
 			break_: func(d *acpdialect.Dialect) {
 				d.Match = func(string, string) bool { return true }
