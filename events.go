@@ -272,31 +272,59 @@ func (c *Conn) commands(sid string, u gjson.Result) []Event {
 		if k != "availableCommands" {
 			return true
 		}
-		v.ForEach(func(_, cmd gjson.Result) bool {
-			if x, ok := readCommand(cmd); ok {
+		// One pass over the list, as gjson's ForEach walks it: the
+		// elements of an array, the values of an object.
+		r := frame.NewReader(v)
+		each := func() {
+			if x, ok := readCommand(r); ok {
 				if c.d != nil && c.d.CommandDescription != nil {
 					x.Description = c.d.CommandDescription(x.Description)
 				}
 				cmds.Items = append(cmds.Items, x)
 			}
-			return true
-		})
+		}
+		if v.IsObject() {
+			r.Object(func(string) { each() })
+		} else {
+			r.Array(each)
+		}
 		return false // the first occurrence counts
 	})
 	return []Event{{Type: EventCommands, Agent: c.Agent(), SessionID: c.sessions[sid].id, Object: cmds}}
 }
 
-// readCommand reads one command; ok is false for one without a name.
-func readCommand(v gjson.Result) (Command, bool) {
-	if !v.IsObject() {
+// readCommand reads one command at r in one pass; ok is false for one
+// without a name. It reads what gjson's Get reads: the first name and
+// description, and input.hint from the first input object that has a hint.
+func readCommand(r *frame.Reader) (Command, bool) {
+	var name, desc, hint gjson.Result
+	var seen uint8
+	if !r.Object(func(k string) {
+		switch k {
+		case "name":
+			if seen&1 == 0 {
+				name, seen = r.Value(), seen|1
+			}
+		case "description":
+			if seen&2 == 0 {
+				desc, seen = r.Value(), seen|2
+			}
+		case "input":
+			if seen&4 == 0 {
+				r.Object(func(k string) {
+					if k == "hint" && seen&4 == 0 {
+						hint, seen = r.Value(), seen|4
+					}
+				})
+			}
+		}
+	}) {
 		return Command{}, false
 	}
-	name := v.Get("name")
 	if name.Type != gjson.String || name.Str == "" {
 		return Command{}, false
 	}
-	x := Command{Name: name.Str, Description: frame.View(v.Get("description"))}
-	x.InputHint = frame.View(v.Get("input.hint"))
+	x := Command{Name: name.Str, Description: frame.View(desc), InputHint: frame.View(hint)}
 	frame.Own(&x.Name, &x.Description, &x.InputHint)
 	return x, true
 }
