@@ -311,7 +311,7 @@ func (c *Conn) clientResponse(v frameView) ([]Event, error) {
 	if er := scan.Result(scan.Member(v.s, "error")); er.IsObject() {
 		e = &RPCError{Code: int(er.Get("code").Int()), Message: strings.Clone(er.Get("message").String())}
 	}
-	res := scan.Result(scan.Member(v.s, "result"))
+	res := scan.Result(v.resultMember())
 	var body []byte
 	if res.Exists() {
 		var compact bytes.Buffer

@@ -411,6 +411,12 @@ type frameView struct {
 	id     gjson.Result
 	hasID  bool
 	params string // raw params, read with the id by readIDParams
+	// whole says the walk for the method went through every member and
+	// found none: then id and result (raw, first occurrences) are read,
+	// and a response needs no second walk for them.
+	whole  bool
+	rawID  string
+	result string
 }
 
 func view(frame []byte) (frameView, error) {
@@ -419,8 +425,34 @@ func view(frame []byte) (frameView, error) {
 		return frameView{}, ErrNotObject
 	}
 	v := frameView{s: scan.UnsafeString(frame)}
-	v.method = scan.Result(scan.Member(v.s, "method"))
+	// The method's first occurrence, as scan.Member reads it. A response
+	// has none, so the walk goes through it whole (past a large result):
+	// it keeps the id and the result on the way.
+	var method string
+	var seen uint8
+	end := scan.Members(v.s, func(k, raw string) bool {
+		switch {
+		case k == "method":
+			method = raw
+			return false
+		case k == "id" && seen&1 == 0:
+			v.rawID, seen = raw, seen|1
+		case k == "result" && seen&2 == 0:
+			v.result, seen = raw, seen|2
+		}
+		return true
+	})
+	v.method = scan.Result(method)
+	v.whole = end > 0
 	return v, nil
+}
+
+// resultMember returns the raw result, as scan.Member(v.s, "result").
+func (v *frameView) resultMember() string {
+	if v.whole {
+		return v.result
+	}
+	return scan.Member(v.s, "result")
 }
 
 // readIDParams reads the id and the raw params in one walk: a
@@ -459,7 +491,11 @@ func (v *frameView) readIDParams() {
 
 // readID looks up the id, which the hot path never needs.
 func (v *frameView) readID() {
-	v.id = scan.Result(scan.Member(v.s, "id"))
+	if v.whole {
+		v.id = scan.Result(v.rawID)
+	} else {
+		v.id = scan.Result(scan.Member(v.s, "id"))
+	}
 	v.hasID = v.id.Exists() && v.id.Type != gjson.Null
 }
 
@@ -732,9 +768,15 @@ func (c *Conn) response(v frameView) (Result, error) {
 	var ended []Event // cards the response ends
 	switch r.method {
 	case "initialize":
-		c.identify(gjson.Get(v.s, "result"))
+		c.identify(scan.Result(v.resultMember())) // the frame is valid: gjson.Get(v.s, "result") reads the same
 	case "session/new":
-		r.session = gjson.Get(v.s, "result.sessionId").Str
+		// gjson's path looks in every result object for a sessionId: the
+		// first one's is the usual case.
+		sid := scan.Result(v.resultMember()).Get("sessionId")
+		if !sid.Exists() {
+			sid = gjson.Get(v.s, "result.sessionId")
+		}
+		r.session = sid.Str
 		if s := c.touchSession(r.session); s != nil {
 			r.created = s.created
 		}
@@ -769,7 +811,7 @@ func (c *Conn) callResult(v frameView, r request) []Event {
 		if call.Name != r.method || (call.Result == nil && call.Children == nil) {
 			continue
 		}
-		res := scan.Result(scan.Member(v.s, "result"))
+		res := scan.Result(v.resultMember())
 		if !res.Exists() {
 			return nil // an error: the client sees it as is
 		}

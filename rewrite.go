@@ -201,7 +201,7 @@ func validParams(p json.RawMessage) bool {
 // the response the client asked for, under the client's id.
 func (c *Conn) rewriteResponse(v frameView, r request) Result {
 	resp := AgentResponse{
-		Result: scan.Result(scan.Member(v.s, "result")),
+		Result: scan.Result(v.resultMember()),
 		Error:  scan.Result(scan.Member(v.s, "error")),
 	}
 	s := c.sessions[r.session]
@@ -241,7 +241,7 @@ func (c *Conn) sessionResult(v frameView, r request, res *Result) {
 	if h == nil || h.Result == nil {
 		return
 	}
-	result := scan.Result(scan.Member(v.s, "result"))
+	result := scan.Result(v.resultMember())
 	if !result.Exists() {
 		return // an error: the client sees it as is
 	}
