@@ -359,6 +359,7 @@ func (r *Registry) NewConn(opts Options) *Conn {
 		awaiting: map[string]*awaited{},
 		opts:     opts,
 	}
+	c.runs.budget = b
 	if opts.Agent != "" {
 		c.d = r.resolve(opts.Agent)
 		c.fixed = true
