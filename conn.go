@@ -90,7 +90,10 @@ type Options struct {
 	// MaxHeld and MaxHeldBytes bound the message events held for each
 	// session that may be an unlinked subagent's (Dialect.ChildSessions),
 	// in events and in bytes of text: past them the oldest go, counted in
-	// Stats.Early.Evicted. Defaults DefaultMaxHeld, DefaultMaxHeldBytes.
+	// Stats.Early.Evicted. Across sessions MaxBytes bounds them: each
+	// session's held events are one value of the budget (at most
+	// MaxBytes/16), evicted all at once. Defaults DefaultMaxHeld,
+	// DefaultMaxHeldBytes.
 	MaxHeld, MaxHeldBytes int
 }
 
