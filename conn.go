@@ -273,6 +273,8 @@ type session struct {
 // sessionExt is a session's state for a dialect's SessionHooks.
 type sessionExt struct {
 	state any // the dialect's, replaced, never changed
+	// stateSize is what the state holds in the budget, with the session.
+	stateSize int64
 	// window is the last context window sample reported.
 	window    ContextWindow
 	hasWindow bool
@@ -309,7 +311,12 @@ type request struct {
 type redirected struct {
 	rw   *Rewrite
 	note any
+	size int64 // the note's SizeHint, else DefaultStateSize
 }
+
+// redirectedOverhead is what a redirected request keeps beyond its note:
+// the struct and the note's interface box (64-bit).
+const redirectedOverhead = 64
 
 // toolState is a card: the store's value, measured for the budget (Size,
 // Cut).
@@ -641,7 +648,11 @@ const requestOverhead = 160
 
 // requestSize is what a tracked request holds in the budget.
 func requestSize(id string, r request) int64 {
-	return requestOverhead + int64(len(id)+len(r.method)+len(r.session))
+	n := requestOverhead + int64(len(id)+len(r.method)+len(r.session))
+	if r.rewrite != nil {
+		n += redirectedOverhead + r.rewrite.size
+	}
+	return n
 }
 
 // track remembers a client request until its response, within MaxRequests
@@ -874,14 +885,27 @@ func (c *Conn) touchSession(sid string) *session {
 const sessionOverhead = 384
 
 // sessionSize is what a session holds in the budget (its todo list is
-// charged apart).
+// charged apart), beyond its dialect's state.
 func sessionSize(id string) int64 { return sessionOverhead + int64(len(id)) }
 
-func (c *Conn) oldestSession() string {
+// held is what session s holds in the budget: itself and its dialect's
+// state.
+func (s *session) held() int64 {
+	n := sessionSize(s.id)
+	if s.ext != nil {
+		n += s.ext.stateSize
+	}
+	return n
+}
+
+func (c *Conn) oldestSession() string { return c.oldestSessionBut(nil) }
+
+// oldestSessionBut returns the oldest session other than but, or "".
+func (c *Conn) oldestSessionBut(but *session) string {
 	var id string
 	var min uint64
 	for sid, s := range c.sessions {
-		if id == "" || s.created < min {
+		if s != but && (id == "" || s.created < min) {
 			id, min = sid, s.created
 		}
 	}
@@ -897,7 +921,7 @@ func (c *Conn) endSession(sid string) {
 	c.dueNow(sid)
 	c.dropEarly(sid)
 	delete(c.sessions, sid)
-	size := sessionSize(s.id)
+	size := s.held()
 	c.sessBytes -= size
 	c.budget.Unhold(size)
 	c.budget.Release(&s.todo.charge)
