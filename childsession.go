@@ -238,17 +238,24 @@ func (c *Conn) nestEarly(k correlate.Key, child string) []Event {
 		return nil // not tracked, or nested under another card first
 	}
 	var out []Event
+	var nested []correlate.Key
 	c.tools.Each(child, func(ck correlate.Key, st *toolState) bool {
 		if st.payload.ParentToolCallID != "" {
 			return true
 		}
 		st.payload.ParentToolCallID = k.ID // a string field: events handed out keep their copy
 		c.stats.Early.Nested++
-		if st.surfaced {
-			out = append(out, c.toolEvent(EventToolCallUpdate, correlate.Key{Session: cs.id, ID: st.id}, st.payload)...)
-		}
+		nested = append(nested, correlate.Key{Session: cs.id, ID: st.id})
 		return true
 	})
+	// Measured again after the walk, which must not change the store: a
+	// card's growth may evict others.
+	for _, ck := range nested {
+		c.tools.Changed(ck)
+		if st := c.tools.Get(ck); st != nil && st.surfaced {
+			out = append(out, c.toolEvent(EventToolCallUpdate, ck, st.payload)...)
+		}
+	}
 	if e := cs.early; e != nil {
 		for _, ev := range e.events {
 			ev.Message().ParentToolCallID = k.ID // held, never handed out: ours to change
@@ -296,6 +303,7 @@ func (c *Conn) childHalves(kids []Child) []Event {
 		if prev := c.pending.Get(pk); prev != nil {
 			if m, ok := c.d.MergeLate(*prev, kid.Payload); ok {
 				*prev = m
+				c.pending.Changed(pk) // measured again: it may have grown
 				continue
 			}
 		}
@@ -315,8 +323,11 @@ func (c *Conn) mergeChild(k correlate.Key, st *toolState, p Payload) []Event {
 	c.stats.LateMerged++
 	old := st.payload
 	st.payload = next
+	ck := correlate.Key{Session: k.Session, ID: st.id}
+	c.tools.Changed(ck)
+	next = st.payload // as kept: cut if it grew too large
 	if !st.surfaced || next.Equal(old) {
 		return nil
 	}
-	return c.toolEvent(EventToolCallUpdate, correlate.Key{Session: k.Session, ID: st.id}, next)
+	return c.toolEvent(EventToolCallUpdate, ck, next)
 }

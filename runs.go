@@ -129,10 +129,12 @@ func (c *Conn) touchRun(s *session, u frame.ToolUpdate, child string) []Event {
 		return nil
 	}
 	old := st.payload
-	next := c.d.ToolCall(u, old)
+	next := c.bound(c.d.ToolCall(u, old))
 	next.Status = forwardStatus(old.Status, next.Status)
 	st.payload = next
 	l.done = terminal(next.Status)
+	c.tools.Changed(k)
+	next = st.payload // as kept: cut if it grew too large
 	if !st.surfaced || next.Equal(old) {
 		return nil
 	}
