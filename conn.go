@@ -20,11 +20,17 @@ type Options struct {
 	// response. An Agent no dialect matches gives standard ACP behaviour.
 	Agent string
 	// MaxBytes bounds in bytes everything the Conn keeps, all stores
-	// together: tool call cards, late halves, todo lists, blocking requests
-	// awaiting the client's answer, child session links, sessions and
-	// tracked client requests. When it is full the oldest values are
-	// evicted first (cards, halves, todo lists, links, answered requests),
-	// each eviction counted in Stats.Budget and its store's counters.
+	// together: tool call cards (their kind objects with a shell's or MCP
+	// tool's output), late halves, todo lists, blocking requests awaiting
+	// the client's answer, child session links, background cards' aliases,
+	// subagent run links (MaxRunLinks), the messages held for possible
+	// child sessions (MaxHeld), sessions with their dialect's state
+	// (SessionHooks, sized by SizeHint) and tracked client requests with
+	// their rewrite notes. When it is full the oldest values are evicted
+	// first (cards, halves, todo lists, links, aliases, run links, a
+	// session's held messages, answered requests), each eviction counted
+	// in Stats.Budget and its store's counters (Stats.RunLinks,
+	// Stats.Early.Evicted, ...).
 	//
 	// No single value takes more than MaxBytes/16: a larger card, half or
 	// todo list has its longest strings cut, each to the same length, as
@@ -34,11 +40,14 @@ type Options struct {
 	// such an id is not kept (Stats.Budget.Refused; a blocking request is
 	// then answered its default at once).
 	//
-	// Sessions, requests awaiting an answer and tracked client requests are
-	// never evicted for another store: each keeps its own within
-	// MaxBytes/8, ending its oldest session, answering its oldest request
-	// its default, or forgetting its oldest client request. See package
-	// correlate. Default DefaultMaxBytes; at least correlate.MinBudget.
+	// Sessions (with their states), requests awaiting an answer and
+	// tracked client requests (with their notes) are never evicted for
+	// another store: each keeps its own within MaxBytes/8, ending its
+	// oldest session, answering its oldest request its default, or
+	// forgetting its oldest client request. A state larger than
+	// MaxBytes/16 is not kept; a rewritten request whose note is that
+	// large is refused. See package correlate. Default DefaultMaxBytes; at
+	// least correlate.MinBudget.
 	MaxBytes int64
 	// Pending bounds the late halves (vendor metadata) waiting for their
 	// tool call. Defaults: correlate.DefaultPerSession / DefaultTotal. Its
