@@ -54,21 +54,27 @@ func (c *Conn) endBackground(s *session, reason string) []Event {
 	if s == nil || c.d == nil || c.d.EndBackground == nil || c.aliases.SessionLen(s.id) == 0 {
 		return nil
 	}
-	var out []Event
+	// The cards are changed after the walk, which must not change the
+	// store: measuring a card again may evict aliases for the budget.
+	var ids []string
 	c.aliases.Each(s.id, func(_ correlate.Key, id *string) bool {
-		k := correlate.Key{Session: s.id, ID: *id}
-		st := c.tools.Get(k)
-		if st == nil {
-			return true
-		}
-		old := st.payload
-		next := c.d.EndBackground(old, reason)
-		st.payload = next
-		if st.surfaced && !next.Equal(old) {
-			out = append(out, c.toolEvent(EventToolCallUpdate, k, next)...)
-		}
+		ids = append(ids, *id)
 		return true
 	})
+	var out []Event
+	for _, id := range ids {
+		k := correlate.Key{Session: s.id, ID: id}
+		st := c.tools.Get(k)
+		if st == nil {
+			continue
+		}
+		old := st.payload
+		st.payload = c.d.EndBackground(old, reason)
+		c.tools.Changed(k)
+		if next := st.payload; st.surfaced && !next.Equal(old) {
+			out = append(out, c.toolEvent(EventToolCallUpdate, k, next)...)
+		}
+	}
 	return out
 }
 

@@ -144,6 +144,12 @@ func TestBudgetCutsOversizedCard(t *testing.T) {
 // is about what it is charged (at most an eighth more, the allocator's
 // rounding), so that the limit bounds the heap.
 func TestBudgetCountsTheHeap(t *testing.T) {
+	if raceEnabled {
+		// After the package's other tests, the race detector's build keeps
+		// 15% more for late halves and client requests than a normal
+		// build (609 B for 522 charged): the counts are a normal build's.
+		t.Skip("heap sizes differ under the race detector")
+	}
 	const n = 1000
 	cases := []struct {
 		name  string

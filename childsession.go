@@ -23,7 +23,8 @@ import (
 //   - A session the client never opened, first seen in an agent update
 //     while another session's turn is in flight, may be that turn's
 //     subagent: its message events are held (Options.MaxHeld events and
-//     Options.MaxHeldBytes of text, the oldest evicted) until it is linked,
+//     Options.MaxHeldBytes of text, the oldest evicted; across sessions
+//     the Conn's byte budget, Options.MaxBytes) until it is linked,
 //     then reported with the parent. They are dropped when it or the
 //     session whose turn it was first seen in ends. Stats.Early counts all
 //     of this.
@@ -64,7 +65,10 @@ type EarlyStats struct {
 	Nested uint64 `json:"nested"`
 	// Released are held message events reported at a link.
 	Released uint64 `json:"released"`
-	// Evicted are held message events pushed out by the bounds.
+	// Evicted are held message events pushed out by the bounds: a
+	// session's (Options.MaxHeld, MaxHeldBytes, the budget's MaxValue), or
+	// the Conn's byte budget, which evicts all that a session holds at
+	// once, the session that held last the longest ago first.
 	Evicted uint64 `json:"evicted"`
 	// Dropped are held message events dropped with their session, or
 	// with the session whose turn they were first seen in.
@@ -72,11 +76,37 @@ type EarlyStats struct {
 }
 
 // early is what a session that may be a child holds until it is linked.
+// Its events are charged to the Conn's budget together, as one value (its
+// Holder): the budget may evict them all at once, oldest session first,
+// counted in Stats.Early.Evicted; the session holds newer ones after.
 type early struct {
 	turnOf string  // the session whose turn was in flight when it was first seen
 	events []Event // message events, oldest first
 	bytes  int     // their text
+	size   int64   // what the events cost in the budget
+	charge correlate.Charge
+	c      *Conn
 }
+
+// heldOverhead is what a held message event costs beyond its strings: the
+// Event in the held slice (with the slice's spare room), and its Message
+// (64-bit). Its type, agent and session id are constants or the session's.
+const heldOverhead = 448
+
+// heldSize is what a held message event costs in the budget.
+func heldSize(m *Message) int64 {
+	return heldOverhead + int64(len(m.Text)+len(m.Phase)+len(m.ParentToolCallID)+16*len(m.Hidden))
+}
+
+// Evict drops every held event of the session to make room in the budget.
+func (e *early) Evict() {
+	e.c.stats.Early.Evicted += uint64(len(e.events))
+	clear(e.events)
+	e.events, e.bytes, e.size = nil, 0, 0
+}
+
+// release gives back what e holds in the budget.
+func (e *early) release() { e.c.budget.Release(&e.charge) }
 
 // isChunk reports whether an update kind is one of ACP's text chunks.
 func isChunk(kind string) bool {
@@ -110,7 +140,7 @@ func (c *Conn) updateSession(sid string) *session {
 		}
 	}
 	if busy != nil {
-		s.early = &early{turnOf: busy.id}
+		s.early = &early{turnOf: busy.id, c: c}
 	}
 	return s
 }
@@ -136,18 +166,28 @@ func (c *Conn) hold(s *session, ev Event) bool {
 	if maxB <= 0 {
 		maxB = DefaultMaxHeldBytes
 	}
-	if len(m.Text) > maxB {
-		c.stats.Early.Evicted++ // it alone is over the budget
+	size, maxV := heldSize(m), c.budget.MaxValue()
+	if len(m.Text) > maxB || size > maxV {
+		c.stats.Early.Evicted++ // it alone is over the bounds
+		if size > maxV {
+			c.budget.CountRefused()
+		}
 		return true
 	}
-	for len(e.events) > 0 && (len(e.events) >= maxN || e.bytes+len(m.Text) > maxB) {
-		e.bytes -= len(e.events[0].Message().Text)
+	// The session's held events together are one value of the budget:
+	// at most MaxValue, as any other.
+	for len(e.events) > 0 && (len(e.events) >= maxN || e.bytes+len(m.Text) > maxB || e.size+size > maxV) {
+		old := e.events[0].Message()
+		e.bytes -= len(old.Text)
+		e.size -= heldSize(old)
 		e.events[0] = Event{}
 		e.events = e.events[1:]
 		c.stats.Early.Evicted++
 	}
 	e.events = append(e.events, ev)
 	e.bytes += len(m.Text)
+	e.size += size
+	c.budget.Add(&e.charge, e.size, e) // the newest value: the oldest sessions' go first
 	return true
 }
 
@@ -160,6 +200,7 @@ func (c *Conn) dropEarly(sid string) {
 	for _, s := range c.sessions {
 		if e := s.early; e != nil && (s.id == sid || e.turnOf == sid) {
 			c.stats.Early.Dropped += uint64(len(e.events))
+			e.release()
 			s.early = nil
 		}
 	}
@@ -197,23 +238,31 @@ func (c *Conn) nestEarly(k correlate.Key, child string) []Event {
 		return nil // not tracked, or nested under another card first
 	}
 	var out []Event
+	var nested []correlate.Key
 	c.tools.Each(child, func(ck correlate.Key, st *toolState) bool {
 		if st.payload.ParentToolCallID != "" {
 			return true
 		}
 		st.payload.ParentToolCallID = k.ID // a string field: events handed out keep their copy
 		c.stats.Early.Nested++
-		if st.surfaced {
-			out = append(out, c.toolEvent(EventToolCallUpdate, correlate.Key{Session: cs.id, ID: st.id}, st.payload)...)
-		}
+		nested = append(nested, correlate.Key{Session: cs.id, ID: st.id})
 		return true
 	})
+	// Measured again after the walk, which must not change the store: a
+	// card's growth may evict others.
+	for _, ck := range nested {
+		c.tools.Changed(ck)
+		if st := c.tools.Get(ck); st != nil && st.surfaced {
+			out = append(out, c.toolEvent(EventToolCallUpdate, ck, st.payload)...)
+		}
+	}
 	if e := cs.early; e != nil {
 		for _, ev := range e.events {
 			ev.Message().ParentToolCallID = k.ID // held, never handed out: ours to change
 			out = append(out, ev)
 		}
 		c.stats.Early.Released += uint64(len(e.events))
+		e.release()
 		cs.early = nil
 	}
 	return out
@@ -254,6 +303,7 @@ func (c *Conn) childHalves(kids []Child) []Event {
 		if prev := c.pending.Get(pk); prev != nil {
 			if m, ok := c.d.MergeLate(*prev, kid.Payload); ok {
 				*prev = m
+				c.pending.Changed(pk) // measured again: it may have grown
 				continue
 			}
 		}
@@ -273,8 +323,11 @@ func (c *Conn) mergeChild(k correlate.Key, st *toolState, p Payload) []Event {
 	c.stats.LateMerged++
 	old := st.payload
 	st.payload = next
+	ck := correlate.Key{Session: k.Session, ID: st.id}
+	c.tools.Changed(ck)
+	next = st.payload // as kept: cut if it grew too large
 	if !st.surfaced || next.Equal(old) {
 		return nil
 	}
-	return c.toolEvent(EventToolCallUpdate, correlate.Key{Session: k.Session, ID: st.id}, next)
+	return c.toolEvent(EventToolCallUpdate, ck, next)
 }

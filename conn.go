@@ -20,11 +20,17 @@ type Options struct {
 	// response. An Agent no dialect matches gives standard ACP behaviour.
 	Agent string
 	// MaxBytes bounds in bytes everything the Conn keeps, all stores
-	// together: tool call cards, late halves, todo lists, blocking requests
-	// awaiting the client's answer, child session links, sessions and
-	// tracked client requests. When it is full the oldest values are
-	// evicted first (cards, halves, todo lists, links, answered requests),
-	// each eviction counted in Stats.Budget and its store's counters.
+	// together: tool call cards (their kind objects with a shell's or MCP
+	// tool's output), late halves, todo lists, blocking requests awaiting
+	// the client's answer, child session links, background cards' aliases,
+	// subagent run links (MaxRunLinks), the messages held for possible
+	// child sessions (MaxHeld), sessions with their dialect's state
+	// (SessionHooks, sized by SizeHint) and tracked client requests with
+	// their rewrite notes. When it is full the oldest values are evicted
+	// first (cards, halves, todo lists, links, aliases, run links, a
+	// session's held messages, answered requests), each eviction counted
+	// in Stats.Budget and its store's counters (Stats.RunLinks,
+	// Stats.Early.Evicted, ...).
 	//
 	// No single value takes more than MaxBytes/16: a larger card, half or
 	// todo list has its longest strings cut, each to the same length, as
@@ -34,11 +40,14 @@ type Options struct {
 	// such an id is not kept (Stats.Budget.Refused; a blocking request is
 	// then answered its default at once).
 	//
-	// Sessions, requests awaiting an answer and tracked client requests are
-	// never evicted for another store: each keeps its own within
-	// MaxBytes/8, ending its oldest session, answering its oldest request
-	// its default, or forgetting its oldest client request. See package
-	// correlate. Default DefaultMaxBytes; at least correlate.MinBudget.
+	// Sessions (with their states), requests awaiting an answer and
+	// tracked client requests (with their notes) are never evicted for
+	// another store: each keeps its own within MaxBytes/8, ending its
+	// oldest session, answering its oldest request its default, or
+	// forgetting its oldest client request. A state larger than
+	// MaxBytes/16 is not kept; a rewritten request whose note is that
+	// large is refused. See package correlate. Default DefaultMaxBytes; at
+	// least correlate.MinBudget.
 	MaxBytes int64
 	// Pending bounds the late halves (vendor metadata) waiting for their
 	// tool call. Defaults: correlate.DefaultPerSession / DefaultTotal. Its
@@ -90,7 +99,10 @@ type Options struct {
 	// MaxHeld and MaxHeldBytes bound the message events held for each
 	// session that may be an unlinked subagent's (Dialect.ChildSessions),
 	// in events and in bytes of text: past them the oldest go, counted in
-	// Stats.Early.Evicted. Defaults DefaultMaxHeld, DefaultMaxHeldBytes.
+	// Stats.Early.Evicted. Across sessions MaxBytes bounds them: each
+	// session's held events are one value of the budget (at most
+	// MaxBytes/16), evicted all at once. Defaults DefaultMaxHeld,
+	// DefaultMaxHeldBytes.
 	MaxHeld, MaxHeldBytes int
 }
 
@@ -270,6 +282,8 @@ type session struct {
 // sessionExt is a session's state for a dialect's SessionHooks.
 type sessionExt struct {
 	state any // the dialect's, replaced, never changed
+	// stateSize is what the state holds in the budget, with the session.
+	stateSize int64
 	// window is the last context window sample reported.
 	window    ContextWindow
 	hasWindow bool
@@ -306,7 +320,12 @@ type request struct {
 type redirected struct {
 	rw   *Rewrite
 	note any
+	size int64 // the note's SizeHint, else DefaultStateSize
 }
+
+// redirectedOverhead is what a redirected request keeps beyond its note:
+// the struct and the note's interface box (64-bit).
+const redirectedOverhead = 64
 
 // toolState is a card: the store's value, measured for the budget (Size,
 // Cut).
@@ -359,6 +378,7 @@ func (r *Registry) NewConn(opts Options) *Conn {
 		awaiting: map[string]*awaited{},
 		opts:     opts,
 	}
+	c.runs.budget = b
 	if opts.Agent != "" {
 		c.d = r.resolve(opts.Agent)
 		c.fixed = true
@@ -673,7 +693,11 @@ const requestOverhead = 160
 
 // requestSize is what a tracked request holds in the budget.
 func requestSize(id string, r request) int64 {
-	return requestOverhead + int64(len(id)+len(r.method)+len(r.session))
+	n := requestOverhead + int64(len(id)+len(r.method)+len(r.session))
+	if r.rewrite != nil {
+		n += redirectedOverhead + r.rewrite.size
+	}
+	return n
 }
 
 // track remembers a client request until its response, within MaxRequests
@@ -912,14 +936,27 @@ func (c *Conn) touchSession(sid string) *session {
 const sessionOverhead = 384
 
 // sessionSize is what a session holds in the budget (its todo list is
-// charged apart).
+// charged apart), beyond its dialect's state.
 func sessionSize(id string) int64 { return sessionOverhead + int64(len(id)) }
 
-func (c *Conn) oldestSession() string {
+// held is what session s holds in the budget: itself and its dialect's
+// state.
+func (s *session) held() int64 {
+	n := sessionSize(s.id)
+	if s.ext != nil {
+		n += s.ext.stateSize
+	}
+	return n
+}
+
+func (c *Conn) oldestSession() string { return c.oldestSessionBut(nil) }
+
+// oldestSessionBut returns the oldest session other than but, or "".
+func (c *Conn) oldestSessionBut(but *session) string {
 	var id string
 	var min uint64
 	for sid, s := range c.sessions {
-		if id == "" || s.created < min {
+		if s != but && (id == "" || s.created < min) {
 			id, min = sid, s.created
 		}
 	}
@@ -935,7 +972,7 @@ func (c *Conn) endSession(sid string) {
 	c.dueNow(sid)
 	c.dropEarly(sid)
 	delete(c.sessions, sid)
-	size := sessionSize(s.id)
+	size := s.held()
 	c.sessBytes -= size
 	c.budget.Unhold(size)
 	c.budget.Release(&s.todo.charge)

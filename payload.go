@@ -301,28 +301,53 @@ func intEqual(a, b *int64) bool {
 }
 
 // Sizes of a Payload and its kind objects on 64-bit platforms, for Size:
-// constants, so that the counts are the same everywhere.
+// constants, so that the counts are the same everywhere. Each is the
+// allocator's size class of the struct.
 const (
 	payloadSize      = 80
 	subagentTaskSize = 192
 	genericSize      = 16
+	shellSize        = 112
+	mcpToolSize      = 96
+	monitorSize      = 96
+	wakeupSize       = 64
+	toolSize         = 80
+	chainSize        = 32
 )
 
 // Size returns the bytes the payload keeps, as a Conn's byte budget
 // (Options.MaxBytes) counts them: itself, its strings, its kind object and
-// the counters that object points to. Strings and objects shared with other
-// payloads are counted in each.
+// the counters, arguments and lists that object points to (a shell's or
+// MCP tool's output too). Strings and objects shared with other payloads
+// are counted in each.
 func (p Payload) Size() int {
-	n := payloadSize + len(p.Kind) + len(p.Status) + len(p.Title) + len(p.ParentToolCallID)
+	n := payloadSize + len(p.Kind) + len(p.Status) + len(p.Title) + len(p.ParentToolCallID) + len(p.WireToolCallID)
+	if t := p.Tool; t != nil {
+		n += toolSize + len(t.Name) + len(t.Kind) + len(t.Namespace) + len(t.Label)
+	}
+	if c := p.Chain; c != nil {
+		n += chainSize + len(c.ID) + len(c.Summary)
+	}
 	if t := p.SubagentTask; t != nil {
 		n += subagentTaskSize + len(t.Description) + len(t.Prompt) + len(t.SubagentType) +
 			len(t.Status) + len(t.AgentID) + len(t.Model) + len(t.ChildSessionID) + len(t.Name) +
-			len(t.ResultText) + len(t.OutputFile)
-		for _, c := range [...]*int64{t.DurationMs, t.TotalTokens, t.ToolUseCount} {
-			if c != nil {
-				n += 8
-			}
+			len(t.ResultText) + len(t.OutputFile) + counters(t.DurationMs, t.TotalTokens, t.ToolUseCount)
+	}
+	if sh := p.Shell; sh != nil {
+		n += shellSize + len(sh.Command) + len(sh.Cwd) + len(sh.TerminalID) + len(sh.Output) + len(sh.Signal) +
+			counters(sh.ExitCode)
+	}
+	if m := p.MCPTool; m != nil {
+		n += mcpToolSize + len(m.Server) + len(m.Tool) + len(m.Arguments) + len(m.Output) + len(m.Error)
+	}
+	if m := p.Monitor; m != nil {
+		n += monitorSize + len(m.TaskID) + len(m.Command) + len(m.EndReason) + 16*cap(m.RecentEvents)
+		for _, e := range m.RecentEvents {
+			n += len(e)
 		}
+	}
+	if w := p.Wakeup; w != nil {
+		n += wakeupSize + len(w.Prompt) + len(w.Reason) + counters(w.DelaySeconds, w.ScheduledFor)
 	}
 	if g := p.Generic; g != nil {
 		n += genericSize + len(g.ACPKind)
@@ -330,28 +355,80 @@ func (p Payload) Size() int {
 	return n
 }
 
+// counters is what the counters a kind object points to cost.
+func counters(cs ...*int64) int {
+	n := 0
+	for _, c := range cs {
+		if c != nil {
+			n += 8
+		}
+	}
+	return n
+}
+
 // Cut shortens the payload's longest strings (correlate.CutStrings) so that
 // Size is at most max, and reports whether it cut anything. Kind and Status
-// are never cut. The kind object is copied first: events already handed
-// out share it.
+// are never cut, nor the ids it is found by (WireToolCallID, a monitor's TaskID). An MCP
+// tool's arguments, JSON that cannot be cut, are dropped whole when the
+// rest of the payload cannot make room for them. The kind object is copied
+// first: events already handed out share it.
 func (p *Payload) Cut(max int) bool {
 	size := p.Size()
 	if size <= max {
 		return false
 	}
 	fields := p.cutFields(make([]*string, 0, 16))
-	return correlate.CutStrings(max-(size-strLen(fields)), fields...)
+	dropped := false
+	if m := p.MCPTool; m != nil && len(m.Arguments) > 0 && size-strLen(fields) > max {
+		m.Arguments, dropped = nil, true // m is a copy (cutFields)
+		size = p.Size()
+	}
+	return correlate.CutStrings(max-(size-strLen(fields)), fields...) || dropped
 }
 
 // cutFields copies the kind objects (copy-on-write) and appends pointers to
 // the strings Cut may shorten.
 func (p *Payload) cutFields(fields []*string) []*string {
 	fields = append(fields, &p.Title, &p.ParentToolCallID)
+	if p.Tool != nil {
+		t := *p.Tool
+		p.Tool = &t
+		fields = append(fields, &t.Name, &t.Kind, &t.Namespace, &t.Label)
+	}
+	if p.Chain != nil {
+		c := *p.Chain
+		p.Chain = &c
+		fields = append(fields, &c.ID, &c.Summary)
+	}
 	if p.SubagentTask != nil {
 		t := *p.SubagentTask
 		p.SubagentTask = &t
 		fields = append(fields, &t.Description, &t.Prompt, &t.SubagentType, &t.Status, &t.AgentID,
 			&t.Model, &t.ChildSessionID, &t.Name, &t.ResultText, &t.OutputFile)
+	}
+	if p.Shell != nil {
+		sh := *p.Shell
+		p.Shell = &sh
+		fields = append(fields, &sh.Command, &sh.Cwd, &sh.TerminalID, &sh.Output, &sh.Signal)
+	}
+	if p.MCPTool != nil {
+		m := *p.MCPTool
+		p.MCPTool = &m
+		fields = append(fields, &m.Server, &m.Tool, &m.Output, &m.Error)
+	}
+	if p.Monitor != nil {
+		m := *p.Monitor
+		m.RecentEvents = slices.Clone(m.RecentEvents)
+		p.Monitor = &m
+		fields = append(fields, &m.Command, &m.EndReason) // the task id is its alias: never cut
+		for i := range m.RecentEvents {
+			fields = append(fields, &m.RecentEvents[i])
+		}
+	}
+	if p.Wakeup != nil {
+		w := *p.Wakeup
+		p.Wakeup = &w
+		fields = append(fields, &w.Prompt, &w.Reason)
 	}
 	if p.Generic != nil {
 		g := *p.Generic

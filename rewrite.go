@@ -40,13 +40,44 @@ type Redirect struct {
 	Params json.RawMessage
 	// Note is what Response needs to know about the request (the value the
 	// client set, say). The Conn keeps it until the response; like a
-	// state it is a value the dialect never changes once made.
+	// state it is a value the dialect never changes once made, and it
+	// counts towards the tracked request in the byte budget at its
+	// SizeHint (else DefaultStateSize). A request whose note would cost
+	// more than Options.MaxBytes/16 is refused with -32603.
 	Note any
 	// Error, if set, refuses the request without reaching the agent.
 	Error *RPCError
 	// Pass sends the client's request as it is, byte for byte (the agent
 	// serves it after all: it advertised the method's data itself).
 	Pass bool
+}
+
+// SizeHint is implemented by a dialect's session state (Step.State) or
+// request note (Redirect.Note) that says what it keeps, for the Conn's
+// byte budget (Options.MaxBytes). A state or note that does not implement
+// it counts DefaultStateSize.
+type SizeHint interface {
+	// SizeHint returns the bytes the value keeps: its structs, the
+	// lengths of its strings and the backing arrays of its slices. It
+	// must not change while the Conn holds the value (a value never
+	// changes once made).
+	SizeHint() int
+}
+
+// DefaultStateSize is what a session state or request note that does not
+// implement SizeHint counts in the byte budget: a small struct of a few
+// short strings. A dialect whose state may be larger implements SizeHint.
+const DefaultStateSize = 256
+
+// hintSize is what a state or note counts in the budget.
+func hintSize(v any) int64 {
+	if v == nil {
+		return 0
+	}
+	if h, ok := v.(SizeHint); ok {
+		return max(int64(h.SizeHint()), 0)
+	}
+	return DefaultStateSize
 }
 
 // AgentResponse is the agent's response to a redirected request: its
@@ -77,7 +108,12 @@ type Step struct {
 
 // SessionHooks are a dialect's hooks that keep state per session: the
 // Conn holds the state (a value the hooks made, ended with the session)
-// and passes it back to them. A dialect bounds its own state's size.
+// and passes it back to them. The state counts towards the session in
+// the Conn's byte budget, at its SizeHint (else DefaultStateSize): the
+// sessions keep theirs within their share of Options.MaxBytes, ending the
+// oldest other session to make room, and a state larger than MaxBytes/16
+// is not kept (the session goes on with none, as if the dialect made
+// none; Stats.Budget.Refused). A dialect bounds its own state's size.
 type SessionHooks struct {
 	// Result reads the agent's result to a client request (session/new,
 	// session/load, session/set_model, ...) with the state of its session
@@ -173,9 +209,18 @@ func (c *Conn) rewriteRequest(v frameView, rw *Rewrite, sid string) Result {
 		w.Deliver = appendError(w.buf(), v.id.Raw, *red.Error)
 		return Result{Wire: &w.Wire}
 	}
-	r := request{method: rw.Method, session: sid, rewrite: &redirected{rw, red.Note}}
+	r := request{method: rw.Method, session: sid, rewrite: &redirected{rw: rw, note: red.Note, size: hintSize(red.Note)}}
 	if s != nil {
 		r.created = s.created
+	}
+	if requestSize(v.id.Raw, r) > c.budget.MaxValue() {
+		// Too large to keep until the response: refused, as the dialect
+		// would have.
+		c.budget.CountRefused()
+		c.stats.Refused++
+		w := newWire()
+		w.Deliver = appendError(w.buf(), v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: the request is too large to keep until its response"})
+		return Result{Wire: &w.Wire}
 	}
 	if !c.track(v.id.Raw, r) {
 		// The id already awaits a response: the agent's answer to this one
@@ -267,11 +312,13 @@ func (c *Conn) applyStep(s *session, st Step) []Event {
 	if s == nil {
 		return nil
 	}
-	x := s.x()
 	if st.State != nil {
-		x.state = st.State
-		x.hasWindow = false
+		if s = c.setState(s, st.State); s == nil {
+			return nil // ended to make room: another session's state grew
+		}
+		s.ext.hasWindow = false
 	}
+	x := s.x()
 	out := st.Events[:0:0]
 	for _, ev := range st.Events {
 		if w := ev.ContextWindow(); ev.Type == EventContextWindow && w != nil {
@@ -284,6 +331,36 @@ func (c *Conn) applyStep(s *session, st Step) []Event {
 		out = append(out, ev)
 	}
 	return out
+}
+
+// setState gives session s its new state, held in the budget with the
+// session: the sessions keep within their share, so the oldest other
+// sessions are ended to make room. A state larger than MaxValue is not
+// kept: the session has none. It returns s, or nil when s itself ended
+// (a child session ends with its parent).
+func (c *Conn) setState(s *session, state any) *session {
+	x := s.x()
+	size := hintSize(state)
+	if size > c.budget.MaxValue() {
+		c.budget.CountRefused()
+		state, size = nil, 0
+	}
+	for c.sessBytes-x.stateSize+size > c.budget.Share() {
+		old := c.oldestSessionBut(s)
+		if old == "" {
+			break
+		}
+		c.endSession(old)
+		c.stats.SessionsEvicted++
+	}
+	if c.sessions[s.id] != s {
+		return nil
+	}
+	c.sessBytes += size - x.stateSize
+	c.budget.Unhold(x.stateSize)
+	c.budget.Hold(size)
+	x.state, x.stateSize = state, size
+	return s
 }
 
 // hooks returns the connection's session hooks, or nil.

@@ -2,6 +2,7 @@ package acpdialect
 
 import (
 	"encoding/base64"
+	"slices"
 	"strings"
 
 	"github.com/acpdialect/acpdialect/correlate"
@@ -128,10 +129,12 @@ func (c *Conn) touchRun(s *session, u frame.ToolUpdate, child string) []Event {
 		return nil
 	}
 	old := st.payload
-	next := c.d.ToolCall(u, old)
+	next := c.bound(c.d.ToolCall(u, old))
 	next.Status = forwardStatus(old.Status, next.Status)
 	st.payload = next
 	l.done = terminal(next.Status)
+	c.tools.Changed(k)
+	next = st.payload // as kept: cut if it grew too large
 	if !st.surfaced || next.Equal(old) {
 		return nil
 	}
@@ -162,20 +165,46 @@ func forwardStatus(old, next string) string {
 func terminal(status string) bool { return statusRank(status) == 3 }
 
 // runLink is the card of a run's child. cards counts the distinct cards
-// the child had (up to 2: a parent link needs exactly one).
+// the child had (up to 2: a parent link needs exactly one). It is charged
+// to the Conn's budget (its Holder): the budget may evict it, oldest
+// first, like a card.
 type runLink struct {
-	card  string
-	cards uint8
-	done  bool // the card's status is final: evicted first
+	key    correlate.Key
+	card   string
+	cards  uint8
+	done   bool // the card's status is final: evicted first
+	charge correlate.Charge
+	r      *runLinks
 }
 
-// runLinks maps (session, child) to the child's card, bounded; the few
-// links a connection holds are scanned in order to evict, oldest finished
-// run first.
+// runLinkOverhead is what a link costs beyond its child's and card's ids:
+// the struct with its charge, its map slot and its place in the order
+// (64-bit). The session's id is the session's own and counted there.
+const runLinkOverhead = 176
+
+// size is what the link costs in the budget: its child and card ids are
+// the card's strings, but they are kept alive by the link after the card
+// is evicted, so they are counted here too.
+func (l *runLink) size() int64 {
+	return runLinkOverhead + int64(len(l.key.ID)+len(l.card))
+}
+
+// Evict drops the link to make room in the budget.
+func (l *runLink) Evict() {
+	l.r.remove(l)
+	l.r.st.Evicted++
+	l.r.st.OverBudget++
+}
+
+// runLinks maps (session, child) to the child's card, bounded in entries
+// (Options.MaxRunLinks) and in bytes by the Conn's budget; the few links
+// a connection holds are scanned in order to evict, oldest finished run
+// first.
 type runLinks struct {
-	m     map[correlate.Key]*runLink
-	order []correlate.Key
-	st    correlate.Stats
+	m      map[correlate.Key]*runLink
+	order  []*runLink
+	st     correlate.Stats
+	budget *correlate.Budget
 }
 
 func (r *runLinks) get(session, child string) *runLink {
@@ -183,7 +212,8 @@ func (r *runLinks) get(session, child string) *runLink {
 }
 
 // put links child to card. A link to another card counts the child's
-// second card and moves to the latest.
+// second card and moves to the latest. A link larger than the budget's
+// MaxValue (a child or card id that large) is not kept.
 func (r *runLinks) put(session, child, card string, done bool, max int) {
 	if child == "" {
 		return
@@ -191,8 +221,16 @@ func (r *runLinks) put(session, child, card string, done bool, max int) {
 	if l := r.get(session, child); l != nil {
 		if l.card != card {
 			l.card, l.cards = card, 2
+			r.charge(l)
 		}
 		l.done = done
+		return
+	}
+	k := correlate.Key{Session: session, ID: child} // both owned by the session and the card
+	l := &runLink{key: k, card: card, cards: 1, done: done, r: r}
+	if l.size() > r.budget.MaxValue() {
+		r.st.Refused++
+		r.budget.CountRefused()
 		return
 	}
 	if r.m == nil {
@@ -201,36 +239,65 @@ func (r *runLinks) put(session, child, card string, done bool, max int) {
 	for len(r.order) >= max && len(r.order) > 0 {
 		r.evict()
 	}
-	k := correlate.Key{Session: session, ID: child} // both owned by the card
-	r.m[k] = &runLink{card: card, cards: 1, done: done}
-	r.order = append(r.order, k)
+	r.m[k] = l
+	r.order = append(r.order, l)
 	r.st.Stored++
+	r.charge(l)
+}
+
+// charge charges a link at its size, as the budget's newest value; the
+// budget may evict the oldest values of every store, other links too. A
+// link that grew past MaxValue is dropped.
+func (r *runLinks) charge(l *runLink) {
+	size := l.size()
+	if size > r.budget.MaxValue() {
+		r.st.Refused++
+		r.budget.CountRefused()
+		r.remove(l)
+		return
+	}
+	r.st.Bytes += size - l.charge.Size()
+	r.budget.Add(&l.charge, size, l)
 }
 
 // evict drops the oldest link of a finished run, else the oldest.
 func (r *runLinks) evict() {
 	i := 0
-	for j, k := range r.order {
-		if r.m[k].done {
+	for j, l := range r.order {
+		if l.done {
 			i = j
 			break
 		}
 	}
-	delete(r.m, r.order[i])
-	r.order = append(r.order[:i], r.order[i+1:]...)
+	r.remove(r.order[i])
 	r.st.Evicted++
+}
+
+// remove drops a link from the map, the order and the budget.
+func (r *runLinks) remove(l *runLink) {
+	if r.m[l.key] != l {
+		return
+	}
+	delete(r.m, l.key)
+	if i := slices.Index(r.order, l); i >= 0 {
+		r.order = slices.Delete(r.order, i, i+1)
+	}
+	r.st.Bytes -= l.charge.Size()
+	r.budget.Release(&l.charge)
 }
 
 // sweep drops a session's links.
 func (r *runLinks) sweep(session string) {
 	kept := r.order[:0]
-	for _, k := range r.order {
-		if k.Session == session {
-			delete(r.m, k)
+	for _, l := range r.order {
+		if l.key.Session == session {
+			delete(r.m, l.key)
+			r.st.Bytes -= l.charge.Size()
+			r.budget.Release(&l.charge)
 			r.st.Swept++
 			continue
 		}
-		kept = append(kept, k)
+		kept = append(kept, l)
 	}
 	clear(r.order[len(kept):])
 	r.order = kept

@@ -199,8 +199,12 @@ func mergeStandard(p Payload, u frame.ToolUpdate) Payload {
 const toolStateExtra = 48
 
 // Size is what a card keeps beyond its id (the store counts its key): its
-// payload and its ACP kind.
-func (st *toolState) Size() int { return toolStateExtra + len(st.acpKind) + st.payload.Size() }
+// payload, its ACP kind and its run's child. The child is an id the card
+// is found by: never cut, so a card whose child alone is over MaxValue is
+// not kept.
+func (st *toolState) Size() int {
+	return toolStateExtra + len(st.acpKind) + len(st.child) + st.payload.Size()
+}
 
 // Cut shortens the card's longest strings so that Size is at most max
 // (Payload.Cut), its ACP kind with them; the generic object keeps showing

@@ -22,6 +22,17 @@
 // overheads are measured on 64-bit platforms), plus the empty maps and
 // lists themselves.
 //
+// A Conn's Budget covers all it keeps: its Stores (tool call cards with
+// every kind object, late halves, child links and parents, background
+// aliases), and beside them, through Add, Hold and Share, its todo
+// lists, subagent run links, the messages held for possible child
+// sessions (one charge per session), blocking requests, sessions with
+// their dialect's state, and tracked client requests with their rewrite
+// notes. Evictable values go oldest first, whichever store holds them;
+// held ones stay within a Share each. The bound holds across a Conn's
+// stores, not across Conns, and not for what a caller keeps of the
+// events handed out (wiretap bounds its own queue of responses apart).
+//
 // A Store is not safe for concurrent use; its owner (a Conn) serializes access.
 package correlate
 

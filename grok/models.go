@@ -298,3 +298,18 @@ func withMember(obj gjson.Result, key string, value []byte) json.RawMessage {
 	b = append(append(append(b, kb...), ':'), value...)
 	return append(b, '}')
 }
+
+// SizeHint is what the catalog keeps, for the Conn's byte budget
+// (acpdialect.SizeHint): the struct, its models' and efforts' arrays and
+// their strings (64-bit). A catalog made from another (a new selection)
+// shares its models: each counts them, which bounds the heap from above.
+func (c *Catalog) SizeHint() int {
+	n := 64 + len(c.Current) + len(c.Effort) + 80*cap(c.Models)
+	for _, m := range c.Models {
+		n += len(m.ID) + len(m.Name) + len(m.DefaultEffort) + 40*cap(m.Efforts)
+		for _, e := range m.Efforts {
+			n += len(e.Value) + len(e.Name)
+		}
+	}
+	return n
+}

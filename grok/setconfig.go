@@ -21,6 +21,10 @@ type change struct {
 	effort string // the effort sent, "" for none
 }
 
+// SizeHint is what the note keeps, for the Conn's byte budget
+// (acpdialect.SizeHint): the struct, boxed, and its strings.
+func (ch change) SizeHint() int { return 32 + len(ch.model) + len(ch.effort) }
+
 // invalid is a refusal of a set_config_option: JSON-RPC's invalid params.
 func invalid(format string, args ...any) acpdialect.Redirect {
 	return acpdialect.Redirect{Error: &acpdialect.RPCError{Code: -32602, Message: fmt.Sprintf(format, args...)}}

@@ -5,28 +5,40 @@ import (
 	"sync"
 )
 
-// maxDeliveries bounds the frames the tap holds for the client until its
-// reader takes them: responses to requests the dialect answered itself.
-// A client that sends more refused requests than that without reading
-// loses the oldest responses beyond it.
-const maxDeliveries = 1024
+// maxDeliveries and maxDeliveryBytes bound the frames the tap holds for
+// the client until its reader takes them: responses to requests the
+// dialect answered itself, each of which echoes its request's id. A
+// client that sends more refused requests than that without reading loses
+// the oldest responses beyond them (Stats.Undelivered). A single response
+// larger than maxDeliveryBytes (an id that large: at most Options.MaxFrame)
+// is kept alone.
+const (
+	maxDeliveries    = 1024
+	maxDeliveryBytes = 16 << 20
+)
 
 // deliveries are frames for the client that the agent never sent (the
 // response to a request the dialect refused): the writer pushes them, the
 // reader puts them on the client's stream between two agent frames.
 type deliveries struct {
-	mu     sync.Mutex
-	frames [][]byte
-	wake   chan struct{} // wakes a reader waiting for the agent
+	mu      sync.Mutex
+	frames  [][]byte
+	bytes   int           // the frames' lengths
+	dropped uint64        // frames pushed out by the bounds
+	wake    chan struct{} // wakes a reader waiting for the agent
 }
 
 // push queues a frame and wakes the reader.
 func (d *deliveries) push(b []byte) {
 	d.mu.Lock()
-	if len(d.frames) >= maxDeliveries {
+	for len(d.frames) > 0 && (len(d.frames) >= maxDeliveries || d.bytes+len(b) > maxDeliveryBytes) {
+		d.bytes -= len(d.frames[0])
+		d.frames[0] = nil // the array must not keep it
 		d.frames = d.frames[1:]
+		d.dropped++
 	}
 	d.frames = append(d.frames, b)
+	d.bytes += len(b)
 	d.mu.Unlock()
 	select {
 	case d.wake <- struct{}{}:
@@ -39,8 +51,15 @@ func (d *deliveries) take() [][]byte {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	out := d.frames
-	d.frames = nil
+	d.frames, d.bytes = nil, 0
 	return out
+}
+
+// undelivered returns how many frames the bounds pushed out.
+func (d *deliveries) undelivered() uint64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.dropped
 }
 
 // injectDeliveries puts the queued frames for the client before the

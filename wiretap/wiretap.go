@@ -58,6 +58,10 @@ type Stats struct {
 	Echoes        uint64 `json:"echoes"`         // agent frames dropped as the echo of the user's prompt
 	Redirected    uint64 `json:"redirected"`     // client frames sent to the agent in another form
 	Refused       uint64 `json:"refused"`        // client requests answered by the tap, never sent to the agent
+	// Undelivered counts the tap's responses to refused requests dropped
+	// before the client read them: past 1,024 queued, or 16 MiB, the
+	// oldest go (a client that writes without reading).
+	Undelivered uint64 `json:"undelivered,omitempty"`
 }
 
 // Tap connects one acpdialect.Conn to the byte streams of one agent: it
@@ -142,6 +146,7 @@ func (t *Tap) Stats() Stats {
 		Echoes:      t.echoes.Load(),
 		Redirected:  t.redirected.Load(),
 		Refused:     t.refused.Load(),
+		Undelivered: t.deliver.undelivered(),
 	}
 	changed := st.Renamed + st.Rewritten + st.Echoes
 	st.PassedThrough = st.Frames - min(changed, st.Frames)
