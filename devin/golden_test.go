@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 )
 
 // TestGoldenSemantics pins what each transcript is for, independently of
@@ -39,16 +40,7 @@ func TestGoldenSemantics(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := string(final) + string(events)
-			for _, w := range tt.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("missing %s", w)
-				}
-			}
-			for _, w := range tt.notWant {
-				if strings.Contains(out, w) {
-					t.Errorf("unexpected %s", w)
-				}
-			}
+			testwire.Fragments(t, out, tt.want, tt.notWant)
 			if tt.name == "write" {
 				if n := strings.Count(string(events), `"tool_call_id":"functions.write:1"`); n != 3 {
 					t.Errorf("%d events for the streamed write, want 3 (created, retitled, completed)", n)

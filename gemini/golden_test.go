@@ -2,10 +2,10 @@ package gemini_test
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 )
 
 // TestGoldenSemantics pins what each transcript is for, independently of
@@ -31,16 +31,7 @@ func TestGoldenSemantics(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := string(final) + string(events)
-			for _, w := range tt.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("missing %s", w)
-				}
-			}
-			for _, w := range tt.notWant {
-				if strings.Contains(out, w) {
-					t.Errorf("unexpected %s", w)
-				}
-			}
+			testwire.Fragments(t, out, tt.want, tt.notWant)
 		})
 	}
 }

@@ -3,11 +3,11 @@ package opencode_test
 import (
 	"bytes"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect/dialects"
 	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/acpdialect/acpdialect/opencode"
 )
 
@@ -74,16 +74,7 @@ func TestGoldenSemantics(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := string(bytes.Join([][]byte{events, final}, nil))
-			for _, w := range tt.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %s:\n%s", w, out)
-				}
-			}
-			for _, w := range tt.notWant {
-				if strings.Contains(out, w) {
-					t.Errorf("output has %s:\n%s", w, out)
-				}
-			}
+			testwire.Fragments(t, out, tt.want, tt.notWant)
 			f2, e2, err := replay.FileAs(dialects.Registry(), path, opencode.ID)
 			if err != nil {
 				t.Fatal(err)

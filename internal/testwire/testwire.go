@@ -235,3 +235,21 @@ func encode(v any) []byte {
 	}
 	return bytes.TrimRight(b.Bytes(), "\n")
 }
+
+// Fragments fails t for each fragment of want that out lacks and each of
+// notWant that it has: what a golden test pins of a scenario independently
+// of the golden's bytes, so that a golden blessed with -update by mistake
+// still fails.
+func Fragments(t testing.TB, out string, want, notWant []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("missing %s", w)
+		}
+	}
+	for _, w := range notWant {
+		if strings.Contains(out, w) {
+			t.Errorf("unexpected %s", w)
+		}
+	}
+}

@@ -131,3 +131,20 @@ func TestGolden(t *testing.T) {
 		t.Errorf("missing golden: failed=%v msg=%q", f.failed, f.msg)
 	}
 }
+
+func TestFragments(t *testing.T) {
+	for _, tc := range []struct {
+		want, notWant []string
+		fail          bool
+	}{
+		{[]string{"a", "b"}, []string{"z"}, false},
+		{[]string{"q"}, nil, true},
+		{nil, []string{"b"}, true},
+	} {
+		f := &fakeTB{TB: t}
+		Fragments(f, "a b c", tc.want, tc.notWant)
+		if f.failed != tc.fail {
+			t.Errorf("Fragments(%q, %q): failed=%v, want %v", tc.want, tc.notWant, f.failed, tc.fail)
+		}
+	}
+}
