@@ -1,6 +1,11 @@
 package acpdialect
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
 
 // More session-level event types, shared by the dialects that report them.
 // Their objects use ACP's names where ACP (or an RFD on its way in) has a
@@ -261,3 +266,28 @@ func (e Event) SessionInfo() *SessionInfo { o, _ := e.Object.(*SessionInfo); ret
 
 // Config returns the event's config options, or nil.
 func (e Event) Config() *Config { o, _ := e.Object.(*Config); return o }
+
+// ReadTokens reads ACP's turn token counts (PromptResponse.usage:
+// inputTokens, outputTokens, thoughtTokens, cachedReadTokens,
+// cachedWriteTokens, totalTokens) from obj into u, for a dialect's
+// Calls reader. A count already set is kept; a value that is not a whole
+// number of zero or more is absent. Other members are ignored.
+func (u *Usage) ReadTokens(obj gjson.Result) {
+	frame.Members(obj, func(k string, v gjson.Result) bool {
+		switch k {
+		case "inputTokens":
+			u.InputTokens = frame.Count(u.InputTokens, v)
+		case "outputTokens":
+			u.OutputTokens = frame.Count(u.OutputTokens, v)
+		case "thoughtTokens":
+			u.ThoughtTokens = frame.Count(u.ThoughtTokens, v)
+		case "cachedReadTokens":
+			u.CachedReadTokens = frame.Count(u.CachedReadTokens, v)
+		case "cachedWriteTokens":
+			u.CachedWriteTokens = frame.Count(u.CachedWriteTokens, v)
+		case "totalTokens":
+			u.TotalTokens = frame.Count(u.TotalTokens, v)
+		}
+		return true
+	})
+}

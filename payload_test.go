@@ -1,10 +1,12 @@
 package acpdialect_test
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/tidwall/gjson"
 )
 
 // Equal must notice a difference in any field, including ones added later.
@@ -112,5 +114,16 @@ func mutate(f reflect.Value) {
 		f.SetBool(false)
 	case reflect.Int64:
 		f.SetInt(99)
+	}
+}
+
+// ReadTokens reads ACP's turn token counts; the first of a repeated key
+// counts, and a wrong type is absent.
+func TestUsageReadTokens(t *testing.T) {
+	var u acpdialect.Usage
+	u.ReadTokens(gjson.Parse(`{"inputTokens":2,"outputTokens":"4","thoughtTokens":-1,"cachedReadTokens":0,"cachedWriteTokens":9,"totalTokens":15,"totalTokens":99,"other":1}`))
+	b, _ := json.Marshal(u)
+	if want := `{"input_tokens":2,"cached_read_tokens":0,"cached_write_tokens":9,"total_tokens":15}`; string(b) != want {
+		t.Errorf("ReadTokens: %s; want %s", b, want)
 	}
 }

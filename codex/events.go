@@ -94,9 +94,9 @@ func CompactionEvent(u frame.ToolUpdate) *acpdialect.Event {
 		return nil
 	}
 	x := &acpdialect.Compaction{CompactionID: frame.Str(u.ID), Trigger: frame.Str(cc.Get("trigger"))}
-	x.PreTokens = setInt(nil, cc.Get("preTokens"))
-	x.PostTokens = setInt(nil, cc.Get("postTokens"))
-	x.DurationMs = setInt(nil, cc.Get("durationMs"))
+	x.PreTokens = frame.Count(nil, cc.Get("preTokens"))
+	x.PostTokens = frame.Count(nil, cc.Get("postTokens"))
+	x.DurationMs = frame.Count(nil, cc.Get("durationMs"))
 	x.Error = errorText(cc.Get("error"))
 	switch s := u.Status.Str; {
 	case x.Error != "":

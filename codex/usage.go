@@ -15,9 +15,9 @@ func UsageEvent(u gjson.Result) *acpdialect.Event {
 	frame.Members(u, func(k string, v gjson.Result) bool {
 		switch k {
 		case "used":
-			x.Used = setInt(x.Used, v)
+			x.Used = frame.Count(x.Used, v)
 		case "size":
-			x.Size = setInt(x.Size, v)
+			x.Size = frame.Count(x.Size, v)
 		}
 		return true
 	})
@@ -62,32 +62,20 @@ func readCounts(x *acpdialect.Usage, obj gjson.Result, quota bool) {
 	frame.Members(obj, func(k string, v gjson.Result) bool {
 		switch k {
 		case "totalTokens":
-			x.TotalTokens = setInt(x.TotalTokens, v)
+			x.TotalTokens = frame.Count(x.TotalTokens, v)
 		case "inputTokens":
-			x.InputTokens = setInt(x.InputTokens, v)
+			x.InputTokens = frame.Count(x.InputTokens, v)
 		case "outputTokens":
-			x.OutputTokens = setInt(x.OutputTokens, v)
+			x.OutputTokens = frame.Count(x.OutputTokens, v)
 		case cached:
-			x.CachedReadTokens = setInt(x.CachedReadTokens, v)
+			x.CachedReadTokens = frame.Count(x.CachedReadTokens, v)
 		case "cachedWriteTokens":
-			x.CachedWriteTokens = setInt(x.CachedWriteTokens, v)
+			x.CachedWriteTokens = frame.Count(x.CachedWriteTokens, v)
 		case thought:
-			x.ThoughtTokens = setInt(x.ThoughtTokens, v)
+			x.ThoughtTokens = frame.Count(x.ThoughtTokens, v)
 		}
 		return true
 	})
-}
-
-// setInt returns p, or when p is nil and v a whole number, a new count.
-func setInt(p *int64, v gjson.Result) *int64 {
-	if p != nil {
-		return p
-	}
-	n, ok := frame.Int64(v)
-	if !ok || n < 0 {
-		return nil
-	}
-	return &n
 }
 
 // ParseModelID splits a Codex model id written "model[effort]"

@@ -23,9 +23,9 @@ func UsageEvent(u gjson.Result) *acpdialect.Event {
 	frame.Members(u, func(k string, v gjson.Result) bool {
 		switch k {
 		case "used":
-			x.Used = count(x.Used, v)
+			x.Used = frame.Count(x.Used, v)
 		case "size":
-			x.Size = count(x.Size, v)
+			x.Size = frame.Count(x.Size, v)
 		case "_meta":
 			meta = v
 		}
@@ -36,15 +36,15 @@ func UsageEvent(u gjson.Result) *acpdialect.Event {
 		frame.Members(meta, func(k string, v gjson.Result) bool {
 			switch k {
 			case "cognition.ai/inputTokens":
-				x.InputTokens = count(x.InputTokens, v)
+				x.InputTokens = frame.Count(x.InputTokens, v)
 			case "cognition.ai/cachedReadTokens":
-				x.CachedReadTokens = count(x.CachedReadTokens, v)
+				x.CachedReadTokens = frame.Count(x.CachedReadTokens, v)
 			case "cognition.ai/cachedWriteTokens":
-				x.CachedWriteTokens = count(x.CachedWriteTokens, v)
+				x.CachedWriteTokens = frame.Count(x.CachedWriteTokens, v)
 			case "cognition.ai/outputTokens":
-				x.OutputTokens = count(x.OutputTokens, v)
+				x.OutputTokens = frame.Count(x.OutputTokens, v)
 			case "cognition.ai/totalTokens":
-				x.TotalTokens = count(x.TotalTokens, v)
+				x.TotalTokens = frame.Count(x.TotalTokens, v)
 			case MetaSubagentContext:
 				parent = str(v.Get("parentAgentId"))
 			}
@@ -62,17 +62,4 @@ func UsageEvent(u gjson.Result) *acpdialect.Event {
 		return nil
 	}
 	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &x}
-}
-
-// count returns p, or when p is nil and v a whole number of zero or more,
-// a new count.
-func count(p *int64, v gjson.Result) *int64 {
-	if p != nil {
-		return p
-	}
-	n, ok := frame.Int64(v)
-	if !ok || n < 0 {
-		return nil
-	}
-	return &n
 }

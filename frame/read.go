@@ -81,3 +81,17 @@ func Members(obj gjson.Result, fn func(key string, v gjson.Result) bool) {
 	}
 	scan.Members(obj.Raw, func(k, raw string) bool { return fn(k, scan.Result(raw)) })
 }
+
+// Count returns prev when it is set (the first occurrence of a count
+// counts), else the token count r holds: a whole number that is not
+// negative. Anything else is nil (absent), never zero.
+func Count(prev *int64, r gjson.Result) *int64 {
+	if prev != nil {
+		return prev
+	}
+	n, ok := Int64(r)
+	if !ok || n < 0 {
+		return nil
+	}
+	return &n
+}

@@ -21,30 +21,14 @@ func TurnUsage(r gjson.Result) *acpdialect.Event {
 		return nil
 	}
 	x := acpdialect.Usage{Turn: true}
-	frame.Members(usage, func(k string, v gjson.Result) bool {
-		switch k {
-		case "inputTokens":
-			x.InputTokens = count(x.InputTokens, v)
-		case "outputTokens":
-			x.OutputTokens = count(x.OutputTokens, v)
-		case "thoughtTokens":
-			x.ThoughtTokens = count(x.ThoughtTokens, v)
-		case "cachedReadTokens":
-			x.CachedReadTokens = count(x.CachedReadTokens, v)
-		case "cachedWriteTokens":
-			x.CachedWriteTokens = count(x.CachedWriteTokens, v)
-		case "totalTokens":
-			x.TotalTokens = count(x.TotalTokens, v)
-		}
-		return true
-	})
+	x.ReadTokens(usage)
 	if quota.IsObject() {
 		frame.Members(quota.Get("token_count"), func(k string, v gjson.Result) bool {
 			switch k {
 			case "input_tokens":
-				x.InputTokens = count(x.InputTokens, v)
+				x.InputTokens = frame.Count(x.InputTokens, v)
 			case "output_tokens":
-				x.OutputTokens = count(x.OutputTokens, v)
+				x.OutputTokens = frame.Count(x.OutputTokens, v)
 			}
 			return true
 		})
@@ -70,17 +54,4 @@ func OnlyModel(list gjson.Result) string {
 		return ""
 	}
 	return frame.Str(model)
-}
-
-// count returns p, or when p is nil and v a whole number of zero or more,
-// a new count.
-func count(p *int64, v gjson.Result) *int64 {
-	if p != nil {
-		return p
-	}
-	n, ok := frame.Int64(v)
-	if !ok || n < 0 {
-		return nil
-	}
-	return &n
 }

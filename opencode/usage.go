@@ -19,9 +19,9 @@ func UsageEvent(u gjson.Result) *acpdialect.Event {
 	frame.Members(u, func(k string, v gjson.Result) bool {
 		switch {
 		case k == "used" && once(&seen, 1):
-			x.Used = count(v)
+			x.Used = frame.Count(nil, v)
 		case k == "size" && once(&seen, 2):
-			x.Size = count(v)
+			x.Size = frame.Count(nil, v)
 		case k == "cost" && once(&seen, 4):
 			x.Cost, x.Currency = readCost(v)
 		}
@@ -71,40 +71,6 @@ func TurnUsage(r gjson.Result) *acpdialect.Event {
 		return nil
 	}
 	x := acpdialect.Usage{Turn: true}
-	frame.Members(usage, func(k string, v gjson.Result) bool {
-		switch k {
-		case "inputTokens":
-			x.InputTokens = first(x.InputTokens, v)
-		case "outputTokens":
-			x.OutputTokens = first(x.OutputTokens, v)
-		case "totalTokens":
-			x.TotalTokens = first(x.TotalTokens, v)
-		case "thoughtTokens":
-			x.ThoughtTokens = first(x.ThoughtTokens, v)
-		case "cachedReadTokens":
-			x.CachedReadTokens = first(x.CachedReadTokens, v)
-		case "cachedWriteTokens":
-			x.CachedWriteTokens = first(x.CachedWriteTokens, v)
-		}
-		return true
-	})
+	x.ReadTokens(usage)
 	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &x}
-}
-
-// first returns p, or when p is nil the count v holds.
-func first(p *int64, v gjson.Result) *int64 {
-	if p != nil {
-		return p
-	}
-	return count(v)
-}
-
-// count returns v as a token count: a whole number, not negative; nil for
-// anything else.
-func count(v gjson.Result) *int64 {
-	n, ok := frame.Int64(v)
-	if !ok || n < 0 {
-		return nil
-	}
-	return &n
 }
