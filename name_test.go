@@ -44,3 +44,18 @@ func TestMatchName(t *testing.T) {
 		t.Error("no known name (or an empty one) matched")
 	}
 }
+
+func TestMatchExact(t *testing.T) {
+	known := []string{"goose", "Kimi CLI"}
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"goose", true}, {"  GOOSE ", true}, {"kimi cli", true},
+		{"goose 1.2", false}, {"goose-proxy", false}, {"mongoose", false}, {"", false}, {"Kimi", false},
+	} {
+		if got := acpdialect.MatchExact(tc.name, known...); got != tc.want {
+			t.Errorf("MatchExact(%q) = %v; want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -111,6 +111,19 @@ func MatchName(name string, known ...string) bool {
 	return false
 }
 
+// MatchExact reports whether name (an initialize agentInfo name or title)
+// is one of known: equal to it, ignoring case and surrounding space. It is
+// MatchName without the version: for an agent that sends none.
+func MatchExact(name string, known ...string) bool {
+	name = strings.TrimSpace(name)
+	for _, k := range known {
+		if strings.EqualFold(name, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // versionSuffix reports whether s is a separator (' ', '/', '@') and then
 // a version: a digit, or 'v' and a digit, then anything.
 func versionSuffix(s string) bool {

@@ -15,8 +15,6 @@
 package auggie
 
 import (
-	"strings"
-
 	"github.com/acpdialect/acpdialect"
 )
 
@@ -41,15 +39,5 @@ var Names = []string{"auggie", "Auggie Agent", "@augmentcode/auggie", "Auggie CL
 // in any case, around spaces. A name that only contains one of them
 // ("auggie-proxy", "my auggie") is not Auggie's.
 func Match(name, title string) bool {
-	return oneOf(name) || oneOf(title)
-}
-
-func oneOf(s string) bool {
-	s = strings.TrimSpace(s)
-	for _, n := range Names {
-		if strings.EqualFold(s, n) {
-			return true
-		}
-	}
-	return false
+	return acpdialect.MatchExact(name, Names...) || acpdialect.MatchExact(title, Names...)
 }

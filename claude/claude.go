@@ -114,18 +114,8 @@ var Titles = []string{"Claude Agent", "Claude Code"}
 // mentions it ("claude-code (cursor-compatible)") must not get Claude's
 // rules.
 func Match(name, title string) bool {
-	if oneOf(name, Names) {
+	if acpdialect.MatchExact(name, Names...) {
 		return true
 	}
-	return strings.TrimSpace(name) == "" && oneOf(title, Titles)
-}
-
-func oneOf(s string, list []string) bool {
-	s = strings.TrimSpace(s)
-	for _, n := range list {
-		if strings.EqualFold(s, n) {
-			return true
-		}
-	}
-	return false
+	return strings.TrimSpace(name) == "" && acpdialect.MatchExact(title, Titles...)
 }

@@ -11,8 +11,6 @@
 package copilot
 
 import (
-	"strings"
-
 	"github.com/acpdialect/acpdialect"
 )
 
@@ -35,15 +33,5 @@ var Names = []string{"Copilot", "GitHub Copilot", "GitHub Copilot CLI", "@github
 // (a "copilot-companion-broker", "copilot_muse_adapter") are other
 // agents.
 func Match(name, title string) bool {
-	return oneOf(name) || oneOf(title)
-}
-
-func oneOf(s string) bool {
-	s = strings.TrimSpace(s)
-	for _, n := range Names {
-		if strings.EqualFold(s, n) {
-			return true
-		}
-	}
-	return false
+	return acpdialect.MatchExact(name, Names...) || acpdialect.MatchExact(title, Names...)
 }

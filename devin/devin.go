@@ -36,8 +36,6 @@
 package devin
 
 import (
-	"strings"
-
 	"github.com/acpdialect/acpdialect"
 )
 
@@ -103,15 +101,5 @@ var Names = []string{"devin"}
 // case, around spaces. A name that only contains it ("devin-proxy",
 // "devin-mcp") is not Devin's.
 func Match(name, title string) bool {
-	return oneOf(name) || oneOf(title)
-}
-
-func oneOf(s string) bool {
-	s = strings.TrimSpace(s)
-	for _, n := range Names {
-		if strings.EqualFold(s, n) {
-			return true
-		}
-	}
-	return false
+	return acpdialect.MatchExact(name, Names...) || acpdialect.MatchExact(title, Names...)
 }

@@ -16,8 +16,6 @@
 package gemini
 
 import (
-	"strings"
-
 	"github.com/acpdialect/acpdialect"
 )
 
@@ -48,15 +46,5 @@ var Names = []string{"gemini-cli", "Gemini CLI", "@google/gemini-cli", "gemini"}
 // Names, in any case, around spaces. A name that only contains one of
 // them ("gemini-cli-proxy", "gemini-api") is not Gemini CLI's.
 func Match(name, title string) bool {
-	return oneOf(name) || oneOf(title)
-}
-
-func oneOf(s string) bool {
-	s = strings.TrimSpace(s)
-	for _, n := range Names {
-		if strings.EqualFold(s, n) {
-			return true
-		}
-	}
-	return false
+	return acpdialect.MatchExact(name, Names...) || acpdialect.MatchExact(title, Names...)
 }

@@ -24,8 +24,6 @@
 package goose
 
 import (
-	"strings"
-
 	"github.com/acpdialect/acpdialect"
 	"github.com/tidwall/gjson"
 )
@@ -66,7 +64,7 @@ func Dialect() *acpdialect.Dialect {
 // case, around spaces (goose-acp sends Implementation::new("goose", ...)).
 // A name that only contains it ("goose-proxy", "mongoose") is not Goose's.
 func Match(name, title string) bool {
-	return strings.EqualFold(strings.TrimSpace(name), "goose") || strings.EqualFold(strings.TrimSpace(title), "goose")
+	return acpdialect.MatchExact(name, "goose") || acpdialect.MatchExact(title, "goose")
 }
 
 // CancelRecipe is the safe default answer to a recipe parameters request:

@@ -34,8 +34,6 @@
 package grok
 
 import (
-	"strings"
-
 	"github.com/acpdialect/acpdialect"
 )
 
@@ -101,15 +99,5 @@ var names = []string{"grok", "grok-build", "grok build", "@xai-official/grok"}
 // around spaces. Any other name is not Grok, even one that contains
 // "grok" (a community grok-cli, a "groklike" agent).
 func Match(name, title string) bool {
-	return known(name) || known(title)
-}
-
-func known(s string) bool {
-	s = strings.ToLower(strings.TrimSpace(s))
-	for _, n := range names {
-		if s == n {
-			return true
-		}
-	}
-	return false
+	return acpdialect.MatchExact(name, names...) || acpdialect.MatchExact(title, names...)
 }

@@ -18,8 +18,6 @@
 package kimi
 
 import (
-	"strings"
-
 	"github.com/acpdialect/acpdialect"
 )
 
@@ -41,15 +39,5 @@ var Names = []string{"Kimi Code CLI", "Kimi CLI", "kimi-cli", "kimi"}
 // Names, in any case, around spaces. Names that only contain one of them
 // ("kimi-cli-proxy", "Kimi Chat") are other agents.
 func Match(name, title string) bool {
-	return oneOf(name) || oneOf(title)
-}
-
-func oneOf(s string) bool {
-	s = strings.TrimSpace(s)
-	for _, n := range Names {
-		if strings.EqualFold(s, n) {
-			return true
-		}
-	}
-	return false
+	return acpdialect.MatchExact(name, Names...) || acpdialect.MatchExact(title, Names...)
 }

@@ -83,18 +83,8 @@ func Dialect() *acpdialect.Dialect {
 // spaces. A name that merely contains "opencode" ("opencode-fork",
 // "not-opencode") is another agent's.
 func Match(name, title string) bool {
-	if oneOf(name) {
+	if acpdialect.MatchExact(name, Names...) {
 		return true
 	}
-	return strings.TrimSpace(name) == "" && oneOf(title)
-}
-
-func oneOf(s string) bool {
-	s = strings.TrimSpace(s)
-	for _, n := range Names {
-		if strings.EqualFold(s, n) {
-			return true
-		}
-	}
-	return false
+	return strings.TrimSpace(name) == "" && acpdialect.MatchExact(title, Names...)
 }
