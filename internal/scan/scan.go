@@ -4,7 +4,9 @@
 package scan
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strings"
 	"unsafe"
 
@@ -22,6 +24,23 @@ import (
 // SkipString returns the index just past the closing quote of the string
 // whose contents start at s[i], or len(s) if it does not close.
 func SkipString(s string, i int) int {
+	// Keys, ids and kinds are short: the first 32 bytes are tested eight
+	// at a time for a quote or a backslash, where a call to IndexByte per
+	// string costs more than the string. A long one falls back to it.
+	for n := 0; n < 4 && i+8 <= len(s); n++ {
+		j := quoteOrBackslash(s, i)
+		switch {
+		case j < 0:
+			i += 8
+		case s[j] == '"':
+			return j + 1
+		default:
+			i = j + 2 // the backslash and the byte it escapes
+			if i > len(s) {
+				return len(s)
+			}
+		}
+	}
 	for i < len(s) {
 		j := strings.IndexByte(s[i:], '"')
 		if j < 0 {
@@ -40,6 +59,21 @@ func SkipString(s string, i int) int {
 		}
 	}
 	return len(s)
+}
+
+// quoteOrBackslash returns the index of the first quote or backslash in
+// s[i:i+8], or -1.
+func quoteOrBackslash(s string, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+	q, b := x^(ones*'"'), x^(ones*'\\')
+	// The high bit of a byte is set where it is zero in q or b; a borrow
+	// may set it wrongly only above the first such byte.
+	stop := ((q - ones) &^ q) | ((b - ones) &^ b)
+	if stop&highs == 0 {
+		return -1
+	}
+	return i + bits.TrailingZeros64(stop&highs)/8
 }
 
 // ScanString is skipString that also reports whether the string has an
@@ -205,8 +239,19 @@ func Result(raw string) gjson.Result {
 		if strings.IndexByte(raw, '\\') < 0 {
 			return gjson.Result{Type: gjson.String, Raw: raw, Str: raw[1 : len(raw)-1]}
 		}
-	case raw == "true" || raw == "false" || raw == "null":
+	case raw == "true":
+		return gjson.Result{Type: gjson.True, Raw: raw}
+	case raw == "false":
+		return gjson.Result{Type: gjson.False, Raw: raw}
+	case raw == "null":
+		return gjson.Result{Type: gjson.Null, Raw: raw}
 	case c == '-' || (c >= '0' && c <= '9'):
+		if n, ok := smallInt(raw); ok {
+			// Counts, sizes and ids: exact in a float64, so this is the
+			// Num strconv.ParseFloat gives, without its cost (a usage
+			// sample is mostly such numbers).
+			return gjson.Result{Type: gjson.Number, Raw: raw, Num: float64(n)}
+		}
 		if !ValidScalar(raw) {
 			return gjson.Result{}
 		}
@@ -214,6 +259,34 @@ func Result(raw string) gjson.Result {
 		return gjson.Result{}
 	}
 	return gjson.Parse(raw)
+}
+
+// smallInt reads a JSON integer of at most 15 digits (no leading zero):
+// one a float64 holds exactly.
+func smallInt(s string) (int64, bool) {
+	neg := s[0] == '-'
+	d := s
+	if neg {
+		d = s[1:]
+	}
+	if len(d) == 0 || len(d) > 15 || (d[0] == '0' && len(d) > 1) {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		if n == 0 {
+			return 0, false // -0: ParseFloat keeps its sign
+		}
+		n = -n
+	}
+	return n, true
 }
 
 // ValidScalar reports whether s (a view of a frame) is one valid JSON

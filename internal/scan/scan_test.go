@@ -2,6 +2,7 @@ package scan
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -74,12 +75,40 @@ func TestMembers(t *testing.T) {
 }
 
 func TestResult(t *testing.T) {
-	for _, raw := range []string{`"plain"`, `"esc\"aped\u0041"`, `{"a":1}`, `[1,2]`, `12.5`, `-3`, `true`, `false`, `null`} {
-		got, want := Result(raw), gjson.Parse(raw)
-		if got.Type != want.Type || got.Str != want.Str || got.Num != want.Num || got.Raw != want.Raw {
-			t.Errorf("Result(%s) = %+v; gjson.Parse = %+v", raw, got, want)
-		}
+	for _, raw := range []string{`"plain"`, `"esc\"aped\u0041"`, `{"a":1}`, `[1,2]`, `12.5`, `-3`, `true`, `false`, `null`,
+		`0`, `-0`, `7`, `200000`, `-123456789012345`, `999999999999999`, `1234567890123456`, `9007199254740993`, `-0.0`, `1e3`} {
+		checkResult(t, raw)
 	}
+}
+
+// checkResult fails unless Result reads a valid JSON scalar or container
+// exactly as gjson.Parse does, bit for bit in Num (the sign of -0 too).
+func checkResult(t *testing.T, raw string) {
+	t.Helper()
+	got, want := Result(raw), gjson.Parse(raw)
+	if got.Type != want.Type || got.Str != want.Str || math.Float64bits(got.Num) != math.Float64bits(want.Num) ||
+		got.Raw != want.Raw || got.Index != want.Index {
+		t.Errorf("Result(%s) = %+v; gjson.Parse = %+v", raw, got, want)
+	}
+}
+
+// FuzzResult: any valid JSON value is read as gjson.Parse reads it.
+func FuzzResult(f *testing.F) {
+	for _, s := range []string{`0`, `-0`, `12`, `-12.5e3`, `123456789012345678`, `true`, `null`, `"a\nb"`, `[1]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		if !json.Valid([]byte(raw)) || strings.TrimSpace(raw) != raw {
+			// Strings and containers are viewed, not checked: the
+			// scanner found their ends. Numbers and literals are checked.
+			if r := Result(raw); r.Exists() && !json.Valid([]byte(raw)) &&
+				(r.Type == gjson.Number || r.Type == gjson.True || r.Type == gjson.False || r.Type == gjson.Null) {
+				t.Fatalf("Result(%q) = %+v for invalid JSON", raw, r)
+			}
+			return
+		}
+		checkResult(t, raw)
+	})
 }
 
 // The scanner must read a valid object exactly as gjson's ForEach does, and
@@ -246,4 +275,42 @@ func BenchmarkValidJSON(b *testing.B) {
 	for b.Loop() {
 		sinkBool = json.Valid(frame)
 	}
+}
+
+// skipStringByBackslashes is SkipString as it was before its 8-byte
+// steps: a byte search for each quote, escaped when an odd run of
+// backslashes precedes it.
+func skipStringByBackslashes(s string, i int) int {
+	for i < len(s) {
+		j := strings.IndexByte(s[i:], '"')
+		if j < 0 {
+			return len(s)
+		}
+		i += j
+		n := 0
+		for k := i - 1; k >= 0 && s[k] == '\\'; k-- {
+			n++
+		}
+		i++
+		if n%2 == 0 {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// FuzzSkipString: the 8-byte steps end a string where the byte search does,
+// from the start of its contents, whatever the bytes.
+func FuzzSkipString(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"a\"b"`, `"a\\\\"x"`, `"0123456789abcdef0123456789abcdef0123\"456789"`, `"\\`, `"abcdefg\`, `"\u00e9\\\\\\"q"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) == 0 || s[0] != '"' {
+			return
+		}
+		if got, want := SkipString(s, 1), skipStringByBackslashes(s, 1); got != want {
+			t.Fatalf("SkipString(%q) = %d; want %d", s, got, want)
+		}
+	})
 }
