@@ -206,7 +206,9 @@ func readQuota(r *frame.Reader, u *acpdialect.Usage) {
 // StateEvent reads the ACP v2 draft's state_update: an idle state
 // carries the turn's usage, read as TurnEvent reads a prompt result.
 func StateEvent(update gjson.Result) *acpdialect.Event {
-	if !strings.Contains(update.Raw, `"usage"`) || update.Get("state").Str != "idle" {
+	// usage" without its opening quote: a search starting on `"` stops at
+	// every quote.
+	if !strings.Contains(update.Raw, `usage"`) || update.Get("state").Str != "idle" {
 		return nil
 	}
 	return TurnEvent(update)

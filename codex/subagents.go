@@ -75,7 +75,9 @@ func acpStatus(status string) string {
 // resumeAgent, wait and closeAgent and the thread of an interacted
 // activity.
 func Runs(u frame.ToolUpdate) []acpdialect.Run {
-	if !strings.Contains(u.Meta.Raw, `"codex"`) {
+	// The needle leaves out the opening quote: a search that starts on
+	// `"` stops at every quote of the frame.
+	if !strings.Contains(u.Meta.Raw, `codex"`) {
 		return nil
 	}
 	m := ParseMeta(u.Meta)
