@@ -82,7 +82,16 @@ func quoteOrBackslash(s string, i int) int {
 // vectorized searches would each cost a call; a long string falls back to
 // them.
 func ScanString(s string, i int) (end int, escaped bool) {
-	for stop := min(i+32, len(s)); i < stop; i++ {
+	for n := 0; n < 4 && i+8 <= len(s); n++ {
+		if j := quoteOrBackslash(s, i); j >= 0 {
+			if s[j] == '"' {
+				return j + 1, false
+			}
+			return SkipString(s, j), true
+		}
+		i += 8
+	}
+	for stop := min(i+8, len(s)); i < stop; i++ {
 		switch s[i] {
 		case '"':
 			return i + 1, false

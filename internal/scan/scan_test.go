@@ -299,8 +299,9 @@ func skipStringByBackslashes(s string, i int) int {
 	return len(s)
 }
 
-// FuzzSkipString: the 8-byte steps end a string where the byte search does,
-// from the start of its contents, whatever the bytes.
+// FuzzSkipString: the 8-byte steps of SkipString and ScanString end a
+// string where the byte search does, whatever the bytes, and ScanString
+// sees every backslash.
 func FuzzSkipString(f *testing.F) {
 	for _, s := range []string{`"abc"`, `"a\"b"`, `"a\\\\"x"`, `"0123456789abcdef0123456789abcdef0123\"456789"`, `"\\`, `"abcdefg\`, `"\u00e9\\\\\\"q"`} {
 		f.Add(s)
@@ -309,8 +310,13 @@ func FuzzSkipString(f *testing.F) {
 		if len(s) == 0 || s[0] != '"' {
 			return
 		}
-		if got, want := SkipString(s, 1), skipStringByBackslashes(s, 1); got != want {
+		want := skipStringByBackslashes(s, 1)
+		if got := SkipString(s, 1); got != want {
 			t.Fatalf("SkipString(%q) = %d; want %d", s, got, want)
+		}
+		end, escaped := ScanString(s, 1)
+		if end != want || escaped != strings.Contains(s[1:want], `\`) {
+			t.Fatalf("ScanString(%q) = %d, %v; want %d", s, end, escaped, want)
 		}
 	})
 }
