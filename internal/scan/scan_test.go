@@ -3,6 +3,7 @@ package scan
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -317,6 +318,61 @@ func FuzzSkipString(f *testing.F) {
 		end, escaped := ScanString(s, 1)
 		if end != want || escaped != strings.Contains(s[1:want], `\`) {
 			t.Fatalf("ScanString(%q) = %d, %v; want %d", s, end, escaped, want)
+		}
+	})
+}
+
+type member struct{ k, v string }
+
+func collect(out *[]member) func(k, raw string) bool {
+	return func(k, raw string) bool {
+		*out = append(*out, member{k, raw})
+		return true
+	}
+}
+
+// FuzzMembersValid: the checking walk reads a valid object as Members
+// does and calls it valid exactly when encoding/json does (inside one
+// open container, as a frame's params are); and ValidExcept, trusting
+// the span of a member the checking walk found valid, agrees with
+// encoding/json on the whole input.
+func FuzzMembersValid(f *testing.F) {
+	for _, s := range []string{
+		validFrame, `{"a":{"b":[1,{"c":"\u00e9"}]},"d":"x"}`, `{"a":{"b":tru},"c":1}`, `{"a":{"b":1},"c":}`,
+		`{"a":{"b":1} "c":1}`, `{"k\"ey":{"x":"y"}}`, `{"a":{}}`, `{"a":{"b":"` + "\x01" + `"}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var lenient, checked []member
+		end := Members(s, collect(&lenient))
+		cend, valid := MembersValid(s, 0, collect(&checked))
+		objEnd := end
+		if valid && cend > 0 {
+			if cend != end || !slices.Equal(checked, lenient) {
+				t.Fatalf("MembersValid read %q to %d; Members %q to %d", checked, cend, lenient, end)
+			}
+		}
+		if end > 0 && json.Valid([]byte(s[:end])) != (valid && cend > 0) {
+			t.Fatalf("MembersValid(%q) valid=%v end=%d; encoding/json says %v", s, valid, cend, json.Valid([]byte(s[:end])))
+		}
+		if objEnd < 0 {
+			return
+		}
+		// Each object member, read by the checking walk one level down,
+		// then trusted by ValidExcept.
+		for _, m := range lenient {
+			if m.v[0] != '{' {
+				continue
+			}
+			start := strings.Index(s, m.v) // the first occurrence: a value found again later is fine too
+			mend, ok := MembersValid(s[start:], 1, func(string, string) bool { return true })
+			if !ok || mend <= 0 {
+				continue
+			}
+			if got, want := ValidExcept(s, start, start+mend), json.Valid([]byte(s)); got != want {
+				t.Fatalf("ValidExcept(%q, %d, %d) = %v; encoding/json says %v", s, start, start+mend, got, want)
+			}
 		}
 	})
 }

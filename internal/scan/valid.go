@@ -3,6 +3,8 @@ package scan
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/tidwall/gjson"
 )
 
 // Valid reports whether s is exactly one JSON value with only whitespace
@@ -19,6 +21,73 @@ func Valid(s string) bool {
 	return v.valid(s)
 }
 
+// ValidExcept is Valid for a frame of which s[start:end] was checked
+// already (by MembersValid): a value that starts at start is taken to end
+// at end, unread. Reading and checking a large part of a frame in one walk
+// then leaves only the rest to check.
+func ValidExcept(s string, start, end int) bool {
+	var v validator
+	v.trusted.start, v.trusted.end = start, end
+	return v.valid(s)
+}
+
+// MembersValid is Members that also checks, in the same walk, that the
+// object is valid JSON where it sits: inside outer open containers, which
+// the nesting limit counts. end is as Members returns it, and valid says
+// whether all that was walked is valid: with end -1 and valid true, fn
+// stopped the walk. Of a valid object it reads what Members reads.
+func MembersValid(obj string, outer int, fn func(key, raw string) bool) (end int, valid bool) {
+	if outer >= maxDepth {
+		return -1, false
+	}
+	v := validator{depth: outer + 1}
+	i := SkipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return -1, false
+	}
+	i = SkipSpace(obj, i+1)
+	if i < len(obj) && obj[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(obj) || obj[i] != '"' {
+			return -1, false
+		}
+		kend, escaped := stringEnd(obj, i+1)
+		if kend < 0 {
+			return -1, false
+		}
+		key := obj[i+1 : kend-1]
+		if escaped {
+			key = gjson.Parse(obj[i:kend]).Str // escaped keys are rare
+		}
+		i = SkipSpace(obj, kend)
+		if i >= len(obj) || obj[i] != ':' {
+			return -1, false
+		}
+		i = SkipSpace(obj, i+1)
+		vend := v.value(obj, i)
+		if vend < 0 {
+			return -1, false
+		}
+		if !fn(key, obj[i:vend]) {
+			return -1, true
+		}
+		i = SkipSpace(obj, vend)
+		if i >= len(obj) {
+			return -1, false
+		}
+		switch obj[i] {
+		case '}':
+			return i + 1, true
+		case ',':
+			i = SkipSpace(obj, i+1)
+		default:
+			return -1, false
+		}
+	}
+}
+
 // maxDepth is encoding/json's nesting limit: deeper input is invalid to it.
 const maxDepth = 10000
 
@@ -29,21 +98,34 @@ type validator struct {
 	open  uint64
 	deep  []uint64
 	depth int
+	// trusted is a span already checked by a walk (ValidExcept): a value
+	// that starts at trusted.start ends at trusted.end unread (none when
+	// end is 0).
+	trusted struct{ start, end int }
 }
 
 func (v *validator) valid(s string) bool {
-	i := 0
+	i := v.value(s, SkipSpace(s, 0))
+	return i >= 0 && SkipSpace(s, i) == len(s)
+}
+
+// value checks the value starting at s[i], inside the containers already
+// open, and returns the index just past it, or -1.
+func (v *validator) value(s string, i int) int {
+	base := v.depth
 values:
 	for {
 		// A value starts at s[i] (after whitespace).
 		i = SkipSpace(s, i)
 		if i >= len(s) {
-			return false
+			return -1
 		}
-		switch c := s[i]; c {
-		case '{', '[':
+		switch c := s[i]; {
+		case i == v.trusted.start && v.trusted.end > i:
+			i = v.trusted.end
+		case c == '{' || c == '[':
 			if !v.push(c == '{') {
-				return false
+				return -1
 			}
 			i = SkipSpace(s, i+1)
 			if i < len(s) && s[i] == v.closer() {
@@ -53,39 +135,39 @@ values:
 				i = key(s, i)
 			}
 			if i < 0 {
-				return false
+				return -1
 			}
 			continue // its first value
-		case '"':
-			i = stringEnd(s, i+1)
-		case 't':
+		case c == '"':
+			i, _ = stringEnd(s, i+1)
+		case c == 't':
 			i = literal(s, i, "true")
-		case 'f':
+		case c == 'f':
 			i = literal(s, i, "false")
-		case 'n':
+		case c == 'n':
 			i = literal(s, i, "null")
 		default:
 			i = number(s, i)
 		}
 		if i < 0 {
-			return false
+			return -1
 		}
 		// After a value: close what ends here, then expect the next
-		// member or element, or the end of s after the top-level value.
+		// member or element, or return after the value checked.
 		for {
-			i = SkipSpace(s, i)
-			if v.depth == 0 {
-				return i == len(s)
+			if v.depth == base {
+				return i
 			}
+			i = SkipSpace(s, i)
 			if i >= len(s) {
-				return false
+				return -1
 			}
 			switch s[i] {
 			case ',':
 				i++
 				if v.top() {
 					if i = key(s, SkipSpace(s, i)); i < 0 {
-						return false
+						return -1
 					}
 				}
 				continue values
@@ -93,7 +175,7 @@ values:
 				v.depth--
 				i++
 			default:
-				return false
+				return -1
 			}
 		}
 	}
@@ -145,7 +227,7 @@ func key(s string, i int) int {
 	if i >= len(s) || s[i] != '"' {
 		return -1
 	}
-	i = stringEnd(s, i+1)
+	i, _ = stringEnd(s, i+1)
 	if i < 0 {
 		return -1
 	}
@@ -166,10 +248,10 @@ var plain = func() (t [256]bool) {
 }()
 
 // stringEnd returns the index past the closing quote of the string whose
-// contents start at s[i], or -1 if it is not a valid JSON string. It tests
-// eight bytes at a time (message text and prompts are long plain runs),
-// then one at a time.
-func stringEnd(s string, i int) int {
+// contents start at s[i], or -1 if it is not a valid JSON string, and
+// whether it has an escape. It tests eight bytes at a time (message text
+// and prompts are long plain runs), then one at a time.
+func stringEnd(s string, i int) (end int, escaped bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for {
 		for ; i+8 <= len(s); i += 8 {
@@ -188,17 +270,18 @@ func stringEnd(s string, i int) int {
 			i++
 		}
 		if i >= len(s) {
-			return -1
+			return -1, escaped
 		}
 		switch s[i] {
 		case '"':
-			return i + 1
+			return i + 1, escaped
 		case '\\':
 			if i = escape(s, i+1); i < 0 {
-				return -1
+				return -1, true
 			}
+			escaped = true
 		default:
-			return -1 // a control character
+			return -1, escaped // a control character
 		}
 	}
 }
