@@ -437,6 +437,8 @@ type frameView struct {
 	whole  bool
 	rawID  string
 	result string
+	// checked says that walk also found the whole frame valid JSON.
+	checked bool
 }
 
 func view(frame []byte) (frameView, error) {
@@ -447,10 +449,25 @@ func view(frame []byte) (frameView, error) {
 	v := frameView{s: scan.UnsafeString(frame)}
 	// The method's first occurrence, as scan.Member reads it. A response
 	// has none, so the walk goes through it whole (past a large result):
-	// it keeps the id and the result on the way.
+	// it keeps the id and the result on the way, and checks the frame.
+	end, valid := v.walk(true)
+	if end < 0 && !valid {
+		// Not JSON: read what a lenient walk reads, as the SDK-facing
+		// checks expect (the frame is refused once it is acted on).
+		end, _ = v.walk(false)
+	}
+	v.whole = end > 0
+	v.checked = valid && end == len(v.s)
+	return v, nil
+}
+
+// walk reads the method, and if there is none the id and result, of the
+// frame's members; checking, it also checks them (scan.MembersValid).
+func (v *frameView) walk(check bool) (end int, valid bool) {
 	var method string
 	var seen uint8
-	end := scan.Members(v.s, func(k, raw string) bool {
+	v.rawID, v.result = "", ""
+	read := func(k, raw string) bool {
 		switch {
 		case k == "method":
 			method = raw
@@ -461,10 +478,14 @@ func view(frame []byte) (frameView, error) {
 			v.result, seen = raw, seen|2
 		}
 		return true
-	})
+	}
+	if check {
+		end, valid = scan.MembersValid(v.s, 0, read)
+	} else {
+		end = scan.Members(v.s, read)
+	}
 	v.method = scan.Result(method)
-	v.whole = end > 0
-	return v, nil
+	return end, valid
 }
 
 // resultMember returns the raw result, as scan.Member(v.s, "result").
@@ -538,6 +559,9 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 			c.skip.add(frame, f.end)
 			return Result{}, nil
 		}
+		if toolKind(scan.UnsafeString(f.kind)) {
+			return c.fastToolUpdate(frame, f)
+		}
 		if c.invalid(scan.UnsafeString(frame)) {
 			return Result{}, ErrInvalidJSON
 		}
@@ -609,6 +633,26 @@ func (c *Conn) fastUpdate(f fastUpdate) Result {
 		return Result{Events: c.draftUpdate(sid, update, kind), Quarantine: true}
 	}
 	return Result{Events: c.update(sid, frame.ReadToolUpdate(update))}
+}
+
+// fastToolUpdate handles an SDK-layout tool call update, the hot case:
+// the walk that reads the update checks it too, so that only the rest of
+// the frame is left to check.
+func (c *Conn) fastToolUpdate(b []byte, f fastUpdate) (Result, error) {
+	s := scan.UnsafeString(b)
+	u, checked := frame.ReadToolUpdateChecked(gjson.Parse(scan.UnsafeString(f.update)))
+	if !checked {
+		if c.invalid(s) {
+			return Result{}, ErrInvalidJSON
+		}
+		return c.fastUpdate(f), nil // the plain path: not reached by a valid frame
+	}
+	start := len(s) - len(f.update)
+	if !scan.ValidExcept(s, start, start+len(u.Raw.Raw)) {
+		c.stats.Malformed++
+		return Result{}, ErrInvalidJSON
+	}
+	return Result{Events: c.update(scan.UnsafeString(f.sid), u)}, nil
 }
 
 // Outbound handles one frame from the client to the agent. Its Result has
@@ -785,7 +829,7 @@ func (c *Conn) response(v frameView) (Result, error) {
 	if !ok {
 		return Result{}, nil
 	}
-	if c.invalid(v.s) {
+	if !v.checked && c.invalid(v.s) {
 		return Result{}, ErrInvalidJSON
 	}
 	c.untrack(v.id.Raw, r)

@@ -15,13 +15,22 @@ import (
 // comes first (sorted keys) is walked once.
 func (c *Conn) sessionUpdate(f string) (Result, error) {
 	params := scan.MemberTail(f, "params")
-	u := frame.ReadToolUpdate(scan.Result(scan.MemberTail(params, "update")))
+	raw := scan.MemberTail(params, "update")
+	u, checked := c.readUpdate(raw)
 	stateful := c.hooks() != nil
 	wants := c.wantsUpdate(u.Kind)
 	if !wants && !stateful {
 		return Result{}, nil
 	}
-	if c.invalid(f) {
+	if checked {
+		// The update was checked in its walk: only the rest of the frame
+		// is left to check.
+		start := len(f) - len(raw)
+		if !scan.ValidExcept(f, start, start+len(u.Raw.Raw)) {
+			c.stats.Malformed++
+			return Result{}, ErrInvalidJSON
+		}
+	} else if c.invalid(f) {
 		return Result{}, ErrInvalidJSON
 	}
 	sid := scan.Result(scan.Member(params, "sessionId"))
@@ -36,6 +45,19 @@ func (c *Conn) sessionUpdate(f string) (Result, error) {
 		c.updateExtras(&res, sid.Str, u.Kind, params)
 	}
 	return res, nil
+}
+
+// readUpdate reads a session/update's update object. On a connection
+// with a dialect, which reads most updates and so must check them, the
+// walk that reads it checks it too (checked); an unidentified agent's
+// updates, most of which need nothing, are only read.
+func (c *Conn) readUpdate(raw string) (u frame.ToolUpdate, checked bool) {
+	if c.d != nil {
+		if u, checked = frame.ReadToolUpdateChecked(scan.Result(raw)); checked {
+			return u, true
+		}
+	}
+	return frame.ReadToolUpdate(scan.Result(raw)), false
 }
 
 // update dispatches a session/update of a kind wantsUpdate accepted.

@@ -23,11 +23,25 @@ type ToolUpdate struct {
 // ReadToolUpdate reads the view of an update object. Of a key that appears
 // twice the first value counts, as with gjson's Get.
 func ReadToolUpdate(update gjson.Result) ToolUpdate {
+	u, _ := readToolUpdate(update, false)
+	return u
+}
+
+// ReadToolUpdateChecked is ReadToolUpdate that also reports, from the same
+// walk, whether the update object is valid JSON where a session/update
+// frame carries it (inside the frame and its params, which the nesting
+// limit counts). When it is not, the view may stop short of what
+// ReadToolUpdate reads: read it again with ReadToolUpdate.
+func ReadToolUpdateChecked(update gjson.Result) (ToolUpdate, bool) {
+	return readToolUpdate(update, true)
+}
+
+func readToolUpdate(update gjson.Result, check bool) (ToolUpdate, bool) {
 	u := ToolUpdate{Raw: update}
 	if !update.IsObject() {
-		return u
+		return u, false
 	}
-	end := scan.Members(update.Raw, func(k, raw string) bool {
+	read := func(k, raw string) bool {
 		var dst *gjson.Result
 		switch k {
 		case "sessionUpdate":
@@ -56,11 +70,18 @@ func ReadToolUpdate(update gjson.Result) ToolUpdate {
 			*dst = scan.Result(raw)
 		}
 		return true
-	})
+	}
+	var end int
+	valid := false
+	if check {
+		end, valid = scan.MembersValid(update.Raw, 2, read) // the frame and its params
+	} else {
+		end = scan.Members(update.Raw, read)
+	}
 	if end > 0 {
 		// A view of a frame's tail runs past the update: trim it, so that
 		// hooks see exactly the update object.
 		u.Raw = gjson.Result{Type: gjson.JSON, Raw: update.Raw[:end]}
 	}
-	return u
+	return u, valid && end > 0
 }
