@@ -10,6 +10,8 @@ import (
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/dialects"
+	"github.com/acpdialect/acpdialect/internal/pair"
+	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
 )
 
@@ -88,19 +90,7 @@ func benchCaptures(b *testing.B, agent string) {
 	b.ReportAllocs()
 	b.SetBytes(size)
 	for b.Loop() {
-		for i, c := range caps {
-			for j, line := range c.lines {
-				var err error
-				if c.outbound[j] {
-					sinkResult, err = conns[i].Outbound(line)
-				} else {
-					sinkResult, err = conns[i].Inbound(line)
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
+		replayConns(b, conns, caps)
 	}
 	if want := map[string]string{"": "claude"}[agent]; conns[0].Agent() != want {
 		b.Fatalf("identified as %q", conns[0].Agent())
@@ -118,17 +108,51 @@ func BenchmarkCapturesBaseline(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(size)
 	for b.Loop() {
-		for _, c := range caps {
-			for _, line := range c.lines {
-				var m map[string]any
-				if err := json.Unmarshal(line, &m); err != nil {
-					b.Fatal(err)
-				}
-				sinkString = str(m, "method")
-				params := obj(m, "params")
-				sinkString = str(params, "sessionId")
-				sinkString = str(obj(params, "update"), "sessionUpdate")
+		decodeMaps(b, caps)
+	}
+}
+
+// replayConns sends every line through its capture's Conn.
+func replayConns(b *testing.B, conns []*acpdialect.Conn, caps []capture) {
+	for i, c := range caps {
+		for j, line := range c.lines {
+			var err error
+			if c.outbound[j] {
+				sinkResult, err = conns[i].Outbound(line)
+			} else {
+				sinkResult, err = conns[i].Inbound(line)
 			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// decodeMaps decodes each line into map[string]any and reads what a
+// client reads to dispatch it.
+func decodeMaps(b *testing.B, caps []capture) {
+	for _, c := range caps {
+		for _, line := range c.lines {
+			var m map[string]any
+			if err := json.Unmarshal(line, &m); err != nil {
+				b.Fatal(err)
+			}
+			sinkString = str(m, "method")
+			params := obj(m, "params")
+			sinkString = str(params, "sessionId")
+			sinkString = str(obj(params, "update"), "sessionUpdate")
+		}
+	}
+}
+
+// readGJSON reads the same three fields of each line with gjson.
+func readGJSON(caps []capture) {
+	for _, c := range caps {
+		for _, line := range c.lines {
+			sinkString = gjson.GetBytes(line, "method").Str
+			sinkString = gjson.GetBytes(line, "params.sessionId").Str
+			sinkString = gjson.GetBytes(line, "params.update.sessionUpdate").Str
 		}
 	}
 }
@@ -140,13 +164,7 @@ func BenchmarkCapturesGJSON(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(size)
 	for b.Loop() {
-		for _, c := range caps {
-			for _, line := range c.lines {
-				sinkString = gjson.GetBytes(line, "method").Str
-				sinkString = gjson.GetBytes(line, "params.sessionId").Str
-				sinkString = gjson.GetBytes(line, "params.update.sessionUpdate").Str
-			}
-		}
+		readGJSON(caps)
 	}
 }
 
@@ -208,4 +226,110 @@ func TestChunkAllocs(t *testing.T) {
 			t.Errorf("%s %.60s...: %.0f allocs, want <= %.0f", tt.agent, strings.TrimPrefix(tt.frame, `{"jsonrpc":"2.0","method":"session/update","params":`), n, tt.max)
 		}
 	}
+}
+
+// BenchmarkCapturesRatio replays the captures through the Conns, the map
+// baseline and gjson in alternation and reports the medians of their times
+// over the Conn's (map/conn, gjson/conn; cpu- in CPU time): the figures
+// the speed targets name, steady on a shared machine where the three
+// benchmarks above, run one after another, are not.
+func BenchmarkCapturesRatio(b *testing.B) {
+	caps, _ := captures(b)
+	reg := dialects.Registry()
+	conns := make([]*acpdialect.Conn, len(caps))
+	for i := range conns {
+		conns[i] = reg.NewConn(acpdialect.Options{})
+	}
+	pair.Report(b,
+		pair.Pass{Name: "conn", Run: func() { replayConns(b, conns, caps) }},
+		pair.Pass{Name: "map", Run: func() { decodeMaps(b, caps) }},
+		pair.Pass{Name: "gjson", Run: func() { readGJSON(caps) }},
+	)
+}
+
+// floor is the least any normalizer that meets this dialect's contract
+// does with each line, without a single rule of it: check that the line is
+// JSON (the SDK drops one that is not, so a normalizer must not act on
+// it), walk to the update once, read its kind, tool call id and the
+// claudeCode tool name and parent (which decide a Claude card's kind and
+// nesting), find the session and the card in maps, and make one event per
+// tool call frame. Everything else the Conn does (merging, responses,
+// usage, monitors, permissions, bounds) is left out, so the Conn cannot be
+// faster than this.
+type floor struct {
+	sessions map[string]int
+	cards    map[string]*acpdialect.Payload
+}
+
+func (f *floor) line(s string) {
+	if !scan.Valid(s) {
+		panic("a capture line is not JSON")
+	}
+	// Each byte of the update is walked once: the walks stop where the
+	// next one starts.
+	_, params := scan.Walk(s, "params", func(string, string) bool { return true })
+	var sid, kind, id, tool, parent string
+	_, update := scan.Walk(params, "update", func(k, raw string) bool {
+		if k == "sessionId" {
+			sid = raw
+		}
+		return true
+	})
+	scan.Members(update, func(k, raw string) bool {
+		switch k {
+		case "sessionUpdate":
+			kind = raw
+		case "toolCallId":
+			id = raw
+		case "_meta":
+			scan.Members(scan.Member(raw, "claudeCode"), func(k, raw string) bool {
+				switch k {
+				case "toolName":
+					tool = raw
+				case "parentToolUseId":
+					parent = raw
+				}
+				return true
+			})
+		}
+		return true
+	})
+	if sid != "" {
+		f.sessions[sid]++
+	}
+	if id == "" {
+		return
+	}
+	p := f.cards[id]
+	if p == nil {
+		p = &acpdialect.Payload{}
+		f.cards[strings.Clone(id)] = p
+	}
+	o := &struct {
+		ev [1]acpdialect.Event
+		p  acpdialect.Payload
+	}{p: *p}
+	o.p.Title, o.p.ParentToolCallID = tool, parent
+	o.ev[0] = acpdialect.Event{Type: kind, SessionID: sid, ToolCallID: id, Payload: &o.p}
+	sinkEvents = o.ev[:]
+}
+
+var sinkEvents []acpdialect.Event
+
+// BenchmarkCapturesFloorRatio reports gjson's three fields against the
+// floor (gjson/floor, cpu-gjson/floor): below 1, not even the floor is as
+// fast as gjson, and neither can the Conn be.
+func BenchmarkCapturesFloorRatio(b *testing.B) {
+	caps, _ := captures(b)
+	f := &floor{sessions: map[string]int{}, cards: map[string]*acpdialect.Payload{}}
+	pair.Report(b,
+		pair.Pass{Name: "floor", Run: func() {
+			for _, c := range caps {
+				for _, line := range c.lines {
+					f.line(scan.UnsafeString(line))
+				}
+			}
+		}},
+		pair.Pass{Name: "gjson", Run: func() { readGJSON(caps) }},
+	)
 }
