@@ -260,7 +260,7 @@ func str(raw string) string {
 // it costs no walk of the members.
 func sessionID(obj string) string {
 	if rest, ok := strings.CutPrefix(obj, `{"sessionId":"`); ok {
-		if j := strings.IndexAny(rest, `"\`); j >= 0 && rest[j] == '"' {
+		if j := strings.IndexByte(rest, '"'); j >= 0 && strings.IndexByte(rest[:j], '\\') < 0 {
 			return rest[:j]
 		}
 	}
