@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -60,15 +61,17 @@ func BenchmarkConnAlone(b *testing.B) {
 
 // BenchmarkReplayRatio alternates a replay (as BenchmarkReplayJSON) and
 // a Conn pass (as BenchmarkConnAlone), in turns of either order, and
-// reports the median of the Conn's time over the replay's in each pair.
+// reports the median of the Conn's time over the replay's in each pair:
+// wall time (conn/replay) and the process's CPU time (cpu-conn/replay).
 // On a shared machine the load changes between two benchmarks' runs; it
-// changes much less between two passes a few milliseconds apart.
+// changes much less between two passes a few milliseconds apart, and
+// CPU time leaves out the time spent waiting for a core.
 func BenchmarkReplayRatio(b *testing.B) {
 	in := mixed(b)
 	lines := directed(in)
-	var ratios []float64
+	var wall, cpu []float64
 	for i := 0; b.Loop(); i++ {
-		var r, c time.Duration
+		var r, c [2]time.Duration
 		if i%2 == 0 {
 			r = timed(func() { replayJSON(b, in) })
 			c = timed(func() { connAlone(lines) })
@@ -76,16 +79,31 @@ func BenchmarkReplayRatio(b *testing.B) {
 			c = timed(func() { connAlone(lines) })
 			r = timed(func() { replayJSON(b, in) })
 		}
-		ratios = append(ratios, float64(c)/float64(r))
+		wall = append(wall, float64(c[0])/float64(r[0]))
+		cpu = append(cpu, float64(c[1])/float64(r[1]))
 	}
-	slices.Sort(ratios)
-	b.ReportMetric(ratios[len(ratios)/2], "conn/replay")
+	b.ReportMetric(median(wall), "conn/replay")
+	b.ReportMetric(median(cpu), "cpu-conn/replay")
 }
 
-func timed(f func()) time.Duration {
-	t := time.Now()
+// timed returns the wall time and the process's CPU time f took.
+func timed(f func()) [2]time.Duration {
+	t, c := time.Now(), cpuTime()
 	f()
-	return time.Since(t)
+	return [2]time.Duration{time.Since(t), cpuTime() - c}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
 
 // line is a transcript line and its direction.
