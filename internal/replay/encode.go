@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
@@ -218,13 +219,8 @@ const hexDigits = "0123456789abcdef"
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
+	for i := plainEnd(s, 0); i < len(s); i = plainEnd(s, i) {
+		if c := s[i]; c < utf8.RuneSelf {
 			b = appendEscape(append(b, s[start:i]...), c)
 			i++
 			start = i
@@ -244,6 +240,26 @@ func appendString(b []byte, s string) []byte {
 		start = i
 	}
 	return append(append(b, s[start:]...), '"')
+}
+
+// plainEnd returns the index of the first byte of s from i on that
+// appendString must look at: a quote, a backslash, a control character
+// or a byte of a multi-byte rune; eight bytes at a time, as special does.
+func plainEnd(s string, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		q, b := x^(ones*'"'), x^(ones*'\\')
+		if ((q-ones)&^q|(b-ones)&^b|(x-ones*0x20)&^x|x)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // appendEscape appends the escape of a quote, a backslash or a control

@@ -183,3 +183,22 @@ func (f *filler) fillSlice(v reflect.Value) {
 		f.t.Fatalf("filler: no rule for %s: teach it, and appendEvent", v.Type())
 	}
 }
+
+// FuzzAppendString: strings of any length and bytes are quoted as
+// encoding/json quotes them without HTML escaping.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain text of some length", "tab\there \"quoted\" back\\slash", "\x00\x1f\x7f", "é\u2028\u2029\xff\xc3", "<a href=\"x\">&amp;</a>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendString(nil, s); string(got)+"\n" != want.String() {
+			t.Fatalf("appendString(%q) = %s, encoding/json %s", s, got, want.Bytes())
+		}
+	})
+}
