@@ -22,15 +22,25 @@ func (r *Replay) WriteEvents(w io.Writer) error {
 	return bw.Flush()
 }
 
-// WriteEvent writes one event and a newline, as --json does. The event's
-// own MarshalJSON output is already compact and unescaped: written as it
-// is, it skips the second pass an Encoder makes over a Marshaler's bytes.
+// WriteEvent writes one event and a newline, as --json does: the bytes
+// of the event's MarshalJSON, appended straight into a buffered writer's
+// free space (appendEvent) where it can.
 func WriteEvent(w io.Writer, ev acpdialect.Event) error {
-	b, err := ev.MarshalJSON()
-	if err != nil {
-		return err
+	var b []byte
+	if bw, ok := w.(interface{ AvailableBuffer() []byte }); ok {
+		b = bw.AvailableBuffer()
 	}
-	_, err = w.Write(append(b, '\n'))
+	b, ok := appendEvent(b, ev)
+	if !ok {
+		// The event's own MarshalJSON output is already compact and
+		// unescaped: written as it is, it skips the second pass an
+		// Encoder makes over a Marshaler's bytes.
+		var err error
+		if b, err = ev.MarshalJSON(); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(append(b, '\n'))
 	return err
 }
 

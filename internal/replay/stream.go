@@ -240,8 +240,8 @@ func (s *Stream) frame(n int, b []byte, t *top) Frame {
 	if f.Method == "" {
 		f.Error = scan.Member(scan.UnsafeString(b), "error")
 	}
-	s.session(member(t.params, "sessionId"))
-	s.session(member(t.result, "sessionId"))
+	s.session(sessionID(t.params))
+	s.session(sessionID(t.result))
 	f.Dir = s.direction(t.method != "", f.Method, f.ID)
 	return f
 }
@@ -252,6 +252,19 @@ func str(raw string) string {
 		return raw[1 : len(raw)-1]
 	}
 	return gjson.Parse(raw).Str
+}
+
+// sessionID returns the string member sessionId of the object obj, or "".
+// The SDKs write it first: read there, as the first string quote after
+// the key when no backslash comes before it (what member would find),
+// it costs no walk of the members.
+func sessionID(obj string) string {
+	if rest, ok := strings.CutPrefix(obj, `{"sessionId":"`); ok {
+		if j := strings.IndexByte(rest, '"'); j >= 0 && strings.IndexByte(rest[:j], '\\') < 0 {
+			return rest[:j]
+		}
+	}
+	return member(obj, "sessionId")
 }
 
 // member returns the string member key of the object obj, or "".

@@ -15,6 +15,7 @@ import (
 type tails struct {
 	slot [4]tail // message and thought chunks interleave: a few shapes
 	next int
+	hit  int // the slot that matched last, tried first: chunks come in runs
 }
 
 type tail struct {
@@ -40,8 +41,12 @@ func (cs *tails) remember(b []byte, t *top) {
 // match validates b by a remembered shape; ok is false when none fits,
 // and then b must be validated whole.
 func (cs *tails) match(b []byte, t *top) bool {
+	if cs.slot[cs.hit].match(b, t) {
+		return true
+	}
 	for i := range cs.slot {
-		if cs.slot[i].match(b, t) {
+		if i != cs.hit && cs.slot[i].match(b, t) {
+			cs.hit = i
 			return true
 		}
 	}

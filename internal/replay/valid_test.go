@@ -86,3 +86,23 @@ func TestValidLongStrings(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSessionID: the fast read of a valid object's sessionId finds what
+// member finds.
+func FuzzSessionID(f *testing.F) {
+	for _, s := range []string{
+		`{"sessionId":"abc","update":{}}`, `{"sessionId":"a\"b"}`, `{"sessionId":"a\\"}`,
+		`{"sessionId":1}`, `{"cwd":"/","sessionId":"x"}`, `{"sessionId":"x","sessionId":"y"}`, `{}`,
+		`{"sessionId":"é\u00e9"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, obj string) {
+		if !json.Valid([]byte(obj)) {
+			return // the replay reads only valid lines' members
+		}
+		if got, want := sessionID(obj), member(obj, "sessionId"); got != want {
+			t.Fatalf("sessionID(%q) = %q, member %q", obj, got, want)
+		}
+	})
+}
