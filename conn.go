@@ -104,6 +104,13 @@ type Options struct {
 	// MaxBytes/16), evicted all at once. Defaults DefaultMaxHeld,
 	// DefaultMaxHeldBytes.
 	MaxHeld, MaxHeldBytes int
+	// Checked says that the caller checks every frame to be valid JSON
+	// (what encoding/json.Valid says) before it hands the frame over, so
+	// the Conn does not check it again: for a caller that parses each
+	// line itself first, as the replay command does. Set it only when
+	// that holds: a frame that is not JSON is then read as far as it
+	// goes, may change state and gets no ErrInvalidJSON.
+	Checked bool
 }
 
 // Default bounds of a Conn's own stores.
@@ -441,7 +448,7 @@ type frameView struct {
 	checked bool
 }
 
-func view(frame []byte) (frameView, error) {
+func view(frame []byte, check bool) (frameView, error) {
 	frame = bytes.TrimSpace(frame)
 	if len(frame) == 0 || frame[0] != '{' {
 		return frameView{}, ErrNotObject
@@ -449,9 +456,10 @@ func view(frame []byte) (frameView, error) {
 	v := frameView{s: scan.UnsafeString(frame)}
 	// The method's first occurrence, as scan.Member reads it. A response
 	// has none, so the walk goes through it whole (past a large result):
-	// it keeps the id and the result on the way, and checks the frame.
-	end, valid := v.walk(true)
-	if end < 0 && !valid {
+	// it keeps the id and the result on the way, and checks the frame
+	// (unless the caller did: Options.Checked).
+	end, valid := v.walk(check)
+	if check && end < 0 && !valid {
 		// Not JSON: read what a lenient walk reads, as the SDK-facing
 		// checks expect (the frame is refused once it is acted on).
 		end, _ = v.walk(false)
@@ -567,7 +575,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 		}
 		return c.fastUpdate(f), nil
 	}
-	v, err := view(frame)
+	v, err := view(frame, !c.opts.Checked)
 	if err != nil {
 		c.stats.Malformed++
 		return Result{}, err
@@ -611,7 +619,7 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 // frames that would produce a reply, an event or a change pay for the
 // check: the message chunks the fast path passes do not.
 func (c *Conn) invalid(frame string) bool {
-	if scan.Valid(frame) {
+	if c.opts.Checked || scan.Valid(frame) {
 		return false
 	}
 	c.stats.Malformed++
@@ -640,6 +648,9 @@ func (c *Conn) fastUpdate(f fastUpdate) Result {
 // the frame is left to check.
 func (c *Conn) fastToolUpdate(b []byte, f fastUpdate) (Result, error) {
 	s := scan.UnsafeString(b)
+	if c.opts.Checked {
+		return Result{Events: c.update(scan.UnsafeString(f.sid), frame.ReadToolUpdate(gjson.Parse(scan.UnsafeString(f.update))))}, nil
+	}
 	u, checked := frame.ReadToolUpdateChecked(gjson.Parse(scan.UnsafeString(f.update)))
 	if !checked {
 		if c.invalid(s) {
@@ -663,7 +674,7 @@ func (c *Conn) fastToolUpdate(b []byte, f fastUpdate) (Result, error) {
 // returns ErrInvalidJSON.
 func (c *Conn) Outbound(frame []byte) (Result, error) {
 	c.stats.Frames++
-	v, err := view(frame)
+	v, err := view(frame, !c.opts.Checked)
 	if err != nil {
 		c.stats.Malformed++
 		return Result{}, err

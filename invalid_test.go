@@ -98,3 +98,17 @@ func TestInvalidResponseEndsNoTurn(t *testing.T) {
 		t.Errorf("deadline %v after a truncated prompt response; want %v (the turn goes on)", got, want)
 	}
 }
+
+// TestCheckedTrustsTheCaller: with Options.Checked the Conn does not check
+// frames itself, as documented: an invalid frame gets no ErrInvalidJSON
+// (the replay command drops such a line before the Conn sees it).
+func TestCheckedTrustsTheCaller(t *testing.T) {
+	for _, tc := range testwire.InvalidFrames {
+		t.Run(tc.Name, func(t *testing.T) {
+			h := cursorConn(t, acpdialect.Options{ClientAnswers: true, Checked: true})
+			if _, err := h.c.Inbound([]byte(tc.Frame)); errors.Is(err, acpdialect.ErrInvalidJSON) {
+				t.Errorf("err = %v from a Conn that does not check", err)
+			}
+		})
+	}
+}

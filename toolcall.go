@@ -52,7 +52,7 @@ func (c *Conn) sessionUpdate(f string) (Result, error) {
 // walk that reads it checks it too (checked); an unidentified agent's
 // updates, most of which need nothing, are only read.
 func (c *Conn) readUpdate(raw string) (u frame.ToolUpdate, checked bool) {
-	if c.d != nil {
+	if c.d != nil && !c.opts.Checked {
 		if u, checked = frame.ReadToolUpdateChecked(scan.Result(raw)); checked {
 			return u, true
 		}
