@@ -87,7 +87,8 @@ func NewStream(reg *acpdialect.Registry, opts Options, sink Sink, final *Final) 
 	s := &Stream{
 		// The transcript holds the client's own answers to blocking
 		// requests; one it leaves unanswered gets the default at the end.
-		conn:   reg.NewConn(acpdialect.Options{Agent: opts.Agent, ClientAnswers: true}),
+		// Every line is checked before the Conn sees it (check, exact).
+		conn:   reg.NewConn(acpdialect.Options{Agent: opts.Agent, ClientAnswers: true, Checked: true}),
 		reqs:   newRequests(acpdialect.DefaultMaxRequests),
 		sink:   sink,
 		final:  final,

@@ -2,16 +2,18 @@ package replay
 
 import (
 	"strings"
+
+	"github.com/acpdialect/acpdialect/internal/scan"
 )
 
 // A one-pass validator for transcript lines. json.Valid walks every byte
 // through a state machine, which made validation most of a replay's time
-// on a transcript of large tool outputs. This one checks structure,
-// numbers, literals and short strings exactly as json.Valid does, and
-// finds the end of a long string with a byte search, as the Conn's own
-// scanner does, without checking its escapes (FuzzValid). On the way it
-// records where the top-level members a replay reads (method, id,
-// params, result) are.
+// on a transcript of large tool outputs. This one checks exactly what
+// json.Valid checks (FuzzValid), string contents eight bytes at a time,
+// and on the way records where the top-level members a replay reads
+// (method, id, params, result) are. Because it is exact, the replay's Conn
+// is told its frames are checked (Options.Checked) and does not check
+// them again.
 
 // maxDepth is json.Valid's nesting limit.
 const maxDepth = 10000
@@ -208,110 +210,10 @@ func (v *validator) array(i int) int {
 }
 
 // str validates the string whose contents start at s[i] and returns the
-// index just past its closing quote, or -1. Its contents are checked for
-// bad escapes and control characters up to longString bytes; past that
-// (tool outputs, file contents: most of a transcript's bytes), only its
-// end is found, by a byte search for the quote, as the Conn finds it. A
-// structural break (a truncated or joined line) is still caught; a bad
-// escape deep in a long text is left to the Conn, which reads it
-// leniently.
-func (v *validator) str(i int) int {
-	s := v.s
-	for stop := min(i+longString, len(s)); i < stop; {
-		j := special(s, i, stop)
-		if j == stop {
-			i = j
-			break
-		}
-		switch s[j] {
-		case '"':
-			return j + 1
-		case '\\':
-			n := escapeLen(s, j+1)
-			if n < 0 {
-				return -1
-			}
-			i = j + 1 + n
-		default:
-			return -1 // a control character
-		}
-	}
-	if i >= len(s) {
-		return -1
-	}
-	return skipLong(s, i)
-}
-
-// longString is how much of a string is checked byte for byte.
-const longString = 256
-
-// skipLong returns the index just past the closing quote of a string
-// whose contents run on from s[i], or -1. i is not inside an escape, so
-// the backslashes that escape a quote are counted from i on.
-func skipLong(s string, i int) int {
-	for {
-		j := strings.IndexByte(s[i:], '"')
-		if j < 0 {
-			return -1
-		}
-		q := i + j
-		n := 0
-		for k := q - 1; k >= i && s[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1
-		}
-		i = q + 1
-	}
-}
-
-// special returns the index of the first quote, backslash or control
-// character in s[i:stop], or stop; eight bytes at a time.
-func special(s string, i, stop int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for ; i+8 <= stop; i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		q, b := x^(ones*'"'), x^(ones*'\\')
-		if ((q-ones)&^q|(b-ones)&^b|(x-ones*0x20)&^x)&highs != 0 {
-			break
-		}
-	}
-	for ; i < stop; i++ {
-		if c := s[i]; c == '"' || c == '\\' || c < 0x20 {
-			return i
-		}
-	}
-	return stop
-}
-
-// escapeLen returns the length of the escape after a backslash at s[i-1],
-// or -1.
-func escapeLen(s string, i int) int {
-	if i >= len(s) {
-		return -1
-	}
-	switch s[i] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 1
-	case 'u':
-		if i+5 > len(s) {
-			return -1
-		}
-		for _, c := range []byte(s[i+1 : i+5]) {
-			if !isHex(c) {
-				return -1
-			}
-		}
-		return 5
-	}
-	return -1
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
+// index just past its closing quote, or -1: its contents are checked for
+// bad escapes and control characters as the Conn's own scanner checks
+// them, eight bytes at a time.
+func (v *validator) str(i int) int { return scan.StringEnd(v.s, i) }
 
 // number validates the JSON number at s[i]: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
 func number(s string, i int) int {

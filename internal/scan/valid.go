@@ -247,6 +247,12 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// StringEnd is stringEnd, for the replay's own one-pass validator.
+func StringEnd(s string, i int) int {
+	end, _ := stringEnd(s, i)
+	return end
+}
+
 // stringEnd returns the index past the closing quote of the string whose
 // contents start at s[i], or -1 if it is not a valid JSON string, and
 // whether it has an escape. It tests eight bytes at a time (message text
