@@ -910,6 +910,9 @@ func (c *Conn) callResult(v frameView, r request) []Event {
 			ev.SessionID = s.id
 		}
 		ev.ID = json.RawMessage(strings.Clone(v.id.Raw))
+		if len(kids) == 0 {
+			return one(ev)
+		}
 		return append(kids[:len(kids):len(kids)], *ev)
 	}
 	return nil

@@ -10,6 +10,11 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// one hands out an event a hook made as a slice of one, without copying
+// it into a new allocation: the hook's own is the Conn's (Update.Event,
+// Action). The slice's capacity is one, so appending to it copies.
+func one(ev *Event) []Event { return unsafe.Slice(ev, 1) }
+
 // vendorEvent finishes a vendor frame whose method produced a session-level
 // event (a question, a plan, todos, an image): the event, then for a
 // request either the default reply or, when the client answers it itself,
@@ -19,7 +24,7 @@ func (c *Conn) vendorEvent(v frameView, method string, act Action, card cardChan
 		// A notification that changed no card: its one event is the
 		// Action's own (the Conn's, see Action), handed out as it is.
 		c.finishEvent(act.Event, act)
-		return Result{Events: unsafe.Slice(act.Event, 1)}
+		return Result{Events: one(act.Event)}
 	}
 	if !v.hasID {
 		// A notification: the events alone, in one allocation.

@@ -28,7 +28,7 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 				m.ParentToolCallID = s.parent.ID
 			}
 			if !c.hold(s, *ev) {
-				out = []Event{*ev}
+				out = one(ev)
 			}
 		}
 	}
