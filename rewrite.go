@@ -92,8 +92,9 @@ type AgentResponse struct {
 // and the result or error the client gets in place of the agent's.
 type Step struct {
 	// Events are session-level events (Type and Object); the Conn fills in
-	// Agent and SessionID. A context_window event equal to the session's
-	// last one is dropped.
+	// Agent and SessionID, in place: the slice is the Conn's once the hook
+	// returns it (a hook makes a new one each time). A context_window
+	// event equal to the session's last one is dropped.
 	Events []Event
 	// State, unless nil, replaces the session's state. A state is a value:
 	// hooks never change the one they are given, they return a new one.
@@ -402,7 +403,7 @@ func (c *Conn) applyStep(s *session, st Step) []Event {
 		s.ext.hasWindow = false
 	}
 	x := s.x()
-	out := st.Events[:0:0]
+	out := st.Events[:0] // the hook's slice, filled in place (Step.Events)
 	for _, ev := range st.Events {
 		if w := ev.ContextWindow(); ev.Type == EventContextWindow && w != nil {
 			if x.hasWindow && x.window == *w {
@@ -413,7 +414,7 @@ func (c *Conn) applyStep(s *session, st Step) []Event {
 		ev.Agent, ev.SessionID = c.Agent(), s.id
 		out = append(out, ev)
 	}
-	return out
+	return out[:len(out):len(out)]
 }
 
 // setState gives session s its new state, held in the budget with the
