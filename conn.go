@@ -317,21 +317,16 @@ type request struct {
 	method  string
 	session string
 	created uint64 // the session's created seq: a response outliving it is stale
-	// rewrite, for a request the dialect sent the agent in another form,
-	// turns the agent's response back.
-	rewrite *redirected
-}
-
-// redirected is a request a Rewrite sent in another form: the rewrite and
-// its Redirect.Note, kept until the agent's response.
-type redirected struct {
-	rw   *Rewrite
+	// note, for a request a Rewrite sent the agent in another form, is
+	// its Redirect.Note (noNote for none), kept until the response; the
+	// Rewrite, found again by the method, turns the response back. Kept
+	// here rather than behind a pointer: a rewritten request costs no
+	// allocation of its own.
 	note any
-	size int64 // the note's SizeHint, else DefaultStateSize
 }
 
 // redirectedOverhead is what a redirected request keeps beyond its note:
-// the struct and the note's interface box (64-bit).
+// the note's interface and the box it may need (64-bit).
 const redirectedOverhead = 64
 
 // toolState is a card: the store's value, measured for the budget (Size,
@@ -718,7 +713,7 @@ func (c *Conn) Outbound(frame []byte) (Result, error) {
 		if s := c.sessions[sid]; s != nil {
 			r.created = s.created
 		}
-		c.track(v.id.Raw, r)
+		c.track(v.id.Raw, r, true)
 	}
 	return Result{}, nil
 }
@@ -749,8 +744,8 @@ const requestOverhead = 160
 // requestSize is what a tracked request holds in the budget.
 func requestSize(id string, r request) int64 {
 	n := requestOverhead + int64(len(id)+len(r.method)+len(r.session))
-	if r.rewrite != nil {
-		n += redirectedOverhead + r.rewrite.size
+	if r.note != nil {
+		n += redirectedOverhead + hintSize(r.note)
 	}
 	return n
 }
@@ -759,8 +754,9 @@ func requestSize(id string, r request) int64 {
 // and the requests' share of the budget (the oldest is forgotten); one
 // larger than the budget's MaxValue is not tracked. It reports whether the
 // request is tracked now: false when a request with this id awaits its
-// response, or the request is too large.
-func (c *Conn) track(id string, r request) bool {
+// response, or the request is too large. views says the request's method
+// and session view the frame: it keeps copies.
+func (c *Conn) track(id string, r request, views bool) bool {
 	if _, ok := c.requests[id]; ok {
 		return false
 	}
@@ -773,8 +769,10 @@ func (c *Conn) track(id string, r request) bool {
 		c.forgetOldestRequest()
 	}
 	id = strings.Clone(id)
-	r.method = strings.Clone(r.method)
-	r.session = strings.Clone(r.session)
+	if views {
+		r.method = strings.Clone(r.method)
+		r.session = strings.Clone(r.session)
+	}
 	c.requests[id] = r
 	c.reqOrder = append(c.reqOrder, id)
 	c.reqBytes += size
@@ -867,8 +865,10 @@ func (c *Conn) response(v frameView) (Result, error) {
 	case "session/prompt":
 		ended = c.turnEnd(r)
 	}
-	if r.rewrite != nil {
-		return c.rewriteResponse(v, r), nil
+	if r.note != nil {
+		if rw := c.d.rewrite(r.method); rw != nil {
+			return c.rewriteResponse(v, r, rw), nil
+		}
 	}
 	res := Result{Events: c.callResult(v, r)}
 	if len(ended) > 0 {

@@ -1,32 +1,88 @@
 package acpdialect
 
-import "encoding/json"
+import "github.com/acpdialect/acpdialect/internal/scan"
 
 var emptyObject = []byte("{}")
+
+// The frames' fixed parts, shared by the append functions and the length
+// functions that size a frame before it is written.
+const (
+	frameHead    = `{"jsonrpc":"2.0","id":`
+	resultHead   = `,"result":`
+	methodHead   = `,"method":`
+	paramsHead   = `,"params":`
+	errorHead    = `,"error":{"code":`
+	messageHead  = `,"message":`
+	dataHead     = `,"data":`
+	replyTail    = "}\n"
+	errorTail    = "}}\n"
+	maxIntLength = 20 // digits of a 64-bit int, and its sign
+)
 
 // appendReply appends {"jsonrpc":"2.0","id":<id>,"result":<result>}\n with
 // the id bytes exactly as received.
 func appendReply(b []byte, id string, result []byte) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, frameHead...)
 	b = append(b, id...)
-	b = append(b, `,"result":`...)
+	b = append(b, resultHead...)
 	b = append(b, result...)
-	return append(b, "}\n"...)
+	return append(b, replyTail...)
+}
+
+// replyLen is the length of appendReply's frame.
+func replyLen(id string, result []byte) int {
+	return len(frameHead) + len(id) + len(resultHead) + len(result) + len(replyTail)
 }
 
 // appendError appends a JSON-RPC error response.
 func appendError(b []byte, id string, e RPCError) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, frameHead...)
 	b = append(b, id...)
-	b = append(b, `,"error":{"code":`...)
+	b = append(b, errorHead...)
 	b = appendInt(b, int64(e.Code))
-	b = append(b, `,"message":`...)
+	b = append(b, messageHead...)
 	b = appendJSONString(b, e.Message)
-	if len(e.Data) > 0 && json.Valid([]byte(e.Data)) {
-		b = append(b, `,"data":`...)
+	if errorData(e) {
+		b = append(b, dataHead...)
 		b = append(b, e.Data...)
 	}
-	return append(b, "}}\n"...)
+	return append(b, errorTail...)
+}
+
+// errorLen is the length of appendError's frame.
+func errorLen(id string, e RPCError) int {
+	n := len(frameHead) + len(id) + len(errorHead) + len(appendInt(make([]byte, 0, maxIntLength), int64(e.Code))) +
+		len(messageHead) + jsonStringLen(e.Message) + len(errorTail)
+	if errorData(e) {
+		n += len(dataHead) + len(e.Data)
+	}
+	return n
+}
+
+// errorData reports whether the error's data goes on the wire: it must be
+// one JSON value.
+func errorData(e RPCError) bool { return len(e.Data) > 0 && scan.Valid(string(e.Data)) }
+
+// appendRequest appends a JSON-RPC request with the id bytes as received.
+func appendRequest(b []byte, id, method string, params []byte) []byte {
+	b = append(b, frameHead...)
+	b = append(b, id...)
+	b = append(b, methodHead...)
+	b = appendJSONString(b, method)
+	if len(params) > 0 {
+		b = append(b, paramsHead...)
+		b = append(b, params...)
+	}
+	return append(b, replyTail...)
+}
+
+// requestLen is the length of appendRequest's frame.
+func requestLen(id, method string, params []byte) int {
+	n := len(frameHead) + len(id) + len(methodHead) + jsonStringLen(method) + len(replyTail)
+	if len(params) > 0 {
+		n += len(paramsHead) + len(params)
+	}
+	return n
 }
 
 func appendInt(b []byte, v int64) []byte {
@@ -64,4 +120,18 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '"')
+}
+
+// jsonStringLen is the length of appendJSONString's string.
+func jsonStringLen(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch == '"' || ch == '\\':
+			n++
+		case ch < 0x20:
+			n += 5
+		}
+	}
+	return n
 }

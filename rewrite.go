@@ -92,8 +92,9 @@ type AgentResponse struct {
 // and the result or error the client gets in place of the agent's.
 type Step struct {
 	// Events are session-level events (Type and Object); the Conn fills in
-	// Agent and SessionID. A context_window event equal to the session's
-	// last one is dropped.
+	// Agent and SessionID, in place: the slice is the Conn's once the hook
+	// returns it (a hook makes a new one each time). A context_window
+	// event equal to the session's last one is dropped.
 	Events []Event
 	// State, unless nil, replaces the session's state. A state is a value:
 	// hooks never change the one they are given, they return a new one.
@@ -159,16 +160,80 @@ type Wire struct {
 // one costs nothing.
 var echo = &Wire{Echo: true}
 
-// wireBuf is a Wire with room for the usual frame, in one allocation.
-type wireBuf struct {
-	Wire
-	b [256]byte
+// newWire returns a Wire and room for a frame of n bytes, capped at n, in
+// one allocation: the new frame is the only allocation a rewrite costs the
+// Conn, whatever its length. The room is the smallest of a few sizes that
+// holds the frame, so that a Wire is a plain struct (the frame, written
+// once and read by the caller, wastes less than its length); a frame
+// above 32 KiB, rare, gets its own allocation, which then dwarfs the
+// Wire's.
+func newWire(n int) (*Wire, []byte) {
+	switch {
+	case n <= 256:
+		w := new(struct {
+			Wire
+			b [256]byte
+		})
+		return &w.Wire, w.b[:0:n]
+	case n <= 512:
+		w := new(struct {
+			Wire
+			b [512]byte
+		})
+		return &w.Wire, w.b[:0:n]
+	case n <= 1<<10:
+		w := new(struct {
+			Wire
+			b [1 << 10]byte
+		})
+		return &w.Wire, w.b[:0:n]
+	case n <= 2<<10:
+		w := new(struct {
+			Wire
+			b [2 << 10]byte
+		})
+		return &w.Wire, w.b[:0:n]
+	case n <= 4<<10:
+		w := new(struct {
+			Wire
+			b [4 << 10]byte
+		})
+		return &w.Wire, w.b[:0:n]
+	case n <= 8<<10:
+		w := new(struct {
+			Wire
+			b [8 << 10]byte
+		})
+		return &w.Wire, w.b[:0:n]
+	case n <= 16<<10:
+		w := new(struct {
+			Wire
+			b [16 << 10]byte
+		})
+		return &w.Wire, w.b[:0:n]
+	case n <= 32<<10:
+		w := new(struct {
+			Wire
+			b [32 << 10]byte
+		})
+		return &w.Wire, w.b[:0:n]
+	}
+	return new(Wire), make([]byte, 0, n)
 }
 
-func newWire() *wireBuf { return &wireBuf{} }
+// replyWire returns a Wire whose Frame is the response with this result.
+func replyWire(id string, result []byte) *Wire {
+	w, b := newWire(replyLen(id, result))
+	w.Frame = appendReply(b, id, result)
+	return w
+}
 
-// buf returns the inline room for a frame: a longer one grows out of it.
-func (w *wireBuf) buf() []byte { return w.b[:0] }
+// errorWire returns a Wire whose Frame is the error response e.
+func errorWire(id string, e RPCError) *Wire {
+	w, b := newWire(errorLen(id, e))
+	w.Frame = appendError(b, id, e)
+	return w
+}
 
 // rewrite returns the dialect's rewrite of a client method, or nil.
 func (d *Dialect) rewrite(method string) *Rewrite {
@@ -197,41 +262,57 @@ func (c *Conn) rewriteRequest(v frameView, rw *Rewrite, sid string) Result {
 		if s != nil {
 			r.created = s.created
 		}
-		c.track(v.id.Raw, r)
+		c.track(v.id.Raw, r, true)
 		return Result{}
 	}
 	if red.Error == nil && (red.Method == "" || !validParams(red.Params)) {
-		red.Error = &RPCError{Code: -32603, Message: "acpdialect: the dialect built no request for " + rw.Method}
+		return c.refuse(v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: the dialect built no request for " + rw.Method})
 	}
 	if red.Error != nil {
-		c.stats.Refused++
-		w := newWire()
-		w.Deliver = appendError(w.buf(), v.id.Raw, *red.Error)
-		return Result{Wire: &w.Wire}
+		return c.refuse(v.id.Raw, *red.Error)
 	}
-	r := request{method: rw.Method, session: sid, rewrite: &redirected{rw: rw, note: red.Note, size: hintSize(red.Note)}}
+	// The method is the dialect's and the session's id the session's own:
+	// the tracked request keeps them without copies.
+	r := request{method: rw.Method, session: sid, note: red.Note}
 	if s != nil {
-		r.created = s.created
+		r.session, r.created = s.id, s.created
+	} else {
+		r.session = strings.Clone(sid)
+	}
+	if r.note == nil {
+		r.note = noNote{}
 	}
 	if requestSize(v.id.Raw, r) > c.budget.MaxValue() {
 		// Too large to keep until the response: refused, as the dialect
 		// would have.
 		c.budget.CountRefused()
-		c.stats.Refused++
-		w := newWire()
-		w.Deliver = appendError(w.buf(), v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: the request is too large to keep until its response"})
-		return Result{Wire: &w.Wire}
+		return c.refuse(v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: the request is too large to keep until its response"})
 	}
-	if !c.track(v.id.Raw, r) {
+	if !c.track(v.id.Raw, r, false) {
 		// The id already awaits a response: the agent's answer to this one
 		// could not be told apart, so it goes as it is.
 		return Result{}
 	}
 	c.stats.Rewritten++
-	w := newWire()
-	w.Frame = appendRequest(w.buf(), v.id.Raw, red.Method, red.Params)
-	return Result{Wire: &w.Wire}
+	w, b := newWire(requestLen(v.id.Raw, red.Method, red.Params))
+	w.Frame = appendRequest(b, v.id.Raw, red.Method, red.Params)
+	return Result{Wire: w}
 }
+
+// refuse answers a client request with an error without reaching the
+// agent.
+func (c *Conn) refuse(id string, e RPCError) Result {
+	c.stats.Refused++
+	w := errorWire(id, e)
+	w.Frame, w.Deliver = nil, w.Frame
+	return Result{Wire: w}
+}
+
+// noNote is the note of a redirected request whose Redirect has none: a
+// request's note is never nil once redirected, so that it says so.
+type noNote struct{}
+
+func (noNote) SizeHint() int { return 0 }
 
 // validParams reports whether p can be a request's params: absent, or one
 // JSON object or array.
@@ -239,12 +320,12 @@ func validParams(p json.RawMessage) bool {
 	if len(p) == 0 {
 		return true
 	}
-	return (p[0] == '{' || p[0] == '[') && json.Valid(p)
+	return (p[0] == '{' || p[0] == '[') && scan.Valid(scan.UnsafeString(p))
 }
 
 // rewriteResponse turns the agent's response to a redirected request into
 // the response the client asked for, under the client's id.
-func (c *Conn) rewriteResponse(v frameView, r request) Result {
+func (c *Conn) rewriteResponse(v frameView, r request, rw *Rewrite) Result {
 	resp := AgentResponse{
 		Result: scan.Result(v.resultMember()),
 		Error:  scan.Result(scan.Member(v.s, "error")),
@@ -253,28 +334,33 @@ func (c *Conn) rewriteResponse(v frameView, r request) Result {
 	if s != nil && s.created != r.created {
 		s = nil // the session ended (and maybe began again) since
 	}
-	st := r.rewrite.rw.Response(resp, s.hookState(), r.rewrite.note)
-	w := newWire()
-	res := Result{Wire: &w.Wire, Events: c.applyStep(s, st)}
+	note := r.note
+	if _, none := note.(noNote); none {
+		note = nil
+	}
+	st := rw.Response(resp, s.hookState(), note)
+	events := c.applyStep(s, st)
 	c.stats.Rewritten++
+	var w *Wire
 	switch {
 	case st.Error != nil:
-		w.Frame = appendError(w.buf(), v.id.Raw, *st.Error)
-	case len(st.Result) > 0 && json.Valid(st.Result):
-		w.Frame = appendReply(w.buf(), v.id.Raw, st.Result)
+		w = errorWire(v.id.Raw, *st.Error)
+	case len(st.Result) > 0 && scan.Valid(scan.UnsafeString(st.Result)):
+		w = replyWire(v.id.Raw, st.Result)
 	case resp.Error.IsObject():
-		w.Frame = appendError(w.buf(), v.id.Raw, readError(resp.Error))
+		w = errorWire(v.id.Raw, readError(resp.Error))
 	default:
-		w.Frame = appendError(w.buf(), v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: no response for " + r.method})
+		w = errorWire(v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: no response for " + r.method})
 	}
-	return res
+	return Result{Wire: w, Events: events}
 }
 
-// readError copies a JSON-RPC error object, data included.
+// readError reads a JSON-RPC error object, data included. Its strings view
+// the frame: the error is written at once, never kept.
 func readError(e gjson.Result) RPCError {
-	out := RPCError{Code: int(e.Get("code").Int()), Message: strings.Clone(e.Get("message").String())}
+	out := RPCError{Code: int(e.Get("code").Int()), Message: e.Get("message").String()}
 	if d := e.Get("data"); d.Exists() {
-		out.Data = RawJSON(strings.Clone(d.Raw))
+		out.Data = RawJSON(d.Raw)
 	}
 	return out
 }
@@ -298,11 +384,9 @@ func (c *Conn) sessionResult(v frameView, r request, res *Result) {
 	if evs := c.applyStep(s, st); len(evs) > 0 {
 		res.Events = append(res.Events[:len(res.Events):len(res.Events)], evs...)
 	}
-	if len(st.Result) > 0 && json.Valid(st.Result) {
+	if len(st.Result) > 0 && scan.Valid(scan.UnsafeString(st.Result)) {
 		c.stats.Rewritten++
-		w := newWire()
-		w.Frame = appendReply(w.buf(), v.id.Raw, st.Result)
-		res.Wire = &w.Wire
+		res.Wire = replyWire(v.id.Raw, st.Result)
 	}
 }
 
@@ -319,7 +403,7 @@ func (c *Conn) applyStep(s *session, st Step) []Event {
 		s.ext.hasWindow = false
 	}
 	x := s.x()
-	out := st.Events[:0:0]
+	out := st.Events[:0] // the hook's slice, filled in place (Step.Events)
 	for _, ev := range st.Events {
 		if w := ev.ContextWindow(); ev.Type == EventContextWindow && w != nil {
 			if x.hasWindow && x.window == *w {
@@ -330,7 +414,7 @@ func (c *Conn) applyStep(s *session, st Step) []Event {
 		ev.Agent, ev.SessionID = c.Agent(), s.id
 		out = append(out, ev)
 	}
-	return out
+	return out[:len(out):len(out)]
 }
 
 // setState gives session s its new state, held in the budget with the
@@ -415,19 +499,6 @@ func (c *Conn) vendorNotification(method string, params gjson.Result) []Event {
 		return c.sessions[id].hookState()
 	})
 	return c.applyStep(c.sessions[sid], st)
-}
-
-// appendRequest appends a JSON-RPC request with the id bytes as received.
-func appendRequest(b []byte, id, method string, params []byte) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"method":`...)
-	b = appendJSONString(b, method)
-	if len(params) > 0 {
-		b = append(b, `,"params":`...)
-		b = append(b, params...)
-	}
-	return append(b, "}\n"...)
 }
 
 // fastParams starts an SDK-layout session/update up to its params object.

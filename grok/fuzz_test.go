@@ -83,6 +83,7 @@ func FuzzRewrite(f *testing.F) {
 		if !gjson.ValidBytes(out.Wire.Frame) || gjson.GetBytes(out.Wire.Frame, "id").Raw != id {
 			t.Fatalf("sent %s for id %s", out.Wire.Frame, id)
 		}
+		checkRoom(t, out.Wire.Frame)
 		in, err := c.Inbound([]byte(agent))
 		if err != nil || !gjson.Valid(agent) || gjson.Get(agent, "method").Exists() || gjson.Get(agent, "id").Raw != id {
 			return // not the response to it (a line that is not JSON the SDK drops too)
@@ -97,8 +98,18 @@ func FuzzRewrite(f *testing.F) {
 // checkResponse fails unless b is one JSON-RPC response for id.
 func checkResponse(t *testing.T, b []byte, id string) {
 	t.Helper()
+	checkRoom(t, b)
 	r := gjson.ParseBytes(b)
 	if !gjson.ValidBytes(b) || r.Get("id").Raw != id || r.Get("result").Exists() == r.Get("error").Exists() || r.Get("method").Exists() {
 		t.Fatalf("response %s for id %s", b, id)
+	}
+}
+
+// checkRoom fails unless a new frame was written into room of exactly its
+// size: the Conn sized it before writing, in one allocation.
+func checkRoom(t *testing.T, b []byte) {
+	t.Helper()
+	if len(b) != cap(b) {
+		t.Fatalf("a frame of %d bytes in room of %d: %s", len(b), cap(b), b)
 	}
 }

@@ -60,7 +60,7 @@ func Notification(method string, params gjson.Result, state func(string) any) (s
 	if next.Current == c.Current && next.Effort == c.Effort {
 		return "", acpdialect.Step{}
 	}
-	return sid.Str, acpdialect.Step{State: next, Events: []acpdialect.Event{configEvent(next)}}
+	return sid.Str, acpdialect.Step{State: next, Events: configEvents(next.ConfigOptions())}
 }
 
 // HandleQuestion reads x.ai/ask_user_question (or its envelope) into a

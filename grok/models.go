@@ -190,57 +190,66 @@ func (c *Catalog) with(model, effort string) *Catalog {
 	return &n
 }
 
-// The ACP config option shapes, written in ACP's field names.
-type (
-	optionJSON struct {
-		ID           string      `json:"id"`
-		Name         string      `json:"name"`
-		Category     string      `json:"category"`
-		Type         string      `json:"type"`
-		CurrentValue string      `json:"currentValue"`
-		Options      []valueJSON `json:"options"`
-	}
-	valueJSON struct {
-		Value string `json:"value"`
-		Name  string `json:"name"`
-	}
-)
-
 // ConfigOptions returns the catalog as ACP config options: the model
 // select, then the reasoning effort select when the current model offers
 // efforts. It is [] for an empty catalog, never null.
 func (c *Catalog) ConfigOptions() json.RawMessage {
-	opts := make([]optionJSON, 0, 2)
+	return build(func(w *writer) { c.writeOptions(w) })
+}
+
+// writeOptions writes the config options as encoding/json writes
+// [{"id","name","category","type","currentValue","options":[{"value","name"}]}].
+func (c *Catalog) writeOptions(w *writer) {
+	w.raw(`[`)
 	if len(c.Models) > 0 {
-		o := optionJSON{ID: OptionModel, Name: "Model", Category: CategoryModel, Type: "select",
-			CurrentValue: c.Current, Options: make([]valueJSON, len(c.Models))}
+		w.raw(`{"id":"` + OptionModel + `","name":"Model","category":"` + CategoryModel + `","type":"select","currentValue":`)
+		w.str(c.Current)
+		w.raw(`,"options":[`)
 		for i, m := range c.Models {
 			name := m.Name
 			if name == "" {
 				name = m.ID
 			}
-			o.Options[i] = valueJSON{Value: m.ID, Name: name}
+			writeValue(w, i, m.ID, name)
 		}
-		opts = append(opts, o)
+		w.raw(`]}`)
 	}
 	if m := c.find(c.Current); m != nil && len(m.Efforts) > 0 {
-		o := optionJSON{ID: OptionEffort, Name: "Reasoning Effort", Category: CategoryThoughtLevel, Type: "select",
-			CurrentValue: c.Effort, Options: make([]valueJSON, len(m.Efforts))}
-		for i, e := range m.Efforts {
-			o.Options[i] = valueJSON{Value: e.Value, Name: e.Name}
+		if len(c.Models) > 0 {
+			w.raw(`,`)
 		}
-		opts = append(opts, o)
+		w.raw(`{"id":"` + OptionEffort + `","name":"Reasoning Effort","category":"` + CategoryThoughtLevel + `","type":"select","currentValue":`)
+		w.str(c.Effort)
+		w.raw(`,"options":[`)
+		for i, e := range m.Efforts {
+			writeValue(w, i, e.Value, e.Name)
+		}
+		w.raw(`]}`)
 	}
-	b, err := json.Marshal(opts)
-	if err != nil {
-		return json.RawMessage("[]")
-	}
-	return b
+	w.raw(`]`)
 }
 
-// configEvent is the config event of a catalog.
-func configEvent(c *Catalog) acpdialect.Event {
-	return acpdialect.Event{Type: acpdialect.EventConfig, Object: &acpdialect.Config{Options: c.ConfigOptions()}}
+// writeValue writes the i-th of a select's options.
+func writeValue(w *writer, i int, value, name string) {
+	if i > 0 {
+		w.raw(`,`)
+	}
+	w.raw(`{"value":`)
+	w.str(value)
+	w.raw(`,"name":`)
+	w.str(name)
+	w.raw(`}`)
+}
+
+// configEvents is a config event with these options, in one allocation
+// with its object (the Conn fills in the event's session in place).
+func configEvents(options json.RawMessage) []acpdialect.Event {
+	o := &struct {
+		ev  [1]acpdialect.Event
+		cfg acpdialect.Config
+	}{cfg: acpdialect.Config{Options: options}}
+	o.ev[0] = acpdialect.Event{Type: acpdialect.EventConfig, Object: &o.cfg}
+	return o.ev[:]
 }
 
 // SessionResult reads the agent's result to a client request with the
@@ -259,7 +268,7 @@ func SessionResult(method string, result gjson.Result, state any) acpdialect.Ste
 			return acpdialect.Step{}
 		}
 		next := cur.with(cur.find(id).ID, cur.resolveEffort(id, cur.Effort))
-		return acpdialect.Step{State: next, Events: []acpdialect.Event{configEvent(next)}}
+		return acpdialect.Step{State: next, Events: configEvents(next.ConfigOptions())}
 	}
 	return acpdialect.Step{}
 }
@@ -276,10 +285,11 @@ func sessionCatalog(result gjson.Result) acpdialect.Step {
 	if !ok {
 		return acpdialect.Step{}
 	}
+	opts := c.ConfigOptions()
 	return acpdialect.Step{
 		State:  &c,
-		Events: []acpdialect.Event{configEvent(&c)},
-		Result: withMember(result, "configOptions", c.ConfigOptions()),
+		Events: configEvents(opts),
+		Result: withMember(result, "configOptions", opts),
 	}
 }
 

@@ -2,7 +2,6 @@ package grok
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
@@ -15,19 +14,23 @@ import (
 const CodeIncompatibleSwitch = "MODEL_SWITCH_INCOMPATIBLE_AGENT"
 
 // change is a set_config_option sent as session/set_model: the Note the
-// Conn keeps until the agent's reply.
+// Conn keeps until the agent's reply. It carries the catalog the reply
+// should make (next), so that the usual reply, which confirms the change,
+// takes it as the session's new state and makes none of its own.
 type change struct {
 	model  string // the model the agent was asked for
 	effort string // the effort sent, "" for none
+	next   Catalog
 }
 
 // SizeHint is what the note keeps, for the Conn's byte budget
-// (acpdialect.SizeHint): the struct, boxed, and its strings.
-func (ch change) SizeHint() int { return 32 + len(ch.model) + len(ch.effort) }
+// (acpdialect.SizeHint): the struct and its strings; next's models are
+// the session's catalog's, counted with it.
+func (ch *change) SizeHint() int { return 112 + len(ch.model) + len(ch.effort) }
 
-// invalid is a refusal of a set_config_option: JSON-RPC's invalid params.
-func invalid(format string, args ...any) acpdialect.Redirect {
-	return acpdialect.Redirect{Error: &acpdialect.RPCError{Code: -32602, Message: fmt.Sprintf(format, args...)}}
+// refuse is a refusal of a set_config_option: JSON-RPC's invalid params.
+func refuse(msg string) acpdialect.Redirect {
+	return acpdialect.Redirect{Error: &acpdialect.RPCError{Code: -32602, Message: msg}}
 }
 
 // SetConfigRequest turns a client's session/set_config_option into Grok's
@@ -37,6 +40,9 @@ func invalid(format string, args ...any) acpdialect.Redirect {
 // _meta.reasoningEffort. A value the catalog does not offer is refused
 // with the allowed values, and so is any other option. A session whose
 // agent sent its own config options, or with no catalog, passes as it is.
+//
+// It runs once per request: it allocates the params and the note, and a
+// refusal its error and message, nothing else.
 func SetConfigRequest(params gjson.Result, state any) acpdialect.Redirect {
 	c, _ := state.(*Catalog)
 	if c == nil || c.AgentOptions {
@@ -44,10 +50,14 @@ func SetConfigRequest(params gjson.Result, state any) acpdialect.Redirect {
 	}
 	sid, id, value := params.Get("sessionId"), params.Get("configId"), params.Get("value")
 	if sid.Type != gjson.String {
-		return invalid("session/set_config_option needs a sessionId")
+		return refuse("session/set_config_option needs a sessionId")
 	}
 	if value.Type != gjson.String {
-		return invalid("the value of %q must be a string", id.String())
+		return refuse(buildString(func(w *writer) {
+			w.raw("the value of ")
+			w.quote(id.String())
+			w.raw(" must be a string")
+		}))
 	}
 	switch id.String() {
 	case OptionModel:
@@ -55,60 +65,90 @@ func SetConfigRequest(params gjson.Result, state any) acpdialect.Redirect {
 	case OptionEffort:
 		return setEffort(c, sid.Str, value.Str)
 	}
-	return invalid("unknown config option %q; use one of: %s, %s", id.String(), OptionModel, OptionEffort)
+	return refuse(buildString(func(w *writer) {
+		w.raw("unknown config option ")
+		w.quote(id.String())
+		w.raw("; use one of: " + OptionModel + ", " + OptionEffort)
+	}))
 }
 
 func setModel(c *Catalog, sid, value string) acpdialect.Redirect {
 	m := c.find(value)
 	if m == nil {
-		ids := make([]string, len(c.Models))
-		for i, x := range c.Models {
-			ids[i] = x.ID
-		}
-		return invalid("unknown model %q; use one of: %s", value, strings.Join(ids, ", "))
+		return refuse(buildString(func(w *writer) {
+			w.raw("unknown model ")
+			w.quote(value)
+			w.raw("; use one of: ")
+			for i, x := range c.Models {
+				if i > 0 {
+					w.raw(", ")
+				}
+				w.raw(x.ID)
+			}
+		}))
 	}
-	ch := change{model: m.ID, effort: m.match(c.Effort)}
-	return acpdialect.Redirect{Method: MethodSetModel, Params: setModelParams(sid, ch), Note: ch}
+	return redirect(c, sid, m.ID, m.match(c.Effort))
 }
 
 func setEffort(c *Catalog, sid, value string) acpdialect.Redirect {
 	m := c.find(c.Current)
 	switch {
 	case m == nil:
-		return invalid("no current model to set the reasoning effort of")
+		return refuse("no current model to set the reasoning effort of")
 	case len(m.Efforts) == 0:
-		return invalid("model %q does not support reasoning effort", m.ID)
+		return refuse(buildString(func(w *writer) {
+			w.raw("model ")
+			w.quote(m.ID)
+			w.raw(" does not support reasoning effort")
+		}))
 	}
 	v := m.match(value)
 	if v == "" {
-		vals := make([]string, len(m.Efforts))
-		for i, e := range m.Efforts {
-			vals[i] = e.Value
-		}
-		return invalid("unsupported reasoning effort %q for model %q; use one of: %s", value, m.ID, strings.Join(vals, ", "))
+		return refuse(buildString(func(w *writer) {
+			w.raw("unsupported reasoning effort ")
+			w.quote(value)
+			w.raw(" for model ")
+			w.quote(m.ID)
+			w.raw("; use one of: ")
+			for i, e := range m.Efforts {
+				if i > 0 {
+					w.raw(", ")
+				}
+				w.raw(e.Value)
+			}
+		}))
 	}
-	ch := change{model: m.ID, effort: v}
-	return acpdialect.Redirect{Method: MethodSetModel, Params: setModelParams(sid, ch), Note: ch}
+	return redirect(c, sid, m.ID, v)
 }
 
-type (
-	setModelJSON struct {
-		SessionID string    `json:"sessionId"`
-		ModelID   string    `json:"modelId"`
-		Meta      *metaJSON `json:"_meta,omitempty"`
+// redirect is the session/set_model request for a change of c to model
+// and effort, and its note with the catalog the agent's confirmation
+// makes (as SetConfigResponse does).
+func redirect(c *Catalog, sid, model, effort string) acpdialect.Redirect {
+	ch := &change{model: model, effort: effort, next: *c}
+	selected := c.Effort
+	if effort != "" {
+		selected = effort
 	}
-	metaJSON struct {
-		ReasoningEffort string `json:"reasoningEffort"`
-	}
-)
+	ch.next.Current, ch.next.Effort = model, c.resolveEffort(model, selected)
+	return acpdialect.Redirect{Method: MethodSetModel, Params: setModelParams(sid, model, effort), Note: ch}
+}
 
-func setModelParams(sid string, ch change) json.RawMessage {
-	p := setModelJSON{SessionID: sid, ModelID: ch.model}
-	if ch.effort != "" {
-		p.Meta = &metaJSON{ReasoningEffort: ch.effort}
-	}
-	b, _ := json.Marshal(p) // strings only: it cannot fail
-	return b
+// setModelParams is {"sessionId","modelId"[,"_meta":{"reasoningEffort"}]},
+// as encoding/json writes it.
+func setModelParams(sid, model, effort string) json.RawMessage {
+	return build(func(w *writer) {
+		w.raw(`{"sessionId":`)
+		w.str(sid)
+		w.raw(`,"modelId":`)
+		w.str(model)
+		if effort != "" {
+			w.raw(`,"_meta":{"reasoningEffort":`)
+			w.str(effort)
+			w.raw(`}`)
+		}
+		w.raw(`}`)
+	})
 }
 
 // SetConfigResponse turns Grok's reply to the session/set_model that
@@ -118,8 +158,13 @@ func setModelParams(sid string, ch change) json.RawMessage {
 // and a config event; an incompatible switch becomes an error that says
 // to start a new session, with a provider_error event; any other error
 // goes back as the agent sent it.
+//
+// On success it allocates the result, whose options the config event
+// shares, and the event; the new state is the note's, made with the
+// request, unless the session's catalog changed since or the agent
+// confirmed another model.
 func SetConfigResponse(resp acpdialect.AgentResponse, state, note any) acpdialect.Step {
-	ch, _ := note.(change)
+	ch, _ := note.(*change)
 	c, _ := state.(*Catalog)
 	if resp.Error.Exists() || !resp.Result.Exists() {
 		if e, ok := ClassifyError(resp.Error); ok {
@@ -130,33 +175,56 @@ func SetConfigResponse(resp acpdialect.AgentResponse, state, note any) acpdialec
 	if c == nil {
 		return acpdialect.Step{Result: json.RawMessage(`{"configOptions":[]}`)}
 	}
+	if ch == nil {
+		ch = &change{}
+	}
 	model := ch.model
-	if id := ParseSetModelResult(resp.Result); id != "" && c.find(id) != nil {
-		model = c.find(id).ID // the agent says which model it runs
+	if m := c.find(setModelResult(resp.Result)); m != nil {
+		model = m.ID // the agent says which model it runs
 	}
 	selected := c.Effort
 	if ch.effort != "" {
 		selected = ch.effort
 	}
-	next := c.with(model, c.resolveEffort(model, selected))
+	next := &ch.next
+	if effort := c.resolveEffort(model, selected); !next.is(c, model, effort) {
+		next = c.with(model, effort)
+	}
+	result, opts := setConfigResult(next)
 	return acpdialect.Step{
 		State:  next,
-		Events: []acpdialect.Event{configEvent(next)},
-		Result: setConfigResult(next),
+		Events: configEvents(opts),
+		Result: result,
 	}
 }
 
-func setConfigResult(c *Catalog) json.RawMessage {
-	opts := c.ConfigOptions()
-	b := make([]byte, 0, len(opts)+20)
-	b = append(b, `{"configOptions":`...)
-	b = append(b, opts...)
-	return append(b, '}')
+// is reports whether n is c with the selection model and effort.
+func (n *Catalog) is(c *Catalog, model, effort string) bool {
+	return n.Current == model && n.Effort == effort && n.AgentOptions == c.AgentOptions &&
+		len(n.Models) == len(c.Models) && (len(c.Models) == 0 || &n.Models[0] == &c.Models[0])
+}
+
+// setConfigResult is the set_config_option result {"configOptions":[...]}
+// of a catalog, and the options in it.
+func setConfigResult(c *Catalog) (result, options json.RawMessage) {
+	const head = `{"configOptions":`
+	result = build(func(w *writer) {
+		w.raw(head)
+		c.writeOptions(w)
+		w.raw(`}`)
+	})
+	end := len(result) - 1
+	return result, result[len(head):end:end]
 }
 
 // ParseSetModelResult reads the model a session/set_model reply confirms:
 // _meta.model as a string, or as {"Ok": id}; "" when it names none ({}).
 func ParseSetModelResult(result gjson.Result) string {
+	return strings.Clone(setModelResult(result))
+}
+
+// setModelResult is ParseSetModelResult's model, viewing the frame.
+func setModelResult(result gjson.Result) string {
 	m := result.Get("_meta.model")
 	if m.IsObject() {
 		m = m.Get("Ok")
@@ -164,7 +232,7 @@ func ParseSetModelResult(result gjson.Result) string {
 	if m.Type != gjson.String {
 		return ""
 	}
-	return strings.Clone(m.Str)
+	return m.Str
 }
 
 // ClassifyError reads a session/set_model error: ok when it is the

@@ -1,0 +1,59 @@
+package acpdialect
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzFrameLen: the lengths that size a rewrite's frame before it is
+// written are those of the frames written, so that a new frame is one
+// allocation, exactly its size.
+func FuzzFrameLen(f *testing.F) {
+	f.Add(`7`, "session/set_model", `{"sessionId":"s1"}`, -32602, "unknown model \"x\"\n", `{"code":"A"}`)
+	f.Add(`"a\"b"`, "", "", 0, "", `{`)
+	f.Add(`-1`, "m\x01\\", "[]", -9223372036854775807, "\\\"\t", ``)
+	f.Fuzz(func(t *testing.T, id, method, payload string, code int, message, data string) {
+		e := RPCError{Code: code, Message: message, Data: RawJSON(data)}
+		for _, tt := range []struct {
+			name string
+			n    int
+			b    []byte
+		}{
+			{"reply", replyLen(id, []byte(payload)), appendReply(nil, id, []byte(payload))},
+			{"error", errorLen(id, e), appendError(nil, id, e)},
+			{"request", requestLen(id, method, []byte(payload)), appendRequest(nil, id, method, []byte(payload))},
+		} {
+			if tt.n != len(tt.b) {
+				t.Fatalf("%s: length %d, written %d: %q", tt.name, tt.n, len(tt.b), tt.b)
+			}
+		}
+		for _, n := range []int{len(payload), len(payload) << 8} {
+			w, b := newWire(n)
+			if w == nil || len(b) != 0 || cap(b) != n {
+				t.Fatalf("newWire(%d): room %d", n, cap(b))
+			}
+		}
+	})
+}
+
+// A frame has room for exactly its bytes, whatever its length, and is one
+// allocation with its Wire up to 32 KiB.
+func TestWireRoom(t *testing.T) {
+	for _, n := range []int{0, 1, 255, 256, 257, 4 << 10, 32 << 10, 32<<10 + 1, 100 << 10} {
+		want := 1.0
+		if n > 32<<10 {
+			want = 2
+		}
+		x := strings.Repeat("x", n)
+		got := testing.AllocsPerRun(20, func() {
+			w, b := newWire(n)
+			w.Frame = append(b, x...)
+			sinkWire = w
+		})
+		if got != want || len(sinkWire.Frame) != n || cap(sinkWire.Frame) != n {
+			t.Errorf("a frame of %d bytes: %.0f allocs, want %.0f; len %d cap %d", n, got, want, len(sinkWire.Frame), cap(sinkWire.Frame))
+		}
+	}
+}
+
+var sinkWire *Wire
