@@ -67,18 +67,42 @@ func ParsePermission(params gjson.Result) (toolCallID string, p *acpdialect.Perm
 	})
 	frame.Own(&toolCallID, &p.ACPKind, &p.Title, &p.Server, &p.Tool)
 	if opts.IsArray() {
-		opts.ForEach(func(_, o gjson.Result) bool {
-			if id := frame.Str(o.Get("optionId")); id != "" {
-				p.Options = append(p.Options, acpdialect.PermissionOption{ID: id, Name: frame.Str(o.Get("name")), Kind: frame.Str(o.Get("kind"))})
-			}
-			return len(p.Options) < MaxPermissionOptions
-		})
+		p.Options = readOptions(opts, p.Options)
 	}
 	if k := meta.Get("codex.kind"); k.Type == gjson.String && k.Str == "plan_review" {
 		p.PlanReview = true
 		p.PlanItemID = frame.Str(meta.Get("codex.planItemId"))
 	}
 	return toolCallID, p
+}
+
+// readOptions appends the options with an optionId, as many as
+// MaxPermissionOptions: each option's first optionId, name and kind, read
+// in one pass over the list (gjson's Get would walk each option three
+// times).
+func readOptions(list gjson.Result, out []acpdialect.PermissionOption) []acpdialect.PermissionOption {
+	r := frame.NewReader(list)
+	r.Array(func() {
+		if len(out) >= MaxPermissionOptions {
+			return // skipped
+		}
+		var id, name, kind gjson.Result
+		var seen uint8
+		r.Object(func(k string) {
+			switch {
+			case k == "optionId" && seen&1 == 0:
+				id, seen = r.Value(), seen|1
+			case k == "name" && seen&2 == 0:
+				name, seen = r.Value(), seen|2
+			case k == "kind" && seen&4 == 0:
+				kind, seen = r.Value(), seen|4
+			}
+		})
+		if id := frame.Str(id); id != "" {
+			out = append(out, acpdialect.PermissionOption{ID: id, Name: frame.Str(name), Kind: frame.Str(kind)})
+		}
+	})
+	return out
 }
 
 // CompactionEvent reads a tool call that carries _meta.contextCompaction

@@ -2,6 +2,7 @@ package codex_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/acpdialect/acpdialect/codex"
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/acpdialect/acpdialect/terminal"
+	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 )
 
@@ -156,4 +158,32 @@ func subStatus(p acpdialect.Payload) string {
 		return ""
 	}
 	return p.SubagentTask.Status
+}
+
+// FuzzPermissionOptions: the one-pass read of the options finds what
+// gjson's Get found in each option, on any valid params.
+func FuzzPermissionOptions(f *testing.F) {
+	seeds(f, "params")
+	f.Add(`{"options":[{"optionId":"a","name":"A","kind":"allow_once","optionId":"b"},{"name":"x"},1,{"optionId":"c\u00e9","kind":2}]}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if !json.Valid([]byte(s)) {
+			return // the Conn reads only valid frames
+		}
+		_, p := codex.ParsePermission(gjson.Parse(s))
+		var want []acpdialect.PermissionOption
+		if opts := gjson.Parse(s).Get("options"); opts.IsArray() {
+			opts.ForEach(func(_, o gjson.Result) bool {
+				if id := frame.Str(o.Get("optionId")); id != "" {
+					want = append(want, acpdialect.PermissionOption{ID: id, Name: frame.Str(o.Get("name")), Kind: frame.Str(o.Get("kind"))})
+				}
+				return len(want) < codex.MaxPermissionOptions
+			})
+		}
+		if len(want) == 0 && len(p.Options) == 0 {
+			return
+		}
+		if diff := cmp.Diff(want, p.Options); diff != "" {
+			t.Fatalf("options of %s (-gjson +one pass):\n%s", s, diff)
+		}
+	})
 }
