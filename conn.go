@@ -232,7 +232,10 @@ type Conn struct {
 	last     *session // the session touched last, if it has not ended: most frames name it again
 	seq      uint64
 	requests map[string]request
-	reqOrder []string
+	// reqOrder is the tracked requests' ids, oldest first, with stale
+	// entries (answered; or an id since reused, whose order differs).
+	reqOrder []orderedID
+	reqSeq   uint64
 	reqBytes int64 // held in the budget for the tracked requests
 	// budget bounds the bytes of every store (Options.MaxBytes);
 	// sessBytes is what the sessions hold in it.
@@ -317,6 +320,7 @@ type request struct {
 	method  string
 	session string
 	created uint64 // the session's created seq: a response outliving it is stale
+	order   uint64 // when it was tracked: its entry in reqOrder says the same
 	// note, for a request a Rewrite sent the agent in another form, is
 	// its Redirect.Note (noNote for none), kept until the response; the
 	// Rewrite, found again by the method, turns the response back. Kept
@@ -739,7 +743,7 @@ func (c *Conn) turnStart(s *session) {
 
 // requestOverhead is what a tracked request costs beyond its strings: its
 // map slot, its place in the order and the struct.
-const requestOverhead = 160
+const requestOverhead = 208
 
 // requestSize is what a tracked request holds in the budget.
 func requestSize(id string, r request) int64 {
@@ -773,8 +777,10 @@ func (c *Conn) track(id string, r request, views bool) bool {
 		r.method = strings.Clone(r.method)
 		r.session = strings.Clone(r.session)
 	}
+	c.reqSeq++
+	r.order = c.reqSeq
 	c.requests[id] = r
-	c.reqOrder = append(c.reqOrder, id)
+	c.reqOrder = append(c.reqOrder, orderedID{id, r.order})
 	c.reqBytes += size
 	c.budget.Hold(size)
 	if len(c.reqOrder) > 2*c.opts.MaxRequests {
@@ -796,14 +802,29 @@ func (c *Conn) loaded(r request) {
 // forgetOldestRequest stops tracking the oldest request, if it is still
 // tracked.
 func (c *Conn) forgetOldestRequest() {
-	id := c.reqOrder[0]
-	c.reqOrder[0] = "" // the array must not keep the id alive
+	e := c.reqOrder[0]
+	c.reqOrder[0] = orderedID{} // the array must not keep the id alive
 	c.reqOrder = c.reqOrder[1:]
-	if r, ok := c.requests[id]; ok {
+	if r, ok := c.live(e); ok {
 		c.loaded(r) // a forgotten load replays no more
-		c.untrack(id, r)
+		c.untrack(e.id, r)
 		c.stats.RequestsEvicted++
 	}
+}
+
+// orderedID is an entry of the eviction order: a request's id and when
+// it was tracked.
+type orderedID struct {
+	id    string
+	order uint64
+}
+
+// live returns the tracked request an entry of the eviction order stands
+// for, if it is still tracked: not answered, and its id not reused since
+// (a client may reuse an answered id while other requests wait).
+func (c *Conn) live(e orderedID) (request, bool) {
+	r, ok := c.requests[e.id]
+	return r, ok && r.order == e.order
 }
 
 // untrack forgets a tracked request and gives back its bytes.
@@ -822,9 +843,9 @@ func (c *Conn) untrack(id string, r request) {
 // stays within twice the bound however many requests come and go.
 func (c *Conn) compactRequests() {
 	kept := c.reqOrder[:0]
-	for _, id := range c.reqOrder {
-		if _, ok := c.requests[id]; ok {
-			kept = append(kept, id)
+	for _, e := range c.reqOrder {
+		if _, ok := c.live(e); ok {
+			kept = append(kept, e)
 		}
 	}
 	clear(c.reqOrder[len(kept):])
