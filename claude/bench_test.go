@@ -10,6 +10,7 @@ import (
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/dialects"
+	"github.com/acpdialect/acpdialect/internal/floor"
 	"github.com/acpdialect/acpdialect/internal/pair"
 	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
@@ -247,86 +248,18 @@ func BenchmarkCapturesRatio(b *testing.B) {
 	)
 }
 
-// floor is the least any normalizer that meets this dialect's contract
-// does with each line, without a single rule of it: check that the line is
-// JSON (the SDK drops one that is not, so a normalizer must not act on
-// it), walk to the update once, read its kind, tool call id and the
-// claudeCode tool name and parent (which decide a Claude card's kind and
-// nesting), find the session and the card in maps, and make one event per
-// tool call frame. Everything else the Conn does (merging, responses,
-// usage, monitors, permissions, bounds) is left out, so the Conn cannot be
-// faster than this.
-type floor struct {
-	sessions map[string]int
-	cards    map[string]*acpdialect.Payload
-}
-
-func (f *floor) line(s string) {
-	if !scan.Valid(s) {
-		panic("a capture line is not JSON")
-	}
-	// Each byte of the update is walked once: the walks stop where the
-	// next one starts.
-	_, params := scan.Walk(s, "params", func(string, string) bool { return true })
-	var sid, kind, id, tool, parent string
-	_, update := scan.Walk(params, "update", func(k, raw string) bool {
-		if k == "sessionId" {
-			sid = raw
-		}
-		return true
-	})
-	scan.Members(update, func(k, raw string) bool {
-		switch k {
-		case "sessionUpdate":
-			kind = raw
-		case "toolCallId":
-			id = raw
-		case "_meta":
-			scan.Members(scan.Member(raw, "claudeCode"), func(k, raw string) bool {
-				switch k {
-				case "toolName":
-					tool = raw
-				case "parentToolUseId":
-					parent = raw
-				}
-				return true
-			})
-		}
-		return true
-	})
-	if sid != "" {
-		f.sessions[sid]++
-	}
-	if id == "" {
-		return
-	}
-	p := f.cards[id]
-	if p == nil {
-		p = &acpdialect.Payload{}
-		f.cards[strings.Clone(id)] = p
-	}
-	o := &struct {
-		ev [1]acpdialect.Event
-		p  acpdialect.Payload
-	}{p: *p}
-	o.p.Title, o.p.ParentToolCallID = tool, parent
-	o.ev[0] = acpdialect.Event{Type: kind, SessionID: sid, ToolCallID: id, Payload: &o.p}
-	sinkEvents = o.ev[:]
-}
-
-var sinkEvents []acpdialect.Event
-
 // BenchmarkCapturesFloorRatio reports gjson's three fields against the
-// floor (gjson/floor, cpu-gjson/floor): below 1, not even the floor is as
-// fast as gjson, and neither can the Conn be.
+// floor of any Claude normalizer (internal/floor, reading the claudeCode
+// tool name and parent): at 1 or below, not even the floor is faster than
+// gjson, and a Conn that does all the contract asks cannot be.
 func BenchmarkCapturesFloorRatio(b *testing.B) {
 	caps, _ := captures(b)
-	f := &floor{sessions: map[string]int{}, cards: map[string]*acpdialect.Payload{}}
+	f := floor.New("claudeCode", "toolName", "parentToolUseId")
 	pair.Report(b,
 		pair.Pass{Name: "floor", Run: func() {
 			for _, c := range caps {
 				for _, line := range c.lines {
-					f.line(scan.UnsafeString(line))
+					f.Line(scan.UnsafeString(line))
 				}
 			}
 		}},

@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/internal/floor"
+	"github.com/acpdialect/acpdialect/internal/pair"
+	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
 )
 
@@ -54,13 +57,7 @@ func BenchmarkCapturesConn(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(size)
 	for b.Loop() {
-		for _, l := range lines {
-			res, err := c.Inbound(l)
-			if err != nil {
-				b.Fatal(err)
-			}
-			sinkEvents += len(res.Events)
-		}
+		replayConn(b, c, lines)
 	}
 }
 
@@ -69,17 +66,7 @@ func BenchmarkCapturesBaseline(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(size)
 	for b.Loop() {
-		for _, l := range lines {
-			var m map[string]any
-			if err := json.Unmarshal(l, &m); err != nil {
-				b.Fatal(err)
-			}
-			sinkStr, _ = m["method"].(string)
-			p, _ := m["params"].(map[string]any)
-			sinkStr, _ = p["sessionId"].(string)
-			u, _ := p["update"].(map[string]any)
-			sinkStr, _ = u["sessionUpdate"].(string)
-		}
+		decodeMaps(b, lines)
 	}
 }
 
@@ -88,10 +75,72 @@ func BenchmarkCapturesGJSON(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(size)
 	for b.Loop() {
-		for _, l := range lines {
-			r := gjson.GetManyBytes(l, "method", "params.sessionId", "params.update.sessionUpdate")
-			sinkStr = r[2].Str
+		readGJSON(lines)
+	}
+}
+
+// BenchmarkCapturesRatio replays the captures through the Conn, the map
+// baseline and gjson in alternation and reports the medians of their times
+// over the Conn's (map/conn, gjson/conn; cpu- in CPU time): the figures
+// the speed targets name, steady on a shared machine.
+func BenchmarkCapturesRatio(b *testing.B) {
+	lines, _ := captureLines(b)
+	c := conn(b, acpdialect.Options{})
+	pair.Report(b,
+		pair.Pass{Name: "conn", Run: func() { replayConn(b, c, lines) }},
+		pair.Pass{Name: "map", Run: func() { decodeMaps(b, lines) }},
+		pair.Pass{Name: "gjson", Run: func() { readGJSON(lines) }},
+	)
+}
+
+// BenchmarkCapturesFloorRatio reports gjson's three fields against the
+// floor of any Codex normalizer (internal/floor, reading _meta.codex's
+// collaboration and subagent): at 1 or below, not even the floor is faster
+// than gjson, and a Conn that does all the contract asks cannot be.
+func BenchmarkCapturesFloorRatio(b *testing.B) {
+	lines, _ := captureLines(b)
+	f := floor.New("codex", "collaboration", "subagent")
+	pair.Report(b,
+		pair.Pass{Name: "floor", Run: func() {
+			for _, l := range lines {
+				f.Line(scan.UnsafeString(l))
+			}
+		}},
+		pair.Pass{Name: "gjson", Run: func() { readGJSON(lines) }},
+	)
+}
+
+func replayConn(b *testing.B, c *acpdialect.Conn, lines [][]byte) {
+	for _, l := range lines {
+		res, err := c.Inbound(l)
+		if err != nil {
+			b.Fatal(err)
 		}
+		sinkEvents += len(res.Events)
+	}
+}
+
+// decodeMaps decodes each line into map[string]any and reads what a
+// client reads to dispatch it.
+func decodeMaps(b *testing.B, lines [][]byte) {
+	for _, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal(l, &m); err != nil {
+			b.Fatal(err)
+		}
+		sinkStr, _ = m["method"].(string)
+		p, _ := m["params"].(map[string]any)
+		sinkStr, _ = p["sessionId"].(string)
+		u, _ := p["update"].(map[string]any)
+		sinkStr, _ = u["sessionUpdate"].(string)
+	}
+}
+
+// readGJSON reads the same three fields of each line with gjson.
+func readGJSON(lines [][]byte) {
+	for _, l := range lines {
+		r := gjson.GetManyBytes(l, "method", "params.sessionId", "params.update.sessionUpdate")
+		sinkStr = r[2].Str
 	}
 }
 
