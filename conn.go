@@ -870,7 +870,7 @@ func (c *Conn) response(v frameView) (Result, error) {
 	case "session/new":
 		// gjson's path looks in every result object for a sessionId: the
 		// first one's is the usual case.
-		sid := scan.Result(v.resultMember()).Get("sessionId")
+		sid := scan.Result(scan.Member(v.resultMember(), "sessionId"))
 		if !sid.Exists() {
 			sid = gjson.Get(v.s, "result.sessionId")
 		}
@@ -945,11 +945,33 @@ func (c *Conn) identify(result gjson.Result) {
 	if c.fixed {
 		return
 	}
-	info := result.Get("agentInfo")
+	// One walk each, reading what gjson's Get reads: the first agentInfo
+	// (else the first info), and its first name and title.
+	var info, draft gjson.Result
+	frame.Members(result, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "agentInfo":
+			info = v
+			return false
+		case k == "info" && !draft.Exists():
+			draft = v
+		}
+		return true
+	})
 	if !info.Exists() {
-		info = result.Get("info")
+		info = draft
 	}
-	c.d = c.reg.ByAgent(info.Get("name").String(), info.Get("title").String())
+	var name, title gjson.Result
+	frame.Members(info, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "name" && !name.Exists():
+			name = v
+		case k == "title" && !title.Exists():
+			title = v
+		}
+		return true
+	})
+	c.d = c.reg.ByAgent(name.String(), title.String())
 	c.skip = skipCache{} // what needs nothing may depend on the dialect
 }
 
