@@ -495,6 +495,48 @@ func (v *frameView) walk(check bool) (end int, valid bool) {
 	return end, valid
 }
 
+// clientView reads a client frame's method, id, params and result (first
+// occurrences) in one walk over all of it, which also checks it: the Conn
+// acts on every client frame, so each is checked anyway. A frame that is
+// not valid JSON is read as view reads it, and left unchecked.
+func clientView(frame []byte, check bool) (frameView, error) {
+	trimmed := bytes.TrimSpace(frame)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return frameView{}, ErrNotObject
+	}
+	v := frameView{s: scan.UnsafeString(trimmed)}
+	var method string
+	var seen uint8
+	read := func(k, raw string) bool {
+		switch {
+		case k == "method" && seen&1 == 0:
+			method, seen = raw, seen|1
+		case k == "id" && seen&2 == 0:
+			v.rawID, seen = raw, seen|2
+		case k == "params" && seen&4 == 0:
+			v.params, seen = raw, seen|4
+		case k == "result" && seen&8 == 0:
+			v.result, seen = raw, seen|8
+		}
+		return true
+	}
+	var end int
+	if check {
+		var valid bool
+		if end, valid = scan.MembersValid(v.s, 0, read); !valid || end != len(v.s) {
+			return view(frame, false) // not JSON: Outbound refuses it
+		}
+		v.checked = true
+	} else {
+		end = scan.Members(v.s, read)
+	}
+	v.method = scan.Result(method)
+	v.whole = end > 0 && !v.method.Exists()
+	v.id = scan.Result(v.rawID)
+	v.hasID = v.id.Exists() && v.id.Type != gjson.Null
+	return v, nil
+}
+
 // resultMember returns the raw result, as scan.Member(v.s, "result").
 func (v *frameView) resultMember() string {
 	if v.whole {
@@ -673,20 +715,20 @@ func (c *Conn) fastToolUpdate(b []byte, f fastUpdate) (Result, error) {
 // returns ErrInvalidJSON.
 func (c *Conn) Outbound(frame []byte) (Result, error) {
 	c.stats.Frames++
-	v, err := view(frame, !c.opts.Checked)
+	v, err := clientView(frame, !c.opts.Checked)
 	if err != nil {
 		c.stats.Malformed++
 		return Result{}, err
 	}
-	if c.invalid(v.s) {
+	if !v.checked && c.invalid(v.s) {
 		return Result{}, ErrInvalidJSON // the agent rejects it: no answer, no turn
 	}
 	if v.method.Type != gjson.String {
 		events, err := c.clientResponse(v)
 		return Result{Events: events}, err
 	}
-	v.readID()
-	sid := gjson.Get(v.s, "params.sessionId").Str
+	// As gjson.Get(v.s, "params.sessionId") reads it.
+	sid := scan.Result(scan.Member(v.params, "sessionId")).Str
 	if v.hasID {
 		if rw := c.d.rewrite(v.method.Str); rw != nil {
 			return c.rewriteRequest(v, rw, sid), nil
