@@ -912,7 +912,7 @@ func (c *Conn) response(v frameView) (Result, error) {
 	case "session/new":
 		// gjson's path looks in every result object for a sessionId: the
 		// first one's is the usual case.
-		sid := scan.Result(scan.Member(v.resultMember(), "sessionId"))
+		sid := scan.Result(v.resultMember()).Get("sessionId")
 		if !sid.Exists() {
 			sid = gjson.Get(v.s, "result.sessionId")
 		}
@@ -987,33 +987,11 @@ func (c *Conn) identify(result gjson.Result) {
 	if c.fixed {
 		return
 	}
-	// One walk each, reading what gjson's Get reads: the first agentInfo
-	// (else the first info), and its first name and title.
-	var info, draft gjson.Result
-	frame.Members(result, func(k string, v gjson.Result) bool {
-		switch {
-		case k == "agentInfo":
-			info = v
-			return false
-		case k == "info" && !draft.Exists():
-			draft = v
-		}
-		return true
-	})
+	info := result.Get("agentInfo")
 	if !info.Exists() {
-		info = draft
+		info = result.Get("info")
 	}
-	var name, title gjson.Result
-	frame.Members(info, func(k string, v gjson.Result) bool {
-		switch {
-		case k == "name" && !name.Exists():
-			name = v
-		case k == "title" && !title.Exists():
-			title = v
-		}
-		return true
-	})
-	c.d = c.reg.ByAgent(name.String(), title.String())
+	c.d = c.reg.ByAgent(info.Get("name").String(), info.Get("title").String())
 	c.skip = skipCache{} // what needs nothing may depend on the dialect
 }
 

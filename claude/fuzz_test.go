@@ -2,7 +2,6 @@ package claude_test
 
 import (
 	"bufio"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -131,32 +130,6 @@ func FuzzMethods(f *testing.F) {
 		}
 		for _, c := range d.Calls {
 			c.Result(read(raw))
-		}
-	})
-}
-
-// FuzzCapabilities: the one-pass read of an initialize result finds the
-// capabilities gjson's paths found, on any valid result.
-func FuzzCapabilities(f *testing.F) {
-	seeds(f, "result", "")
-	f.Add(`{"capabilities":{"_meta":{"authStatus":{}}},"agentCapabilities":{"_meta":{"claudeCode":{"promptQueueing":true},"claudeCode":{"promptQueueing":false}}}}`)
-	f.Add(`{"agentCapabilities":1,"capabilities":{"_meta":{"authStatus":{}}}}`)
-	f.Fuzz(func(t *testing.T, raw string) {
-		if !json.Valid([]byte(raw)) {
-			return // the Conn reads only valid results
-		}
-		got := claude.CapabilitiesEvent(read(raw)).Object.(*acpdialect.Capabilities)
-		caps := gjson.Parse(raw).Get("agentCapabilities")
-		if !caps.Exists() {
-			caps = gjson.Parse(raw).Get("capabilities")
-		}
-		meta := caps.Get("_meta")
-		want := acpdialect.Capabilities{
-			PromptQueueing: meta.Get("claudeCode.promptQueueing").Type == gjson.True,
-			AuthStatus:     meta.Get("authStatus").IsObject(),
-		}
-		if *got != want {
-			t.Fatalf("capabilities of %s: %+v; gjson's paths %+v", raw, *got, want)
 		}
 	})
 }

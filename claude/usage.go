@@ -255,44 +255,16 @@ func HandleAccountingUsage(params gjson.Result) acpdialect.Action {
 // ("true" and 1 are not), and _meta.authStatus (an object) advertises
 // _auth/status_update.
 func CapabilitiesEvent(result gjson.Result) *acpdialect.Event {
-	// One walk of the result to its capabilities (the first
-	// agentCapabilities, else the first capabilities, as gjson's Get reads
-	// them), then of their _meta.
-	var caps, draft gjson.Result
-	frame.Members(result, func(k string, v gjson.Result) bool {
-		switch {
-		case k == "agentCapabilities":
-			caps = v
-			return false
-		case k == "capabilities" && !draft.Exists():
-			draft = v
-		}
-		return true
-	})
+	// gjson's paths skip the rest of a large result (auth methods, AIR
+	// metadata) at byte-search speed.
+	caps := result.Get("agentCapabilities")
 	if !caps.Exists() {
-		caps = draft
+		caps = result.Get("capabilities")
 	}
-	c := &acpdialect.Capabilities{}
-	var seen uint8
-	r := frame.NewReader(caps)
-	r.Object(func(k string) {
-		if k != "_meta" || !once(&seen, 1) {
-			return
-		}
-		var got uint8
-		r.Object(func(k string) {
-			switch {
-			case k == "claudeCode" && once(&got, 1):
-				var q uint8
-				r.Object(func(k string) {
-					if k == "promptQueueing" && once(&q, 1) {
-						c.PromptQueueing = r.True()
-					}
-				})
-			case k == "authStatus" && once(&got, 2):
-				c.AuthStatus = r.Peek() == '{'
-			}
-		})
-	})
+	meta := caps.Get("_meta")
+	c := &acpdialect.Capabilities{
+		PromptQueueing: meta.Get("claudeCode.promptQueueing").Type == gjson.True,
+		AuthStatus:     meta.Get("authStatus").IsObject(),
+	}
 	return &acpdialect.Event{Type: acpdialect.EventCapabilities, Object: c}
 }
