@@ -48,11 +48,12 @@ func (c *Conn) sessionUpdate(f string) (Result, error) {
 }
 
 // readUpdate reads a session/update's update object. On a connection
-// with a dialect, which reads most updates and so must check them, the
-// walk that reads it checks it too (checked); an unidentified agent's
-// updates, most of which need nothing, are only read.
+// whose dialect reads message chunks (or every update: SessionHooks), and
+// so checks nearly every update, the walk that reads it checks it too
+// (checked). Elsewhere most updates are chunks that need nothing: they
+// are only read.
 func (c *Conn) readUpdate(raw string) (u frame.ToolUpdate, checked bool) {
-	if c.d != nil && !c.opts.Checked {
+	if !c.opts.Checked && (c.hooks() != nil || c.d.update("agent_message_chunk") != nil) {
 		if u, checked = frame.ReadToolUpdateChecked(scan.Result(raw)); checked {
 			return u, true
 		}
