@@ -3,6 +3,7 @@ package acpdialect
 import (
 	"encoding/json"
 	"strings"
+	"unsafe"
 
 	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
@@ -162,63 +163,52 @@ var echo = &Wire{Echo: true}
 
 // newWire returns a Wire and room for a frame of n bytes, capped at n, in
 // one allocation: the new frame is the only allocation a rewrite costs the
-// Conn, whatever its length. The room is the smallest of a few sizes that
-// holds the frame, so that a Wire is a plain struct (the frame, written
-// once and read by the caller, wastes less than its length); a frame
-// above 32 KiB, rare, gets its own allocation, which then dwarfs the
-// Wire's.
+// Conn, whatever its length up to 1 MiB. The room is the smallest power of
+// two from 256 bytes that holds the frame, so that a Wire is a plain
+// struct (the frame, written once and read by the caller, wastes less
+// than its length); a frame above 1 MiB gets its own allocation, which
+// then dwarfs the Wire's.
 func newWire(n int) (*Wire, []byte) {
 	switch {
 	case n <= 256:
-		w := new(struct {
-			Wire
-			b [256]byte
-		})
-		return &w.Wire, w.b[:0:n]
+		return wireRoom[[256]byte](n)
 	case n <= 512:
-		w := new(struct {
-			Wire
-			b [512]byte
-		})
-		return &w.Wire, w.b[:0:n]
+		return wireRoom[[512]byte](n)
 	case n <= 1<<10:
-		w := new(struct {
-			Wire
-			b [1 << 10]byte
-		})
-		return &w.Wire, w.b[:0:n]
+		return wireRoom[[1 << 10]byte](n)
 	case n <= 2<<10:
-		w := new(struct {
-			Wire
-			b [2 << 10]byte
-		})
-		return &w.Wire, w.b[:0:n]
+		return wireRoom[[2 << 10]byte](n)
 	case n <= 4<<10:
-		w := new(struct {
-			Wire
-			b [4 << 10]byte
-		})
-		return &w.Wire, w.b[:0:n]
+		return wireRoom[[4 << 10]byte](n)
 	case n <= 8<<10:
-		w := new(struct {
-			Wire
-			b [8 << 10]byte
-		})
-		return &w.Wire, w.b[:0:n]
+		return wireRoom[[8 << 10]byte](n)
 	case n <= 16<<10:
-		w := new(struct {
-			Wire
-			b [16 << 10]byte
-		})
-		return &w.Wire, w.b[:0:n]
+		return wireRoom[[16 << 10]byte](n)
 	case n <= 32<<10:
-		w := new(struct {
-			Wire
-			b [32 << 10]byte
-		})
-		return &w.Wire, w.b[:0:n]
+		return wireRoom[[32 << 10]byte](n)
+	case n <= 64<<10:
+		return wireRoom[[64 << 10]byte](n)
+	case n <= 128<<10:
+		return wireRoom[[128 << 10]byte](n)
+	case n <= 256<<10:
+		return wireRoom[[256 << 10]byte](n)
+	case n <= 512<<10:
+		return wireRoom[[512 << 10]byte](n)
+	case n <= 1<<20:
+		return wireRoom[[1 << 20]byte](n)
 	}
 	return new(Wire), make([]byte, 0, n)
+}
+
+// wireRoom allocates a Wire and the byte array R after it together, and
+// returns the array as a slice of length 0 and capacity n.
+func wireRoom[R any](n int) (*Wire, []byte) {
+	w := new(struct {
+		Wire
+		room R
+	})
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&w.room)), unsafe.Sizeof(w.room))
+	return &w.Wire, b[:0:n]
 }
 
 // replyWire returns a Wire whose Frame is the response with this result.

@@ -37,11 +37,11 @@ func FuzzFrameLen(f *testing.F) {
 }
 
 // A frame has room for exactly its bytes, whatever its length, and is one
-// allocation with its Wire up to 32 KiB.
+// allocation with its Wire up to 1 MiB.
 func TestWireRoom(t *testing.T) {
-	for _, n := range []int{0, 1, 255, 256, 257, 4 << 10, 32 << 10, 32<<10 + 1, 100 << 10} {
+	for _, n := range []int{0, 1, 255, 256, 257, 4 << 10, 32 << 10, 32<<10 + 1, 100 << 10, 1 << 20, 1<<20 + 1} {
 		want := 1.0
-		if n > 32<<10 {
+		if n > 1<<20 {
 			want = 2
 		}
 		x := strings.Repeat("x", n)
