@@ -667,6 +667,16 @@ func (c *Conn) invalid(frame string) bool {
 	return true
 }
 
+// invalidAround is invalid for a frame of which frame[start:end] was
+// checked already, by the walk that read it (scan.ValidExcept).
+func (c *Conn) invalidAround(frame string, start, end int) bool {
+	if scan.ValidExcept(frame, start, end) {
+		return false
+	}
+	c.stats.Malformed++
+	return true
+}
+
 // fastUpdate handles an SDK-layout update of a kind wantsUpdate accepted.
 // Tool calls, the hot case, go straight to their merge.
 func (c *Conn) fastUpdate(f fastUpdate) Result {
@@ -700,8 +710,7 @@ func (c *Conn) fastToolUpdate(b []byte, f fastUpdate) (Result, error) {
 		return c.fastUpdate(f), nil // the plain path: not reached by a valid frame
 	}
 	start := len(s) - len(f.update)
-	if !scan.ValidExcept(s, start, start+len(u.Raw.Raw)) {
-		c.stats.Malformed++
+	if c.invalidAround(s, start, start+len(u.Raw.Raw)) {
 		return Result{}, ErrInvalidJSON
 	}
 	return Result{Events: c.update(scan.UnsafeString(f.sid), u)}, nil

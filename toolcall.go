@@ -26,8 +26,7 @@ func (c *Conn) sessionUpdate(f string) (Result, error) {
 		// The update was checked in its walk: only the rest of the frame
 		// is left to check.
 		start := len(f) - len(raw)
-		if !scan.ValidExcept(f, start, start+len(u.Raw.Raw)) {
-			c.stats.Malformed++
+		if c.invalidAround(f, start, start+len(u.Raw.Raw)) {
 			return Result{}, ErrInvalidJSON
 		}
 	} else if c.invalid(f) {
