@@ -42,8 +42,8 @@ func TurnUsage(r gjson.Result) *acpdialect.Event {
 		return nil
 	}
 	x := acpdialect.Usage{Turn: true, Estimated: true}
-	readCounts(&x, usage, false)
-	readCounts(&x, quota.Get("token_count"), true)
+	x.ReadTokens(usage)
+	readTokenCount(&x, quota.Get("token_count"))
 	if m := frame.View(quota.Get("model_usage.0.model")); m != "" {
 		x.Model, x.Effort = ParseModelID(m)
 		frame.Own(&x.Model, &x.Effort)
@@ -51,14 +51,9 @@ func TurnUsage(r gjson.Result) *acpdialect.Event {
 	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &x}
 }
 
-// readCounts fills the counts x lacks from an ACP usage object, or from a
-// Codex token_count (quota true: its own names for cached input and
-// reasoning).
-func readCounts(x *acpdialect.Usage, obj gjson.Result, quota bool) {
-	cached, thought := "cachedReadTokens", "thoughtTokens"
-	if quota {
-		cached, thought = "cachedInputTokens", "reasoningOutputTokens"
-	}
+// readTokenCount fills the counts x lacks from a Codex token_count, which
+// has its own names for cached input and reasoning.
+func readTokenCount(x *acpdialect.Usage, obj gjson.Result) {
 	frame.Members(obj, func(k string, v gjson.Result) bool {
 		switch k {
 		case "totalTokens":
@@ -67,11 +62,11 @@ func readCounts(x *acpdialect.Usage, obj gjson.Result, quota bool) {
 			x.InputTokens = frame.Count(x.InputTokens, v)
 		case "outputTokens":
 			x.OutputTokens = frame.Count(x.OutputTokens, v)
-		case cached:
+		case "cachedInputTokens":
 			x.CachedReadTokens = frame.Count(x.CachedReadTokens, v)
 		case "cachedWriteTokens":
 			x.CachedWriteTokens = frame.Count(x.CachedWriteTokens, v)
-		case thought:
+		case "reasoningOutputTokens":
 			x.ThoughtTokens = frame.Count(x.ThoughtTokens, v)
 		}
 		return true

@@ -3,8 +3,10 @@ package dialects_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
@@ -66,19 +68,5 @@ func TestCheckedReadsAlike(t *testing.T) {
 func outcome(r acpdialect.Result, err error) []string {
 	events, _ := json.Marshal(r.Events)
 	wire, _ := json.Marshal(r.Wire)
-	return []string{string(r.Reply), string(events), string(wire), fmtBool(r.Quarantine), fmtBool(r.Awaiting), fmtErr(err)}
-}
-
-func fmtBool(b bool) string {
-	if b {
-		return "true"
-	}
-	return "false"
-}
-
-func fmtErr(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
+	return []string{string(r.Reply), string(events), string(wire), strconv.FormatBool(r.Quarantine), strconv.FormatBool(r.Awaiting), fmt.Sprint(err)}
 }
