@@ -616,6 +616,10 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 		}
 		return c.fastUpdate(f), nil
 	}
+	if sid, params, update, ok := sortedUpdate(frame); ok {
+		sid := scan.UnsafeString(sid)
+		return c.updateAt(scan.UnsafeString(frame), scan.UnsafeString(params), scan.UnsafeString(update), &sid)
+	}
 	v, err := view(frame, !c.opts.Checked)
 	if err != nil {
 		c.stats.Malformed++

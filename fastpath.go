@@ -48,6 +48,33 @@ func fastUpdateKind(frame []byte) (f fastUpdate, ok bool) {
 	return f, ok
 }
 
+// sortedUpdate reads a session/update frame whose update does not start
+// with its kind, as claude-agent-acp writes every frame (keys sorted):
+//
+//	{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"…","update":{"_meta":…
+//
+// It returns the session id (unescaped), params and the frame from the
+// update's value on. These are the first occurrences scan.MemberTail and
+// scan.Member read, so the frame is handled as the walk would handle it,
+// without walking to the update twice.
+func sortedUpdate(frame []byte) (sid, params, update []byte, ok bool) {
+	if !bytes.HasPrefix(frame, []byte(fastPrefix)) {
+		return nil, nil, nil, false
+	}
+	i := len(fastPrefix)
+	sid, ok = plainString(frame[i:])
+	if !ok {
+		return nil, nil, nil, false
+	}
+	i += len(sid)
+	if !bytes.HasPrefix(frame[i:], []byte(sortedMid)) {
+		return nil, nil, nil, false
+	}
+	return sid, frame[len(fastParams):], frame[i+len(sortedMid):], true
+}
+
+const sortedMid = `","update":`
+
 // plainString returns the bytes up to the closing quote of a JSON string
 // whose opening quote was already consumed; ok is false if the string has
 // an escape (it may hide a quote) or does not end.

@@ -102,3 +102,52 @@ func TestSkipCache(t *testing.T) {
 		t.Error("a remembered chunk allocates")
 	}
 }
+
+func TestSortedUpdate(t *testing.T) {
+	tests := []struct {
+		name, frame, sid, update string
+		ok                       bool
+	}{
+		{"sorted keys", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"content":{},"sessionUpdate":"agent_message_chunk"}}}`, "s1", `{"content":{},"sessionUpdate":"agent_message_chunk"}}}`, true},
+		{"sdk layout too", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"x"}}}`, "s1", `{"sessionUpdate":"x"}}}`, true},
+		{"empty session id", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"","update":{}}}`, "", `{}}}`, true},
+		{"update not next", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","_meta":{},"update":{}}}`, "", "", false},
+		{"escaped session id", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a\",\"update\":{\"x","update":{}}}`, "", "", false},
+		{"other method", `{"jsonrpc":"2.0","method":"session/updated","params":{"sessionId":"s1","update":{}}}`, "", "", false},
+		{"meta first", `{"jsonrpc":"2.0","method":"session/update","params":{"_meta":{},"sessionId":"s1","update":{}}}`, "", "", false},
+		{"truncated", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1`, "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sid, params, update, ok := sortedUpdate([]byte(tt.frame))
+			if ok != tt.ok || string(sid) != tt.sid || string(update) != tt.update {
+				t.Fatalf("sortedUpdate = %q, %q, %v; want %q, %q, %v", sid, update, ok, tt.sid, tt.update, tt.ok)
+			}
+			if ok && !bytes.HasPrefix(params, []byte(`{"sessionId":"`)) {
+				t.Fatalf("params %q", params)
+			}
+		})
+	}
+}
+
+// What sortedUpdate reads is what the walk it replaces reads (first
+// occurrences): the session id and the update.
+func FuzzSortedUpdate(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"claudeCode":{"toolName":"Agent"}},"sessionUpdate":"tool_call","toolCallId":"t"}}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"a":1},"update":{}},"params":{}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		sid, params, update, ok := sortedUpdate(line)
+		if !ok || !json.Valid(line) {
+			return
+		}
+		if s := gjson.GetBytes(line, "params.sessionId"); s.Str != string(sid) {
+			t.Fatalf("session %q, gjson %q", sid, s.Str)
+		}
+		if u := gjson.GetBytes(line, "params.update"); !bytes.HasPrefix(update, []byte(u.Raw)) {
+			t.Fatalf("update %q, gjson %q", update, u.Raw)
+		}
+		if p := gjson.GetBytes(line, "params"); !bytes.HasPrefix(params, []byte(p.Raw)) {
+			t.Fatalf("params %q, gjson %q", params, p.Raw)
+		}
+	})
+}

@@ -15,7 +15,13 @@ import (
 // comes first (sorted keys) is walked once.
 func (c *Conn) sessionUpdate(f string) (Result, error) {
 	params := scan.MemberTail(f, "params")
-	raw := scan.MemberTail(params, "update")
+	return c.updateAt(f, params, scan.MemberTail(params, "update"), nil)
+}
+
+// updateAt handles the session/update frame f, given its params and the
+// frame from its update's value on (raw), and its session id when it was
+// read already (sortedUpdate).
+func (c *Conn) updateAt(f, params, raw string, sid *string) (Result, error) {
 	u, checked := c.readUpdate(raw)
 	stateful := c.hooks() != nil
 	wants := c.wantsUpdate(u.Kind)
@@ -32,16 +38,19 @@ func (c *Conn) sessionUpdate(f string) (Result, error) {
 	} else if c.invalid(f) {
 		return Result{}, ErrInvalidJSON
 	}
-	sid := scan.Result(scan.Member(params, "sessionId"))
-	if sid.Type != gjson.String {
-		sid.Str = ""
+	if sid == nil {
+		r := scan.Result(scan.Member(params, "sessionId"))
+		if r.Type != gjson.String {
+			r.Str = ""
+		}
+		sid = &r.Str
 	}
 	var res Result
 	if wants {
-		res = Result{Events: c.update(sid.Str, u), Quarantine: c.quarantines(u.Kind)}
+		res = Result{Events: c.update(*sid, u), Quarantine: c.quarantines(u.Kind)}
 	}
 	if stateful {
-		c.updateExtras(&res, sid.Str, u.Kind, params)
+		c.updateExtras(&res, *sid, u.Kind, params)
 	}
 	return res, nil
 }
