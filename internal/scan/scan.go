@@ -112,28 +112,51 @@ func SkipValue(s string, i int) int {
 	case '"':
 		return SkipString(s, i+1)
 	case '{', '[':
-		depth := 0
-		for i < len(s) {
-			switch s[i] {
-			case '"':
-				i = SkipString(s, i+1)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return len(s)
+		return skipContainer(s, i+1)
 	}
 	for ; i < len(s); i++ {
 		switch s[i] {
 		case ',', '}', ']', ' ', '\t', '\n', '\r':
 			return i
+		}
+	}
+	return len(s)
+}
+
+// skipContainer returns the index just past the object or array whose
+// opening bracket is s[i-1]. Nested values are what walks skip most (a
+// tool call's content, a result's capabilities), so it tests each byte
+// with two range compares before any switch, as gjson does, and runs
+// through strings inline: most of their bytes are above the backslash.
+func skipContainer(s string, i int) int {
+	depth := 1
+	for i < len(s) {
+		c := s[i]
+		i++
+		if c < '"' || c > '}' || (c > '"' && c < '[') || (c > ']' && c < '{') {
+			continue // not a quote or a bracket
+		}
+		switch c {
+		case '"':
+			for i < len(s) {
+				c = s[i]
+				i++
+				if c > '\\' {
+					continue
+				}
+				if c == '"' {
+					break
+				}
+				if c == '\\' {
+					i++ // the byte it escapes
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i
+			}
 		}
 	}
 	return len(s)

@@ -322,6 +322,44 @@ func FuzzSkipString(f *testing.F) {
 	})
 }
 
+// skipValueByBrackets is SkipValue as it was before skipContainer: the
+// reference FuzzSkipValue holds it to.
+func skipValueByBrackets(s string, i int) int {
+	if i >= len(s) || (s[i] != '{' && s[i] != '[') {
+		return SkipValue(s, i)
+	}
+	depth := 0
+	for i < len(s) {
+		switch s[i] {
+		case '"':
+			i = skipStringByBackslashes(s, i+1)
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+		i++
+	}
+	return len(s)
+}
+
+// FuzzSkipValue: SkipValue ends an object or array where counting
+// brackets outside strings does, whatever the bytes.
+func FuzzSkipValue(f *testing.F) {
+	for _, s := range []string{`{"a":"}","b":[1,{"c":"]"}]},2`, `[1,"x\"]",[2]] ,`, `{"open":`, `{"a":"\\"}`, `["\`, `{"k":{"l":[{"m":"|{}|"}]}}x`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := SkipValue(s, 0), skipValueByBrackets(s, 0); got != want {
+			t.Fatalf("SkipValue(%q) = %d; want %d", s, got, want)
+		}
+	})
+}
+
 type member struct{ k, v string }
 
 func collect(out *[]member) func(k, raw string) bool {
