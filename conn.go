@@ -925,7 +925,7 @@ func (c *Conn) response(v frameView) (Result, error) {
 	case "session/new":
 		// gjson's path looks in every result object for a sessionId: the
 		// first one's is the usual case.
-		sid := scan.Result(v.resultMember()).Get("sessionId")
+		sid := frame.Get(scan.Result(v.resultMember()), "sessionId")
 		if !sid.Exists() {
 			sid = gjson.Get(v.s, "result.sessionId")
 		}
@@ -1000,10 +1000,7 @@ func (c *Conn) identify(result gjson.Result) {
 	if c.fixed {
 		return
 	}
-	info := result.Get("agentInfo")
-	if !info.Exists() {
-		info = result.Get("info")
-	}
+	info := frame.First(result, "agentInfo", "info")
 	c.d = c.reg.ByAgent(info.Get("name").String(), info.Get("title").String())
 	c.skip = skipCache{} // what needs nothing may depend on the dialect
 }

@@ -255,16 +255,12 @@ func HandleAccountingUsage(params gjson.Result) acpdialect.Action {
 // ("true" and 1 are not), and _meta.authStatus (an object) advertises
 // _auth/status_update.
 func CapabilitiesEvent(result gjson.Result) *acpdialect.Event {
-	// gjson's paths skip the rest of a large result (auth methods, AIR
-	// metadata) at byte-search speed.
-	caps := result.Get("agentCapabilities")
-	if !caps.Exists() {
-		caps = result.Get("capabilities")
-	}
-	meta := caps.Get("_meta")
+	// frame.First skips the rest of a large result (auth methods, AIR
+	// metadata) faster than a gjson path.
+	meta := frame.Get(frame.First(result, "agentCapabilities", "capabilities"), "_meta")
 	c := &acpdialect.Capabilities{
-		PromptQueueing: meta.Get("claudeCode.promptQueueing").Type == gjson.True,
-		AuthStatus:     meta.Get("authStatus").IsObject(),
+		PromptQueueing: frame.Get(frame.Get(meta, "claudeCode"), "promptQueueing").Type == gjson.True,
+		AuthStatus:     frame.Get(meta, "authStatus").IsObject(),
 	}
 	return &acpdialect.Event{Type: acpdialect.EventCapabilities, Object: c}
 }

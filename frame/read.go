@@ -82,6 +82,38 @@ func Members(obj gjson.Result, fn func(key string, v gjson.Result) bool) {
 	scan.Members(obj.Raw, func(k, raw string) bool { return fn(k, scan.Result(raw)) })
 }
 
+// Get returns the first member of the JSON object obj named key, as
+// obj.Get(key) does for a key that has none of gjson's path characters,
+// skipping the members before it twice as fast as gjson does: the way to
+// read one field of a large object, such as an initialize result.
+func Get(obj gjson.Result, key string) gjson.Result {
+	return First(obj, key, "")
+}
+
+// First is Get(obj, key), or when obj has no member named key,
+// Get(obj, alt): a field that an older protocol version names otherwise,
+// read in one walk.
+func First(obj gjson.Result, key, alt string) gjson.Result {
+	if !obj.IsObject() {
+		return gjson.Result{}
+	}
+	var found, other string
+	scan.Members(obj.Raw, func(k, raw string) bool {
+		switch {
+		case k == key:
+			found = raw
+			return false
+		case k == alt && alt != "" && other == "":
+			other = raw
+		}
+		return true
+	})
+	if found == "" {
+		found = other
+	}
+	return scan.Result(found)
+}
+
 // Count returns prev when it is set (the first occurrence of a count
 // counts), else the token count r holds: a whole number that is not
 // negative. Anything else is nil (absent), never zero.
