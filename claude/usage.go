@@ -259,7 +259,7 @@ func CapabilitiesEvent(result gjson.Result) *acpdialect.Event {
 	// metadata) faster than a gjson path.
 	meta := frame.Get(frame.First(result, "agentCapabilities", "capabilities"), "_meta")
 	c := &acpdialect.Capabilities{
-		PromptQueueing: frame.Get(frame.Get(meta, "claudeCode"), "promptQueueing").Type == gjson.True,
+		PromptQueueing: frame.Path(meta, "claudeCode", "promptQueueing").Type == gjson.True,
 		AuthStatus:     frame.Get(meta, "authStatus").IsObject(),
 	}
 	return &acpdialect.Event{Type: acpdialect.EventCapabilities, Object: c}

@@ -26,62 +26,99 @@ func HandlePermission(params gjson.Result) acpdialect.Action {
 // caller's own.
 func ParsePermission(params gjson.Result) (toolCallID string, p *acpdialect.Permission) {
 	p = &acpdialect.Permission{Options: []acpdialect.PermissionOption{}}
-	var tc, opts, meta gjson.Result
-	frame.Members(params, func(k string, v gjson.Result) bool {
+	// One pass over the params: each nested object is read where it is,
+	// not skipped and walked again. Of a key that appears twice the
+	// first counts, as gjson's Get reads it.
+	var seen uint8
+	var kind gjson.Result
+	r := frame.NewReader(params)
+	r.Object(func(k string) {
 		switch {
-		case k == "toolCall" && !tc.Exists():
-			tc = v
-		case k == "options" && !opts.Exists():
-			opts = v
-		case k == "_meta" && !meta.Exists():
-			meta = v
+		case k == "toolCall" && seen&1 == 0:
+			seen |= 1
+			toolCallID = readToolCall(r, p)
+		case k == "options" && seen&2 == 0:
+			seen |= 2
+			p.Options = readOptions(r, p.Options)
+		case k == "_meta" && seen&4 == 0:
+			seen |= 4
+			kind = readPlanReview(r, p)
 		}
-		return true
-	})
-	var in gjson.Result
-	frame.Members(tc, func(k string, v gjson.Result) bool {
-		switch k {
-		case "toolCallId":
-			toolCallID = or(toolCallID, frame.View(v))
-		case "kind":
-			p.ACPKind = or(p.ACPKind, frame.View(v))
-		case "title":
-			p.Title = or(p.Title, frame.View(v))
-		case "rawInput":
-			if !in.Exists() {
-				in = v
-			}
-		}
-		return true
-	})
-	frame.Members(in, func(k string, v gjson.Result) bool {
-		switch k {
-		case "serverName":
-			p.Server = or(frame.View(v), p.Server) // the elicitation's name wins
-		case "server":
-			p.Server = or(p.Server, frame.View(v))
-		case "tool":
-			p.Tool = or(p.Tool, frame.View(v))
-		}
-		return true
 	})
 	frame.Own(&toolCallID, &p.ACPKind, &p.Title, &p.Server, &p.Tool)
-	if opts.IsArray() {
-		p.Options = readOptions(opts, p.Options)
-	}
-	if k := meta.Get("codex.kind"); k.Type == gjson.String && k.Str == "plan_review" {
+	if kind.Type == gjson.String && kind.Str == "plan_review" {
 		p.PlanReview = true
-		p.PlanItemID = frame.Str(meta.Get("codex.planItemId"))
+		p.PlanItemID = strings.Clone(p.PlanItemID)
+	} else {
+		p.PlanItemID = ""
 	}
 	return toolCallID, p
+}
+
+// readToolCall reads the permission's toolCall at r: its id, ACP kind and
+// title (the first non-empty string of each), and from the first rawInput
+// the MCP server and tool.
+func readToolCall(r *frame.Reader, p *acpdialect.Permission) (toolCallID string) {
+	in := false
+	r.Object(func(k string) {
+		switch k {
+		case "toolCallId":
+			toolCallID = or(toolCallID, frame.View(r.Value()))
+		case "kind":
+			p.ACPKind = or(p.ACPKind, frame.View(r.Value()))
+		case "title":
+			p.Title = or(p.Title, frame.View(r.Value()))
+		case "rawInput":
+			if !in {
+				in = true
+				readMCPInput(r, p)
+			}
+		}
+	})
+	return toolCallID
+}
+
+// readMCPInput reads the MCP server and tool a permission's rawInput
+// names: serverName (an elicitation's) over server.
+func readMCPInput(r *frame.Reader, p *acpdialect.Permission) {
+	r.Object(func(k string) {
+		switch k {
+		case "serverName":
+			p.Server = or(frame.View(r.Value()), p.Server) // the elicitation's name wins
+		case "server":
+			p.Server = or(p.Server, frame.View(r.Value()))
+		case "tool":
+			p.Tool = or(p.Tool, frame.View(r.Value()))
+		}
+	})
+}
+
+// readPlanReview reads _meta.codex.kind at r as gjson's path reads it:
+// the first kind in the codex objects, each looked in in turn. It sets
+// p.PlanItemID to the view of the first planItemId read the same way.
+func readPlanReview(r *frame.Reader, p *acpdialect.Permission) (kind gjson.Result) {
+	var seen uint8
+	r.Object(func(k string) {
+		if k != "codex" {
+			return
+		}
+		r.Object(func(k string) {
+			switch {
+			case k == "kind" && seen&1 == 0:
+				kind, seen = r.Value(), seen|1
+			case k == "planItemId" && seen&2 == 0:
+				p.PlanItemID, seen = frame.View(r.Value()), seen|2
+			}
+		})
+	})
+	return kind
 }
 
 // readOptions appends the options with an optionId, as many as
 // MaxPermissionOptions: each option's first optionId, name and kind, read
 // in one pass over the list (gjson's Get would walk each option three
 // times).
-func readOptions(list gjson.Result, out []acpdialect.PermissionOption) []acpdialect.PermissionOption {
-	r := frame.NewReader(list)
+func readOptions(r *frame.Reader, out []acpdialect.PermissionOption) []acpdialect.PermissionOption {
 	r.Array(func() {
 		if len(out) >= MaxPermissionOptions {
 			return // skipped

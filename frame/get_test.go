@@ -2,6 +2,7 @@ package frame_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect/frame"
@@ -66,4 +67,35 @@ func plainKey(key string) bool {
 		}
 	}
 	return true
+}
+
+// FuzzPath: Path reads what gjson's dotted paths read, for keys without
+// path characters, on every valid object (gjson looks in each member of a
+// path's name in turn).
+func FuzzPath(f *testing.F) {
+	f.Add(`{"codex":1,"codex":{"x":1},"codex":{"kind":"plan_review"}}`, "codex", "kind", "")
+	f.Add(`{"a":{"b":{"x":1}},"a":{"b":{"c":3}}}`, "a", "b", "c")
+	f.Add(`{"a":{"b":1,"c":5}}`, "a", "c", "")
+	f.Fuzz(func(t *testing.T, obj, a, b, c string) {
+		keys := []string{a, b, c}
+		if c == "" {
+			keys = keys[:2]
+		}
+		for _, k := range keys {
+			if !plainKey(k) {
+				return
+			}
+		}
+		if !json.Valid([]byte(obj)) {
+			return
+		}
+		o := gjson.Parse(obj)
+		want := o.Get(strings.Join(keys, "."))
+		if !o.IsObject() {
+			want = gjson.Result{}
+		}
+		if got := frame.Path(o, keys...); got.Raw != want.Raw || got.Str != want.Str {
+			t.Fatalf("Path(%s, %q) = %q; gjson reads %q", obj, keys, got.Raw, want.Raw)
+		}
+	})
 }
