@@ -714,7 +714,7 @@ func (c *Conn) fastToolUpdate(b []byte, f fastUpdate) (Result, error) {
 		return c.fastUpdate(f), nil // the plain path: not reached by a valid frame
 	}
 	start := len(s) - len(f.update)
-	if c.invalidAround(s, start, start+len(u.Raw.Raw)) {
+	if end := start + len(u.Raw.Raw); !closesUpdate(s, scan.UnsafeString(f.sid), end) && c.invalidAround(s, start, end) {
 		return Result{}, ErrInvalidJSON
 	}
 	return Result{Events: c.update(scan.UnsafeString(f.sid), u)}, nil

@@ -1,6 +1,10 @@
 package acpdialect
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/acpdialect/acpdialect/internal/scan"
+)
 
 // The ACP SDKs (TypeScript, Go, Rust) write a session/update notification
 // with its keys in one order:
@@ -74,6 +78,22 @@ func sortedUpdate(frame []byte) (sid, params, update []byte, ok bool) {
 }
 
 const sortedMid = `","update":`
+
+// closesUpdate reports whether a frame read by fastUpdateKind or
+// sortedUpdate, whose update was checked by the walk that read it (up to
+// end), is valid JSON without checking the rest: its prefix is fixed
+// JSON, valid when the session id has no control character (the readers
+// took no quote or backslash), and what follows the update only closes
+// params and the frame, the usual case. false means the rest must be
+// checked (scan.ValidExcept), not that it is invalid.
+func closesUpdate(frame, sid string, end int) bool {
+	for i := 0; i < len(sid); i++ {
+		if sid[i] < ' ' {
+			return false
+		}
+	}
+	return scan.Closes(frame, end, 2)
+}
 
 // plainString returns the bytes up to the closing quote of a JSON string
 // whose opening quote was already consumed; ok is false if the string has

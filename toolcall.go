@@ -19,8 +19,8 @@ func (c *Conn) sessionUpdate(f string) (Result, error) {
 }
 
 // updateAt handles the session/update frame f, given its params and the
-// frame from its update's value on (raw), and its session id when it was
-// read already (sortedUpdate).
+// frame from its update's value on (raw), and its session id when
+// sortedUpdate read it (then f starts with the fixed prefix).
 func (c *Conn) updateAt(f, params, raw string, sid *string) (Result, error) {
 	u, checked := c.readUpdate(raw)
 	stateful := c.hooks() != nil
@@ -32,7 +32,8 @@ func (c *Conn) updateAt(f, params, raw string, sid *string) (Result, error) {
 		// The update was checked in its walk: only the rest of the frame
 		// is left to check.
 		start := len(f) - len(raw)
-		if c.invalidAround(f, start, start+len(u.Raw.Raw)) {
+		end := start + len(u.Raw.Raw)
+		if (sid == nil || !closesUpdate(f, *sid, end)) && c.invalidAround(f, start, end) {
 			return Result{}, ErrInvalidJSON
 		}
 	} else if c.invalid(f) {

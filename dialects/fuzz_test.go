@@ -9,6 +9,7 @@ import (
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/dialects"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 )
 
 // FuzzInvalidActsOnNothing: on a connection of every dialect, a line that
@@ -44,4 +45,21 @@ func FuzzInvalidActsOnNothing(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestInvalidFramesEveryDialect: the invalid lines the Cursor tests send
+// get no reply, no event and no rewrite on every dialect's connection,
+// whichever walk reads them there (Claude's sorted-key updates, Codex's
+// SDK-layout ones).
+func TestInvalidFramesEveryDialect(t *testing.T) {
+	for _, d := range dialects.All() {
+		for _, tc := range testwire.InvalidFrames {
+			c := dialects.Registry().NewConn(acpdialect.Options{Agent: d.ID})
+			c.Outbound([]byte(`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`))
+			r, _ := c.Inbound([]byte(tc.Frame))
+			if r.Reply != nil || len(r.Events) > 0 || r.Wire != nil {
+				t.Errorf("%s, %s: reply %q, %d events, wire %v; want nothing", d.ID, tc.Name, r.Reply, len(r.Events), r.Wire)
+			}
+		}
+	}
 }

@@ -31,6 +31,19 @@ func ValidExcept(s string, start, end int) bool {
 	return v.valid(s)
 }
 
+// Closes reports whether s[i:] is n closing braces, with whitespace
+// around them and nothing after: the end of a frame whose last value ends
+// at i inside n open objects.
+func Closes(s string, i, n int) bool {
+	for ; n > 0; n-- {
+		if i = SkipSpace(s, i); i >= len(s) || s[i] != '}' {
+			return false
+		}
+		i++
+	}
+	return SkipSpace(s, i) == len(s)
+}
+
 // MembersValid is Members that also checks, in the same walk, that the
 // object is valid JSON where it sits: inside outer open containers, which
 // the nesting limit counts. end is as Members returns it, and valid says

@@ -23,5 +23,8 @@ var InvalidFrames = []struct{ Name, Frame string }{
 	{"tool call, sorted keys, truncated", `{"jsonrpc":"2.0","method":"session/update","params":{"update":{"status":"pending","sessionUpdate":"tool_call","toolCallId":"tool-9"},"sessionId":"s1"`},
 	{"native subagent update, truncated", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"c1","_meta":{"cursor":{"toolCallId":"tool-9"}}}`},
 	{"commands, trailing garbage", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"available_commands_update","availableCommands":[]}}}]`},
+	{"tool call, control character in the session id", "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\x011\",\"update\":{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"tool-9\",\"status\":\"pending\"}}}"},
+	{"tool call, sorted keys, control character in the session id", "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\t1\",\"update\":{\"status\":\"pending\",\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"tool-9\"}}}"},
+	{"tool call, bad member after the update", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"tool-9","status":"pending"},"x":tru}}`},
 	{"truncated standard request", `{"jsonrpc":"2.0","id":17,"method":"session/request_permission","params":{"sessionId":"s1"`},
 }
