@@ -111,6 +111,9 @@ type validator struct {
 	open  uint64
 	deep  []uint64
 	depth int
+	// object is whether the innermost open container is an object: read
+	// after every value, so kept apart from its bit.
+	object bool
 	// trusted is a span already checked by a walk (ValidExcept): a value
 	// that starts at trusted.start ends at trusted.end unread (none when
 	// end is 0).
@@ -185,7 +188,7 @@ values:
 				}
 				continue values
 			case v.closer():
-				v.depth--
+				v.pop()
 				i++
 			default:
 				return -1
@@ -196,10 +199,18 @@ values:
 
 // closer is the byte that closes the innermost open container.
 func (v *validator) closer() byte {
-	if v.top() {
+	if v.object {
 		return '}'
 	}
 	return ']'
+}
+
+// pop closes the innermost open container.
+func (v *validator) pop() {
+	v.depth--
+	if v.depth > 0 {
+		v.object = v.bit(v.depth - 1)
+	}
 }
 
 // push opens a container; false beyond maxDepth.
@@ -221,12 +232,15 @@ func (v *validator) push(object bool) bool {
 		*w &^= b
 	}
 	v.depth++
+	v.object = object
 	return true
 }
 
 // top reports whether the innermost open container is an object.
-func (v *validator) top() bool {
-	d := v.depth - 1
+func (v *validator) top() bool { return v.object }
+
+// bit reports whether the container open at depth d is an object.
+func (v *validator) bit(d int) bool {
 	w := v.open
 	if d >= 64 {
 		w = v.deep[d/64-1]
