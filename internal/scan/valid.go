@@ -287,6 +287,7 @@ func StringEnd(s string, i int) int {
 func stringEnd(s string, i int) (end int, escaped bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for {
+		found := false // s[i] is a quote, a backslash or a control character
 		for ; i+8 <= len(s); i += 8 {
 			x := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
 			// The high bit of each byte of stop is set where x has a
@@ -296,14 +297,18 @@ func stringEnd(s string, i int) (end int, escaped bool) {
 			stop := ((q - ones) &^ q) | ((b - ones) &^ b) | ((x - ones*0x20) &^ x)
 			if stop&highs != 0 {
 				i += bits.TrailingZeros64(stop&highs) / 8
+				found = true
 				break
 			}
 		}
-		for i < len(s) && plain[s[i]] {
-			i++
-		}
-		if i >= len(s) {
-			return -1, escaped
+		if !found {
+			// Fewer than eight bytes are left.
+			for i < len(s) && plain[s[i]] {
+				i++
+			}
+			if i >= len(s) {
+				return -1, escaped
+			}
 		}
 		switch s[i] {
 		case '"':
