@@ -32,56 +32,79 @@ type Meta struct {
 	Terminal bool
 }
 
-// ParseMeta reads a tool call's _meta. A member of the wrong type reads as
-// absent; of a key that appears twice the first counts.
+// ParseMeta reads a tool call's _meta in one pass. A member of the wrong
+// type reads as absent; of a key that appears twice the first counts,
+// except that a collaboration (or subagent) without a tool (or activity)
+// is read over by the next one.
 func ParseMeta(meta gjson.Result) Meta {
 	var m Meta
-	frame.Members(meta, func(k string, v gjson.Result) bool {
+	r := frame.NewReader(meta)
+	r.Object(func(k string) {
 		switch k {
 		case "codex":
-			m.readCodex(v)
+			m.readCodex(r)
 		case "is_mcp_tool_call":
-			m.MCP = m.MCP || v.Type == gjson.True
+			m.MCP = r.True() || m.MCP
 		case "mcp_output_delta":
 			if !m.MCPDelta.Exists() {
-				m.MCPDelta = v.Get("data")
+				m.MCPDelta = frame.Get(r.Value(), "data")
 			}
 		default:
 			m.Terminal = m.Terminal || strings.HasPrefix(k, "terminal_")
 		}
-		return true
 	})
 	return m
 }
 
-func (m *Meta) readCodex(v gjson.Result) {
-	frame.Members(v, func(k string, v gjson.Result) bool {
+// readCodex reads _meta.codex at r.
+func (m *Meta) readCodex(r *frame.Reader) {
+	r.Object(func(k string) {
 		switch {
 		case k == "collaboration" && m.Tool == "":
-			m.Tool = frame.View(v.Get("tool"))
-			m.Sender = frame.View(v.Get("senderThreadId"))
-			m.Receivers = threads(v.Get("receiverThreadIds"))
+			m.Sender, m.Receivers = "", nil
+			var seen uint8
+			r.Object(func(k string) {
+				switch {
+				case k == "tool" && seen&1 == 0:
+					m.Tool, seen = frame.View(r.Value()), seen|1
+				case k == "senderThreadId" && seen&2 == 0:
+					m.Sender, seen = frame.View(r.Value()), seen|2
+				case k == "receiverThreadIds" && seen&4 == 0:
+					m.Receivers, seen = readThreads(r), seen|4
+				}
+			})
 		case k == "subagent" && m.Activity == "":
-			m.Activity = frame.View(v.Get("activity"))
-			m.Thread = frame.View(v.Get("threadId"))
-			m.Path = frame.View(v.Get("path"))
+			m.Thread, m.Path = "", ""
+			var seen uint8
+			r.Object(func(k string) {
+				switch {
+				case k == "activity" && seen&1 == 0:
+					m.Activity, seen = frame.View(r.Value()), seen|1
+				case k == "threadId" && seen&2 == 0:
+					m.Thread, seen = frame.View(r.Value()), seen|2
+				case k == "path" && seen&4 == 0:
+					m.Path, seen = frame.View(r.Value()), seen|4
+				}
+			})
 		}
-		return true
 	})
 }
 
 // threads reads a list of thread ids: its non-empty strings, at most
 // maxThreads of them.
 func threads(list gjson.Result) []string {
-	if !list.IsArray() {
-		return nil
-	}
+	return readThreads(frame.NewReader(list))
+}
+
+// readThreads is threads for the list at r.
+func readThreads(r *frame.Reader) []string {
 	var out []string
-	list.ForEach(func(_, v gjson.Result) bool {
-		if s := frame.View(v); s != "" {
-			out = append(out, s)
+	r.Array(func() {
+		if len(out) < maxThreads {
+			if s := frame.View(r.Value()); s != "" {
+				out = append(out, s)
+			}
 		}
-		return len(out) < maxThreads
 	})
 	return out
 }
