@@ -695,6 +695,11 @@ func (c *Conn) fastUpdate(f fastUpdate) Result {
 		// agent whose dialect does not read them itself.
 		return Result{Events: c.draftUpdate(sid, update, kind), Quarantine: true}
 	}
+	if kind == "available_commands_update" {
+		// What update does with it, without first walking the update
+		// past its list, which commands reads in the same pass.
+		return Result{Events: c.commands(sid, update)}
+	}
 	return Result{Events: c.update(sid, frame.ReadToolUpdate(update))}
 }
 
