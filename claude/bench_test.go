@@ -266,3 +266,55 @@ func BenchmarkCapturesFloorRatio(b *testing.B) {
 		pair.Pass{Name: "gjson", Run: func() { readGJSON(caps) }},
 	)
 }
+
+// BenchmarkCapturesKinds logs where the Conn's time goes on the captures,
+// by kind of line, beside the map baseline's (internal/pair.Kinds):
+//
+//	go test -run '^$' -bench CapturesKinds -benchtime 200x -v ./claude
+func BenchmarkCapturesKinds(b *testing.B) {
+	caps, _ := captures(b)
+	reg := dialects.Registry()
+	var lines []pair.Line
+	for _, c := range caps {
+		conn := reg.NewConn(acpdialect.Options{})
+		for j, line := range c.lines {
+			send := conn.Inbound
+			if c.outbound[j] {
+				send = conn.Outbound
+			}
+			lines = append(lines, pair.Line{Kind: lineKind(line, c.outbound[j], "claudeCode"), Size: len(line),
+				Run: func() {
+					if _, err := send(line); err != nil {
+						b.Fatal(err)
+					}
+				},
+				Base: func() { decodeMaps(b, []capture{{lines: [][]byte{line}}}) },
+			})
+		}
+	}
+	k := pair.NewKinds(lines)
+	for b.Loop() {
+		k.Round()
+	}
+	b.Logf("\n%s", k)
+}
+
+// lineKind names a line's kind: its method, "response", or a
+// session/update's kind, marked "+<vendor>" when its update has
+// _meta.<vendor>.
+func lineKind(line []byte, outbound bool, vendor string) string {
+	if m := gjson.GetBytes(line, "method"); m.Exists() {
+		if m.Str != "session/update" {
+			return m.Str
+		}
+		u := gjson.GetBytes(line, "params.update")
+		if u.Get("_meta." + vendor).Exists() {
+			return u.Get("sessionUpdate").Str + " +" + vendor
+		}
+		return u.Get("sessionUpdate").Str
+	}
+	if outbound {
+		return "client response"
+	}
+	return "response"
+}

@@ -158,3 +158,36 @@ func BenchmarkChunk(b *testing.B) {
 		sinkEvents += len(res.Events)
 	}
 }
+
+// BenchmarkCapturesKinds logs where the Conn's time goes on the captures,
+// by kind of line, beside the map baseline's (internal/pair.Kinds):
+//
+//	go test -run '^$' -bench CapturesKinds -benchtime 200x -v ./codex
+func BenchmarkCapturesKinds(b *testing.B) {
+	lines, _ := captureLines(b)
+	c := conn(b, acpdialect.Options{})
+	var set []pair.Line
+	for _, l := range lines {
+		kind := gjson.GetBytes(l, "method").Str
+		if kind == "session/update" {
+			u := gjson.GetBytes(l, "params.update")
+			kind = u.Get("sessionUpdate").Str
+			if u.Get("_meta.codex").Exists() {
+				kind += " +codex"
+			}
+		}
+		set = append(set, pair.Line{Kind: kind, Size: len(l),
+			Run: func() {
+				if _, err := c.Inbound(l); err != nil {
+					b.Fatal(err)
+				}
+			},
+			Base: func() { decodeMaps(b, [][]byte{l}) },
+		})
+	}
+	k := pair.NewKinds(set)
+	for b.Loop() {
+		k.Round()
+	}
+	b.Logf("\n%s", k)
+}
