@@ -14,7 +14,9 @@
 //   - Numbers: [Int64] reads a whole number that fits an int64.
 //   - Objects: [Members] visits an object's members in one pass, skipping
 //     the values it is not asked about at byte-search speed (tool output
-//     and message text can be megabytes).
+//     and message text can be megabytes). [Get], [First] and [Path] read
+//     one field, the first of two names, or a dotted path as gjson's Get
+//     does, faster than a gjson path.
 //   - Nested params: a [Reader] reads a value in one pass, each byte once,
 //     where Members on every level would read nested values again.
 //   - Tool calls: [ReadToolUpdate] reads the top-level fields of a

@@ -35,6 +35,20 @@ func ExampleMembers() {
 	// status completed
 }
 
+// Get, First and Path read one field of a large object without gjson's
+// slower skip of the members before it. Path reads a dotted path as gjson
+// does: each member of a name in turn, until one has the rest.
+func ExamplePath() {
+	result := gjson.Parse(`{"_meta":{"large":["..."]},"info":{"name":"old-agent"},` +
+		`"agentCapabilities":{"_meta":{"claudeCode":1,"claudeCode":{"promptQueueing":true}}}}`)
+	fmt.Println(frame.First(result, "agentInfo", "info").Get("name").Str)
+	meta := frame.Get(frame.Get(result, "agentCapabilities"), "_meta")
+	fmt.Println(frame.Path(meta, "claudeCode", "promptQueueing").Raw, meta.Get("claudeCode.promptQueueing").Raw)
+	// Output:
+	// old-agent
+	// true true
+}
+
 // A Reader reads nested params in one pass: here a list of questions,
 // each with its options. Views are copied once with Own for what is kept.
 func ExampleReader() {
