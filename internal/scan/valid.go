@@ -129,10 +129,26 @@ func (v *validator) valid(s string) bool {
 // open, and returns the index just past it, or -1.
 func (v *validator) value(s string, i int) int {
 	base := v.depth
+	member := false // a member's key comes before the value
 values:
 	for {
-		// A value starts at s[i] (after whitespace).
 		i = SkipSpace(s, i)
+		if member {
+			// The key and its colon, read here rather than by a call: a
+			// frame is mostly short keys.
+			member = false
+			if i >= len(s) || s[i] != '"' {
+				return -1
+			}
+			if i, _ = stringEnd(s, i+1); i < 0 {
+				return -1
+			}
+			if i = SkipSpace(s, i); i >= len(s) || s[i] != ':' {
+				return -1
+			}
+			i = SkipSpace(s, i+1)
+		}
+		// A value starts at s[i].
 		if i >= len(s) {
 			return -1
 		}
@@ -147,12 +163,7 @@ values:
 			if i < len(s) && s[i] == v.closer() {
 				break // empty: closed below
 			}
-			if c == '{' {
-				i = key(s, i)
-			}
-			if i < 0 {
-				return -1
-			}
+			member = c == '{'
 			continue // its first value
 		case c == '"':
 			i, _ = stringEnd(s, i+1)
@@ -180,12 +191,8 @@ values:
 			}
 			switch s[i] {
 			case ',':
+				member = v.top()
 				i++
-				if v.top() {
-					if i = key(s, SkipSpace(s, i)); i < 0 {
-						return -1
-					}
-				}
 				continue values
 			case v.closer():
 				v.pop()
@@ -246,23 +253,6 @@ func (v *validator) bit(d int) bool {
 		w = v.deep[d/64-1]
 	}
 	return w&(1<<uint(d%64)) != 0
-}
-
-// key reads an object key and its colon at s[i]; it returns where the
-// value starts, or -1.
-func key(s string, i int) int {
-	if i >= len(s) || s[i] != '"' {
-		return -1
-	}
-	i, _ = stringEnd(s, i+1)
-	if i < 0 {
-		return -1
-	}
-	i = SkipSpace(s, i)
-	if i >= len(s) || s[i] != ':' {
-		return -1
-	}
-	return i + 1
 }
 
 // plain marks the bytes a string holds as they are: not a quote, a
