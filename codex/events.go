@@ -31,6 +31,7 @@ func ParsePermission(params gjson.Result) (toolCallID string, p *acpdialect.Perm
 	// first counts, as gjson's Get reads it.
 	var seen uint8
 	var kind gjson.Result
+	var planItem string
 	r := frame.NewReader(params)
 	r.Object(func(k string) {
 		switch {
@@ -42,15 +43,12 @@ func ParsePermission(params gjson.Result) (toolCallID string, p *acpdialect.Perm
 			p.Options = readOptions(r, p.Options)
 		case k == "_meta" && seen&4 == 0:
 			seen |= 4
-			kind = readPlanReview(r, p)
+			kind, planItem = readPlanReview(r)
 		}
 	})
 	frame.Own(&toolCallID, &p.ACPKind, &p.Title, &p.Server, &p.Tool)
 	if kind.Type == gjson.String && kind.Str == "plan_review" {
-		p.PlanReview = true
-		p.PlanItemID = strings.Clone(p.PlanItemID)
-	} else {
-		p.PlanItemID = ""
+		p.PlanReview, p.PlanItemID = true, strings.Clone(planItem)
 	}
 	return toolCallID, p
 }
@@ -94,9 +92,9 @@ func readMCPInput(r *frame.Reader, p *acpdialect.Permission) {
 }
 
 // readPlanReview reads _meta.codex.kind at r as gjson's path reads it:
-// the first kind in the codex objects, each looked in in turn. It sets
-// p.PlanItemID to the view of the first planItemId read the same way.
-func readPlanReview(r *frame.Reader, p *acpdialect.Permission) (kind gjson.Result) {
+// the first kind in the codex objects, each looked in in turn; and the
+// first planItemId read the same way (a view of the frame).
+func readPlanReview(r *frame.Reader) (kind gjson.Result, planItem string) {
 	var seen uint8
 	r.Object(func(k string) {
 		if k != "codex" {
@@ -107,11 +105,11 @@ func readPlanReview(r *frame.Reader, p *acpdialect.Permission) (kind gjson.Resul
 			case k == "kind" && seen&1 == 0:
 				kind, seen = r.Value(), seen|1
 			case k == "planItemId" && seen&2 == 0:
-				p.PlanItemID, seen = frame.View(r.Value()), seen|2
+				planItem, seen = frame.View(r.Value()), seen|2
 			}
 		})
 	})
-	return kind
+	return kind, planItem
 }
 
 // readOptions appends the options with an optionId, as many as
