@@ -13,6 +13,7 @@ import (
 	"github.com/acpdialect/acpdialect/internal/floor"
 	"github.com/acpdialect/acpdialect/internal/pair"
 	"github.com/acpdialect/acpdialect/internal/scan"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/tidwall/gjson"
 )
 
@@ -282,7 +283,7 @@ func BenchmarkCapturesKinds(b *testing.B) {
 			if c.outbound[j] {
 				send = conn.Outbound
 			}
-			lines = append(lines, pair.Line{Kind: lineKind(line, c.outbound[j], "claudeCode"), Size: len(line),
+			lines = append(lines, pair.Line{Kind: testwire.LineKind(line, c.outbound[j], "claudeCode"), Size: len(line),
 				Run: func() {
 					if _, err := send(line); err != nil {
 						b.Fatal(err)
@@ -297,24 +298,4 @@ func BenchmarkCapturesKinds(b *testing.B) {
 		k.Round()
 	}
 	b.Logf("\n%s", k)
-}
-
-// lineKind names a line's kind: its method, "response", or a
-// session/update's kind, marked "+<vendor>" when its update has
-// _meta.<vendor>.
-func lineKind(line []byte, outbound bool, vendor string) string {
-	if m := gjson.GetBytes(line, "method"); m.Exists() {
-		if m.Str != "session/update" {
-			return m.Str
-		}
-		u := gjson.GetBytes(line, "params.update")
-		if u.Get("_meta." + vendor).Exists() {
-			return u.Get("sessionUpdate").Str + " +" + vendor
-		}
-		return u.Get("sessionUpdate").Str
-	}
-	if outbound {
-		return "client response"
-	}
-	return "response"
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/acpdialect/acpdialect/internal/floor"
 	"github.com/acpdialect/acpdialect/internal/pair"
 	"github.com/acpdialect/acpdialect/internal/scan"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/tidwall/gjson"
 )
 
@@ -168,15 +169,7 @@ func BenchmarkCapturesKinds(b *testing.B) {
 	c := conn(b, acpdialect.Options{})
 	var set []pair.Line
 	for _, l := range lines {
-		kind := gjson.GetBytes(l, "method").Str
-		if kind == "session/update" {
-			u := gjson.GetBytes(l, "params.update")
-			kind = u.Get("sessionUpdate").Str
-			if u.Get("_meta.codex").Exists() {
-				kind += " +codex"
-			}
-		}
-		set = append(set, pair.Line{Kind: kind, Size: len(l),
+		set = append(set, pair.Line{Kind: testwire.LineKind(l, false, "codex"), Size: len(l),
 			Run: func() {
 				if _, err := c.Inbound(l); err != nil {
 					b.Fatal(err)

@@ -148,3 +148,21 @@ func TestFragments(t *testing.T) {
 		}
 	}
 }
+
+func TestLineKind(t *testing.T) {
+	for _, tt := range []struct {
+		line     string
+		outbound bool
+		want     string
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, true, "initialize"},
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call"}}}`, false, "tool_call"},
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"_meta":{"codex":{}},"sessionUpdate":"tool_call"}}}`, false, "tool_call +codex"},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}`, false, "response"},
+		{`{"jsonrpc":"2.0","id":7,"result":{"outcome":{}}}`, true, "client response"},
+	} {
+		if got := LineKind([]byte(tt.line), tt.outbound, "codex"); got != tt.want {
+			t.Errorf("LineKind(%s) = %q; want %q", tt.line, got, tt.want)
+		}
+	}
+}
