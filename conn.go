@@ -700,7 +700,8 @@ func (c *Conn) fastUpdate(f fastUpdate) Result {
 		// past its list, which commands reads in the same pass.
 		return Result{Events: c.commands(sid, update)}
 	}
-	return Result{Events: c.update(sid, frame.ReadToolUpdate(update))}
+	u := frame.ReadToolUpdate(update)
+	return Result{Events: c.update(sid, &u)}
 }
 
 // fastToolUpdate handles an SDK-layout tool call update, the hot case:
@@ -709,10 +710,11 @@ func (c *Conn) fastUpdate(f fastUpdate) Result {
 func (c *Conn) fastToolUpdate(b []byte, f fastUpdate) (Result, error) {
 	s := scan.UnsafeString(b)
 	if c.opts.Checked {
-		return Result{Events: c.update(scan.UnsafeString(f.sid), frame.ReadToolUpdate(gjson.Parse(scan.UnsafeString(f.update))))}, nil
+		u := frame.ReadToolUpdate(gjson.Parse(scan.UnsafeString(f.update)))
+		return Result{Events: c.update(scan.UnsafeString(f.sid), &u)}, nil
 	}
-	u, checked := frame.ReadToolUpdateChecked(gjson.Parse(scan.UnsafeString(f.update)))
-	if !checked {
+	var u frame.ToolUpdate
+	if !frame.ReadToolUpdateChecked(&u, gjson.Parse(scan.UnsafeString(f.update))) {
 		if c.invalid(s) {
 			return Result{}, ErrInvalidJSON
 		}
@@ -722,7 +724,7 @@ func (c *Conn) fastToolUpdate(b []byte, f fastUpdate) (Result, error) {
 	if end := start + len(u.Raw.Raw); !closesUpdate(s, scan.UnsafeString(f.sid), end) && c.invalidAround(s, start, end) {
 		return Result{}, ErrInvalidJSON
 	}
-	return Result{Events: c.update(scan.UnsafeString(f.sid), u)}, nil
+	return Result{Events: c.update(scan.UnsafeString(f.sid), &u)}, nil
 }
 
 // Outbound handles one frame from the client to the agent. Its Result has

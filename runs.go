@@ -64,10 +64,10 @@ func SplitRunID(id string) (wire, child string, ok bool) {
 // runFrame handles a tool call frame of a dialect that reports runs or
 // reads events from tool calls: the runs' cards, the frame's own card
 // unless a run took it, then the frame's event.
-func (c *Conn) runFrame(s *session, u frame.ToolUpdate) []Event {
+func (c *Conn) runFrame(s *session, u *frame.ToolUpdate) []Event {
 	var runs []Run
 	if c.d.Runs != nil {
-		runs = c.d.Runs(u)
+		runs = c.d.Runs(*u)
 	}
 	if len(runs) > MaxRunsPerFrame {
 		runs = runs[:MaxRunsPerFrame]
@@ -79,17 +79,17 @@ func (c *Conn) runFrame(s *session, u frame.ToolUpdate) []Event {
 			continue
 		}
 		if r.Touch {
-			out = append(out, c.touchRun(s, u, r.Child)...)
+			out = appendEvents(out, c.touchRun(s, u, r.Child))
 			continue
 		}
 		own = false
-		out = append(out, c.runCard(s, u, r)...)
+		out = appendEvents(out, c.runCard(s, u, r))
 	}
 	if own {
-		out = append(out, c.cardFrame(s, u, u.ID.Str, cardOpts{})...)
+		out = appendEvents(out, c.cardFrame(s, u, u.ID.Str, cardOpts{}))
 	}
 	if c.d.ToolEvent != nil {
-		if ev := c.d.ToolEvent(u); ev != nil {
+		if ev := c.d.ToolEvent(*u); ev != nil {
 			ev.Agent, ev.SessionID, ev.ToolCallID = c.Agent(), s.id, strings.Clone(u.ID.Str)
 			out = append(out, *ev)
 		}
@@ -97,8 +97,17 @@ func (c *Conn) runFrame(s *session, u frame.ToolUpdate) []Event {
 	return out
 }
 
+// appendEvents is append(out, evs...) that returns evs itself when out is
+// empty: a plain tool call's one event is not copied into a new slice.
+func appendEvents(out, evs []Event) []Event {
+	if len(out) == 0 {
+		return evs
+	}
+	return append(out, evs...)
+}
+
 // runCard merges a frame into the card of the run it describes.
-func (c *Conn) runCard(s *session, u frame.ToolUpdate, r Run) []Event {
+func (c *Conn) runCard(s *session, u *frame.ToolUpdate, r Run) []Event {
 	id := u.ID.Str
 	if st := c.tools.Get(correlate.Key{Session: s.id, ID: id}); st != nil && st.child != "" && st.child != r.Child {
 		id = RunID(id, r.Child)
@@ -118,7 +127,7 @@ func (c *Conn) runCard(s *session, u frame.ToolUpdate, r Run) []Event {
 
 // touchRun reads a frame that reports on a run into the run's card, if
 // there is one (the latest, when a child has several).
-func (c *Conn) touchRun(s *session, u frame.ToolUpdate, child string) []Event {
+func (c *Conn) touchRun(s *session, u *frame.ToolUpdate, child string) []Event {
 	l := c.runs.get(s.id, child)
 	if l == nil || l.card == u.ID.Str || c.d.ToolCall == nil {
 		return nil // no card, or the frame's own card: read as its frame
@@ -129,7 +138,7 @@ func (c *Conn) touchRun(s *session, u frame.ToolUpdate, child string) []Event {
 		return nil
 	}
 	old := st.payload
-	next := c.bound(c.d.ToolCall(u, old))
+	next := c.bound(c.d.ToolCall(*u, old))
 	next.Status = forwardStatus(old.Status, next.Status)
 	st.payload = next
 	l.done = terminal(next.Status)

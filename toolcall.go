@@ -22,7 +22,8 @@ func (c *Conn) sessionUpdate(f string) (Result, error) {
 // frame from its update's value on (raw), and its session id when
 // sortedUpdate read it (then f starts with the fixed prefix).
 func (c *Conn) updateAt(f, params, raw string, sid *string) (Result, error) {
-	u, checked := c.readUpdate(raw)
+	var u frame.ToolUpdate
+	checked := c.readUpdate(&u, raw)
 	stateful := c.hooks() != nil
 	wants := c.wantsUpdate(u.Kind)
 	if !wants && !stateful {
@@ -48,7 +49,7 @@ func (c *Conn) updateAt(f, params, raw string, sid *string) (Result, error) {
 	}
 	var res Result
 	if wants {
-		res = Result{Events: c.update(*sid, u), Quarantine: c.quarantines(u.Kind)}
+		res = Result{Events: c.update(*sid, &u), Quarantine: c.quarantines(u.Kind)}
 	}
 	if stateful {
 		c.updateExtras(&res, *sid, u.Kind, params)
@@ -61,17 +62,18 @@ func (c *Conn) updateAt(f, params, raw string, sid *string) (Result, error) {
 // so checks nearly every update, the walk that reads it checks it too
 // (checked). Elsewhere most updates are chunks that need nothing: they
 // are only read.
-func (c *Conn) readUpdate(raw string) (u frame.ToolUpdate, checked bool) {
+func (c *Conn) readUpdate(u *frame.ToolUpdate, raw string) (checked bool) {
 	if !c.opts.Checked && (c.hooks() != nil || c.d.update("agent_message_chunk") != nil) {
-		if u, checked = frame.ReadToolUpdateChecked(scan.Result(raw)); checked {
-			return u, true
+		if frame.ReadToolUpdateChecked(u, scan.Result(raw)) {
+			return true
 		}
 	}
-	return frame.ReadToolUpdate(scan.Result(raw)), false
+	*u = frame.ReadToolUpdate(scan.Result(raw))
+	return false
 }
 
 // update dispatches a session/update of a kind wantsUpdate accepted.
-func (c *Conn) update(sid string, u frame.ToolUpdate) []Event {
+func (c *Conn) update(sid string, u *frame.ToolUpdate) []Event {
 	if u.Kind == "available_commands_update" {
 		return c.commands(sid, u.Raw)
 	}
@@ -91,7 +93,7 @@ func (c *Conn) update(sid string, u frame.ToolUpdate) []Event {
 
 // toolKindEvent adds the session-level event a dialect reads from a tool
 // call update (a compaction tool call's), after the card's event.
-func (c *Conn) toolKindEvent(sid string, h *Update, u frame.ToolUpdate, out []Event) []Event {
+func (c *Conn) toolKindEvent(sid string, h *Update, u *frame.ToolUpdate, out []Event) []Event {
 	s := c.sessions[sid]
 	if s == nil {
 		return out
@@ -106,7 +108,7 @@ func (c *Conn) toolKindEvent(sid string, h *Update, u frame.ToolUpdate, out []Ev
 
 // toolFrame merges one tool_call or tool_call_update into the tool call's
 // state and reports the change.
-func (c *Conn) toolFrame(sid string, u frame.ToolUpdate) []Event {
+func (c *Conn) toolFrame(sid string, u *frame.ToolUpdate) []Event {
 	s := c.updateSession(sid)
 	if s == nil || u.ID.Type != gjson.String || u.ID.Str == "" {
 		c.stats.Malformed++
@@ -127,7 +129,7 @@ type cardOpts struct {
 
 // cardFrame merges a tool call frame into the card id (the frame's own
 // tool call id, or a run's derived one) and reports the change.
-func (c *Conn) cardFrame(s *session, u frame.ToolUpdate, id string, o cardOpts) []Event {
+func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts) []Event {
 	first := u.Kind == "tool_call"
 	k := correlate.Key{Session: s.id, ID: id}
 	st := c.tools.Get(k)
@@ -162,7 +164,7 @@ func (c *Conn) cardFrame(s *session, u frame.ToolUpdate, id string, o cardOpts) 
 	old := st.payload
 	next := mergeStandard(old, u)
 	if c.d != nil && c.d.ToolCall != nil {
-		next = c.bound(c.d.ToolCall(u, next))
+		next = c.bound(c.d.ToolCall(*u, next))
 	}
 	next = c.takeLate(k, next)
 	next = st.withGeneric(next, u)
@@ -216,7 +218,7 @@ func (c *Conn) toolEvent(typ string, k correlate.Key, p Payload) []Event {
 
 // mergeStandard applies what every agent's tool call says: status and
 // title. Wrong types and unknown statuses are ignored.
-func mergeStandard(p Payload, u frame.ToolUpdate) Payload {
+func mergeStandard(p Payload, u *frame.ToolUpdate) Payload {
 	s := u.Status.Str
 	for _, known := range [...]string{StatusPending, StatusInProgress, StatusCompleted, StatusFailed, StatusCancelled} {
 		if s == known && u.Status.Type == gjson.String {
@@ -256,7 +258,7 @@ func (st *toolState) Cut(max int) bool {
 
 // withGeneric gives an unclaimed payload its generic object with the ACP
 // kind seen so far, and drops it from a claimed one.
-func (st *toolState) withGeneric(p Payload, u frame.ToolUpdate) Payload {
+func (st *toolState) withGeneric(p Payload, u *frame.ToolUpdate) Payload {
 	if p.Kind != KindGeneric {
 		p.Generic = nil
 		return p
@@ -265,9 +267,28 @@ func (st *toolState) withGeneric(p Payload, u frame.ToolUpdate) Payload {
 		st.acpKind = acpKind(k.Str)
 	}
 	if p.Generic == nil || p.Generic.ACPKind != st.acpKind {
-		p.Generic = &Generic{ACPKind: st.acpKind}
+		p.Generic = generic(st.acpKind)
 	}
 	return p
+}
+
+// generics are the generic objects of the ACP kinds acpKind knows, and of
+// none. Payloads share kind objects and never change one in place
+// (copy-on-write, Payload.Cut), so a card of a known kind needs no
+// allocation of its own for it.
+var generics = func() map[string]*Generic {
+	m := map[string]*Generic{"": {}}
+	for _, k := range acpKinds {
+		m[k] = &Generic{ACPKind: k}
+	}
+	return m
+}()
+
+func generic(kind string) *Generic {
+	if g := generics[kind]; g != nil {
+		return g
+	}
+	return &Generic{ACPKind: kind}
 }
 
 // takeLate merges a late half waiting for this tool call, if the dialect
@@ -520,8 +541,11 @@ func (c *Conn) lateCandidates(id string) int {
 
 // acpKind returns ACP's own tool kinds as constants, so that the common
 // case keeps no copy of the frame; any other kind is copied.
+// acpKinds are ACP's tool kinds.
+var acpKinds = [...]string{"read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"}
+
 func acpKind(k string) string {
-	for _, known := range [...]string{"read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"} {
+	for _, known := range acpKinds {
 		if k == known {
 			return known
 		}

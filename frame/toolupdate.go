@@ -23,23 +23,27 @@ type ToolUpdate struct {
 // ReadToolUpdate reads the view of an update object. Of a key that appears
 // twice the first value counts, as with gjson's Get.
 func ReadToolUpdate(update gjson.Result) ToolUpdate {
-	u, _ := readToolUpdate(update, false)
+	var u ToolUpdate
+	readToolUpdate(&u, update, false)
 	return u
 }
 
-// ReadToolUpdateChecked is ReadToolUpdate that also reports, from the same
-// walk, whether the update object is valid JSON where a session/update
-// frame carries it (inside the frame and its params, which the nesting
-// limit counts). When it is not, the view may stop short of what
-// ReadToolUpdate reads: read it again with ReadToolUpdate.
-func ReadToolUpdateChecked(update gjson.Result) (ToolUpdate, bool) {
-	return readToolUpdate(update, true)
+// ReadToolUpdateChecked is ReadToolUpdate into *u that also reports, from
+// the same walk, whether the update object is valid JSON where a
+// session/update frame carries it (inside the frame and its params, which
+// the nesting limit counts). When it is not, the view may stop short of
+// what ReadToolUpdate reads: read it again with ReadToolUpdate. It fills
+// the caller's view rather than returning one: a ToolUpdate is some 650
+// bytes, and this is the read of every tool call frame.
+func ReadToolUpdateChecked(u *ToolUpdate, update gjson.Result) bool {
+	*u = ToolUpdate{}
+	return readToolUpdate(u, update, true)
 }
 
-func readToolUpdate(update gjson.Result, check bool) (ToolUpdate, bool) {
-	u := ToolUpdate{Raw: update}
+func readToolUpdate(u *ToolUpdate, update gjson.Result, check bool) bool {
+	u.Raw = update
 	if !update.IsObject() {
-		return u, false
+		return false
 	}
 	read := func(k, raw string) bool {
 		var dst *gjson.Result
@@ -83,5 +87,5 @@ func readToolUpdate(update gjson.Result, check bool) (ToolUpdate, bool) {
 		// hooks see exactly the update object.
 		u.Raw = gjson.Result{Type: gjson.JSON, Raw: update.Raw[:end]}
 	}
-	return u, valid && end > 0
+	return valid && end > 0
 }
