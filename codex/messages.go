@@ -33,9 +33,9 @@ func ParseChunk(u gjson.Result) Chunk {
 		case "messageId":
 			c.MessageID = or(c.MessageID, frame.View(v))
 		case "content":
-			c.Text = or(c.Text, frame.View(v.Get("text")))
+			c.Text = or(c.Text, frame.View(frame.Get(v, "text")))
 		case "_meta":
-			c.Phase = or(c.Phase, frame.View(v.Get("codex.phase")))
+			c.Phase = or(c.Phase, frame.View(frame.Path(v, "codex", "phase")))
 		}
 		return true
 	})
@@ -67,9 +67,9 @@ func PhaseEvent(u gjson.Result) *acpdialect.Event {
 // _meta.threadStatus), cleared by any other thread status, untouched by an
 // update without one.
 func SystemError(u gjson.Result) (mark, ok bool) {
-	t := u.Get("_meta.codex.threadStatus.type")
+	t := frame.Path(u, "_meta", "codex", "threadStatus", "type")
 	if !t.Exists() {
-		t = u.Get("_meta.threadStatus.type")
+		t = frame.Path(u, "_meta", "threadStatus", "type")
 	}
 	if !t.Exists() {
 		return false, false
@@ -130,8 +130,8 @@ func SessionInfoEvent(u gjson.Result) *acpdialect.Event {
 		case "title":
 			x.Title = or(x.Title, frame.View(v))
 		case "_meta":
-			x.Archived = flag(x.Archived, v.Get("codex.archived"))
-			x.Closed = flag(x.Closed, v.Get("codex.closed"))
+			x.Archived = flag(x.Archived, frame.Path(v, "codex", "archived"))
+			x.Closed = flag(x.Closed, frame.Path(v, "codex", "closed"))
 		}
 		return true
 	})
