@@ -249,6 +249,24 @@ func BenchmarkCapturesRatio(b *testing.B) {
 	)
 }
 
+// BenchmarkCapturesCheckedRatio is BenchmarkCapturesRatio's map/conn with
+// Conns that check nothing (Options.Checked, as when the caller checked
+// every line): the most that folding the check into the walks the Conn
+// and the hooks make anyway could give, since those walks would then
+// check what they skip, at no less than a skip's cost.
+func BenchmarkCapturesCheckedRatio(b *testing.B) {
+	caps, _ := captures(b)
+	reg := dialects.Registry()
+	conns := make([]*acpdialect.Conn, len(caps))
+	for i := range conns {
+		conns[i] = reg.NewConn(acpdialect.Options{Checked: true})
+	}
+	pair.Report(b,
+		pair.Pass{Name: "conn", Run: func() { replayConns(b, conns, caps) }},
+		pair.Pass{Name: "map", Run: func() { decodeMaps(b, caps) }},
+	)
+}
+
 // BenchmarkCapturesFloorRatio reports gjson's three fields against the
 // floor of any Claude normalizer (internal/floor, reading the claudeCode
 // tool name and parent): at 1 or below, not even the floor is faster than

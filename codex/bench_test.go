@@ -94,6 +94,18 @@ func BenchmarkCapturesRatio(b *testing.B) {
 	)
 }
 
+// BenchmarkCapturesCheckedRatio is BenchmarkCapturesRatio's map/conn with a
+// Conn that checks nothing (Options.Checked): the most that folding the
+// check into the walks the Conn and the hooks make anyway could give.
+func BenchmarkCapturesCheckedRatio(b *testing.B) {
+	lines, _ := captureLines(b)
+	c := conn(b, acpdialect.Options{Checked: true})
+	pair.Report(b,
+		pair.Pass{Name: "conn", Run: func() { replayConn(b, c, lines) }},
+		pair.Pass{Name: "map", Run: func() { decodeMaps(b, lines) }},
+	)
+}
+
 // BenchmarkCapturesFloorRatio reports gjson's three fields against the
 // floor of any Codex normalizer (internal/floor, reading _meta.codex's
 // collaboration and subagent): at 1 or below, not even the floor is faster
