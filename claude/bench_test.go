@@ -230,6 +230,26 @@ func TestChunkAllocs(t *testing.T) {
 	}
 }
 
+// TestUnchangedToolUpdateAllocs: a tool call update that changes nothing
+// in its card costs no allocation (its merge keeps the card's kind
+// object: frame.Keep), nor one that changes only the status.
+func TestUnchangedToolUpdateAllocs(t *testing.T) {
+	c := claudeConn(t, "claude")
+	for _, f := range []string{
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"claudeCode":{"toolName":"Bash"}},"rawInput":{"command":"ls -la"},"sessionUpdate":"tool_call","title":"ls -la","toolCallId":"toolu_1"}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"claudeCode":{"toolName":"Bash"}},"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"toolu_1"}}}`,
+	} {
+		res, err := c.Inbound([]byte(f))
+		if err != nil || len(res.Events) != 1 || res.Events[0].Payload.Shell == nil {
+			t.Fatalf("%s: %+v, %v", f, res, err)
+		}
+	}
+	again := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"claudeCode":{"toolName":"Bash"}},"rawInput":{"command":"ls -la"},"sessionUpdate":"tool_call_update","toolCallId":"toolu_1"}}}`)
+	if n := testing.AllocsPerRun(100, func() { sinkResult, _ = c.Inbound(again) }); n != 0 {
+		t.Errorf("an update that changes nothing: %.0f allocs, want 0", n)
+	}
+}
+
 // BenchmarkCapturesRatio replays the captures through the Conns, the map
 // baseline and gjson in alternation and reports the medians of their times
 // over the Conn's (map/conn, gjson/conn; cpu- in CPU time): the figures

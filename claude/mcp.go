@@ -64,7 +64,7 @@ func mcpCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect.Pay
 		set(&m.Output, out)
 	}
 	if prev.MCPTool == nil || !(acpdialect.Payload{MCPTool: &m}).Equal(acpdialect.Payload{MCPTool: prev.MCPTool}) {
-		prev.MCPTool = &m
+		prev.MCPTool = frame.Keep(m)
 	}
 	return prev
 }

@@ -40,7 +40,7 @@ func monitorCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect
 		prev.Status = acpdialect.StatusInProgress
 	}
 	if prev.Monitor == nil || !(acpdialect.Payload{Monitor: &m}).Equal(acpdialect.Payload{Monitor: prev.Monitor}) {
-		prev.Monitor = &m
+		prev.Monitor = frame.Keep(m)
 	}
 	return prev
 }

@@ -38,7 +38,7 @@ func subagentCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialec
 		prev.Status = acpdialect.StatusCompleted
 	}
 	if prev.SubagentTask == nil || !st.Equal(*prev.SubagentTask) {
-		prev.SubagentTask = &st
+		prev.SubagentTask = frame.Keep(st)
 	}
 	return prev
 }

@@ -147,7 +147,7 @@ func shellCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect.P
 		}
 	}
 	if sh == nil || !sameShell(*sh, n) {
-		sh = &n
+		sh = frame.Keep(n)
 	}
 	prev.Shell = sh
 	return prev

@@ -36,7 +36,7 @@ func wakeupCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect.
 		w.Invalid = !ok
 	}
 	if prev.Wakeup == nil || !(acpdialect.Payload{Wakeup: &w}).Equal(acpdialect.Payload{Wakeup: prev.Wakeup}) {
-		prev.Wakeup = &w
+		prev.Wakeup = frame.Keep(w)
 	}
 	return prev
 }

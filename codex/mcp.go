@@ -82,7 +82,7 @@ func mcpCall(u frame.ToolUpdate, m Meta, prev acpdialect.Payload) acpdialect.Pay
 	}
 	prev.Kind = acpdialect.KindMCPTool
 	if prev.MCPTool == nil || !sameMCP(*prev.MCPTool, t) {
-		prev.MCPTool = &t
+		prev.MCPTool = frame.Keep(t)
 	}
 	return prev
 }

@@ -222,7 +222,7 @@ func subagentCall(u frame.ToolUpdate, m Meta, prev acpdialect.Payload) acpdialec
 		prev.Status = s
 	}
 	if prev.SubagentTask == nil || !st.Equal(*prev.SubagentTask) {
-		prev.SubagentTask = &st
+		prev.SubagentTask = frame.Keep(st)
 	}
 	return prev
 }

@@ -142,7 +142,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	prev.Kind = acpdialect.KindSubagentTask
 	prev.Generic = nil
 	if prev.SubagentTask == nil || !prev.SubagentTask.Equal(st) {
-		prev.SubagentTask = &st
+		prev.SubagentTask = frame.Keep(st)
 	}
 	return prev
 }

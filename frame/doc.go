@@ -22,6 +22,8 @@
 //   - Tool calls: [ReadToolUpdate] reads the top-level fields of a
 //     tool_call or tool_call_update into a [ToolUpdate], the view a
 //     Dialect.ToolCall hook receives.
+//   - Merges: [Keep] is the copy-on-write step of a hook that merges a
+//     frame into a payload's kind object.
 //
 // The package depends on nothing of acpdialect's, so a parser written with
 // it can be tested on bytes alone.

@@ -92,3 +92,30 @@ func ExampleReadToolUpdate() {
 	// Output:
 	// tool_call t1 Task think task
 }
+
+// A merge builds the new kind object on the stack and keeps it only when
+// it differs from the card's: a frame that changes nothing allocates
+// nothing, and the old object, which events already handed out share, is
+// never written.
+func ExampleKeep() {
+	type shell struct{ Command, Output string }
+	merge := func(prev *shell, output string) *shell {
+		var n shell
+		if prev != nil {
+			n = *prev
+		}
+		if output != "" {
+			n.Output = output
+		}
+		if prev != nil && *prev == n {
+			return prev
+		}
+		return frame.Keep(n)
+	}
+	first := merge(&shell{Command: "ls"}, "a.go")
+	same := merge(first, "")
+	next := merge(first, "b.go")
+	fmt.Println(same == first, first.Output, next.Output)
+	// Output:
+	// true a.go b.go
+}

@@ -62,7 +62,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		ch.Summary = strings.Clone(s) // only a new summary, which views the frame, differs
 	}
 	if prev.Chain == nil || *prev.Chain != ch {
-		prev.Chain = &ch
+		prev.Chain = frame.Keep(ch)
 	}
 	return prev
 }

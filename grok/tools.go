@@ -33,7 +33,7 @@ func ParseTool(meta gjson.Result) (acpdialect.Tool, bool) {
 // calls keep their kind. Kind objects are copied before a change.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	if t, ok := ParseTool(u.Meta); ok && (prev.Tool == nil || *prev.Tool != t) {
-		prev.Tool = &t
+		prev.Tool = frame.Keep(t)
 	}
 	if prev.Tool == nil || prev.Tool.Name != ToolTerminal {
 		return prev
@@ -57,7 +57,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		}
 	}
 	if prev.Shell == nil || !shellEqual(*prev.Shell, sh) {
-		prev.Shell = &sh
+		prev.Shell = frame.Keep(sh)
 	}
 	return prev
 }

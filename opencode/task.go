@@ -168,8 +168,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	fillIf(&st.Model, t.Model)
 	fillIf(&st.ResultText, t.ResultText)
 	if prev.SubagentTask == nil || !st.Equal(*prev.SubagentTask) {
-		n := st
-		prev.SubagentTask = &n
+		prev.SubagentTask = frame.Keep(st)
 	}
 	return prev
 }

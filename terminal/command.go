@@ -152,7 +152,7 @@ func FoldCommand(sh *acpdialect.Shell, c Command) *acpdialect.Shell {
 	if sh != nil && same(*sh, n) {
 		return sh
 	}
-	return &n
+	return frame.Keep(n)
 }
 
 // Status returns the status of a shell's tool call given the one the

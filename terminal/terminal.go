@@ -178,7 +178,7 @@ func Fold(sh *acpdialect.Shell, m Meta) *acpdialect.Shell {
 	if sh != nil && same(*sh, n) {
 		return sh
 	}
-	return &n
+	return frame.Keep(n)
 }
 
 // appendOutput appends data to n's output, keeping its tail. Once the
