@@ -106,10 +106,12 @@ func BenchmarkCapturesCheckedRatio(b *testing.B) {
 	)
 }
 
-// BenchmarkCapturesFloorRatio reports gjson's three fields against the
-// floor of any Codex normalizer (internal/floor, reading _meta.codex's
-// collaboration and subagent): at 1 or below, not even the floor is faster
-// than gjson, and a Conn that does all the contract asks cannot be.
+// BenchmarkCapturesFloorRatio reports gjson's three fields and the map
+// baseline against the floor of any Codex normalizer (internal/floor,
+// reading _meta.codex's collaboration and subagent): at 1 or below
+// (gjson/floor), not even the floor is faster than gjson, and a Conn that
+// does all the contract asks cannot be; map/floor is the most any such
+// Conn could reach against the map baseline.
 func BenchmarkCapturesFloorRatio(b *testing.B) {
 	lines, _ := captureLines(b)
 	f := floor.New("codex", "collaboration", "subagent")
@@ -120,6 +122,7 @@ func BenchmarkCapturesFloorRatio(b *testing.B) {
 			}
 		}},
 		pair.Pass{Name: "gjson", Run: func() { readGJSON(lines) }},
+		pair.Pass{Name: "map", Run: func() { decodeMaps(b, lines) }},
 	)
 }
 
