@@ -211,6 +211,19 @@ func TestTurnEvent(t *testing.T) {
 	}
 }
 
+// TestTurnEventAllocs: a turn summary is one allocation, its six counts
+// included (a model name is one more, its copy).
+func TestTurnEventAllocs(t *testing.T) {
+	in := gjson.Parse(`{"stopReason":"end_turn","usage":{"inputTokens":2,"outputTokens":4,"cachedReadTokens":0,"cachedWriteTokens":45190,"thoughtTokens":7,"totalTokens":45196}}`)
+	var ev *acpdialect.Event
+	if n := testing.AllocsPerRun(100, func() { ev = claude.TurnEvent(in) }); n != 1 {
+		t.Errorf("TurnEvent: %.0f allocs, want 1", n)
+	}
+	if ev == nil || ev.Usage() == nil || *ev.Usage().ThoughtTokens != 7 || *ev.Usage().InputTokens != 2 {
+		t.Errorf("TurnEvent: %+v", ev)
+	}
+}
+
 func TestHandlePermission(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`{"sessionId":"s","toolCall":{"toolCallId":"t1","title":"rm x","kind":"execute","_meta":{"claudeCode":{"toolName":"Bash"}}},"options":[{"optionId":"a","name":"Yes","kind":"allow_once"},{"name":"no id"}]}`,

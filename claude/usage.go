@@ -52,12 +52,35 @@ func UsageEvent(update gjson.Result) *acpdialect.Event {
 // readCount sets *dst to a whole, non-negative number; it reports whether
 // it did.
 func readCount(v gjson.Result, dst **int64) bool {
+	return readCountAt(v, dst, new(int64))
+}
+
+// readCountAt is readCount with the number kept in *slot, storage the
+// caller allocated with the object dst belongs to.
+func readCountAt(v gjson.Result, dst **int64, slot *int64) bool {
 	n, ok := frame.Int64(v)
 	if !ok || n < 0 || *dst != nil {
 		return false
 	}
-	*dst = &n
+	*slot = n
+	*dst = slot
 	return true
+}
+
+// turn is a turn summary's event, its usage and the storage of its six
+// token counts: one allocation, where each count was one of its own (a
+// turn summary comes with every prompt response).
+type turn struct {
+	ev     acpdialect.Event
+	u      acpdialect.Usage
+	counts [6]int64
+}
+
+func newTurn() *turn {
+	t := &turn{}
+	t.u.Turn = true
+	t.ev = acpdialect.Event{Type: acpdialect.EventUsage, Object: &t.u}
+	return t
 }
 
 // readCost reads {amount, currency}; the amount goes in *amount, which
@@ -139,16 +162,17 @@ func readRateLimit(r *frame.Reader) *acpdialect.RateLimit {
 // model when model_usage names exactly one). nil when it has no counts
 // (the ACP v2 draft answers a prompt at once, with a message id).
 func TurnEvent(result gjson.Result) *acpdialect.Event {
-	u := acpdialect.Usage{Turn: true}
+	t := newTurn()
+	u := &t.u
 	r := frame.NewReader(result)
 	r.Object(func(k string) {
 		switch k {
 		case "usage":
-			readTokens(r, &u)
+			readTokens(r, t)
 		case "_meta":
 			r.Object(func(k string) {
 				if k == "quota" {
-					readQuota(r, &u)
+					readQuota(r, t)
 				}
 			})
 		}
@@ -157,36 +181,38 @@ func TurnEvent(result gjson.Result) *acpdialect.Event {
 		u.CachedReadTokens == nil && u.CachedWriteTokens == nil && u.ThoughtTokens == nil {
 		return nil
 	}
-	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &u}
+	return &t.ev
 }
 
 // readTokens reads a token count object, in ACP's names or the quota's.
 // A count already read is kept: ACP's usage comes first.
-func readTokens(r *frame.Reader, u *acpdialect.Usage) {
+func readTokens(r *frame.Reader, t *turn) {
+	u, n := &t.u, &t.counts
 	r.Object(func(k string) {
 		v := r.Value()
 		switch k {
 		case "inputTokens":
-			readCount(v, &u.InputTokens)
+			readCountAt(v, &u.InputTokens, &n[0])
 		case "outputTokens":
-			readCount(v, &u.OutputTokens)
+			readCountAt(v, &u.OutputTokens, &n[1])
 		case "cachedReadTokens", "cachedInputTokens":
-			readCount(v, &u.CachedReadTokens)
+			readCountAt(v, &u.CachedReadTokens, &n[2])
 		case "cachedWriteTokens":
-			readCount(v, &u.CachedWriteTokens)
+			readCountAt(v, &u.CachedWriteTokens, &n[3])
 		case "thoughtTokens", "reasoningOutputTokens":
-			readCount(v, &u.ThoughtTokens)
+			readCountAt(v, &u.ThoughtTokens, &n[4])
 		case "totalTokens":
-			readCount(v, &u.TotalTokens)
+			readCountAt(v, &u.TotalTokens, &n[5])
 		}
 	})
 }
 
-func readQuota(r *frame.Reader, u *acpdialect.Usage) {
+func readQuota(r *frame.Reader, t *turn) {
+	u := &t.u
 	r.Object(func(k string) {
 		switch k {
 		case "token_count":
-			readTokens(r, u)
+			readTokens(r, t)
 		case "model_usage":
 			var models []string
 			r.Array(func() {
@@ -208,7 +234,7 @@ func readQuota(r *frame.Reader, u *acpdialect.Usage) {
 func StateEvent(update gjson.Result) *acpdialect.Event {
 	// usage" without its opening quote: a search starting on `"` stops at
 	// every quote.
-	if !strings.Contains(update.Raw, `usage"`) || update.Get("state").Str != "idle" {
+	if !strings.Contains(update.Raw, `usage"`) || frame.Get(update, "state").Str != "idle" {
 		return nil
 	}
 	return TurnEvent(update)
@@ -219,7 +245,8 @@ func StateEvent(update gjson.Result) *acpdialect.Event {
 // summary in the session the params name. Origin is the SDK origin's kind,
 // else "human" for the scope user_turn and "autonomous" for autonomous.
 func HandleAccountingUsage(params gjson.Result) acpdialect.Action {
-	u := acpdialect.Usage{Turn: true}
+	t := newTurn()
+	u := &t.u
 	var sid, scope string
 	r := frame.NewReader(params)
 	r.Object(func(k string) {
@@ -227,7 +254,7 @@ func HandleAccountingUsage(params gjson.Result) acpdialect.Action {
 		case "sessionId":
 			fill(&sid, r.String())
 		case "usage":
-			readTokens(r, &u)
+			readTokens(r, t)
 		case "scope":
 			fill(&scope, r.String())
 		case "origin":
@@ -246,7 +273,8 @@ func HandleAccountingUsage(params gjson.Result) acpdialect.Action {
 			u.Origin = "autonomous"
 		}
 	}
-	return acpdialect.Action{Event: &acpdialect.Event{Type: acpdialect.EventUsage, SessionID: sid, Object: &u}}
+	t.ev.SessionID = sid
+	return acpdialect.Action{Event: &t.ev}
 }
 
 // CapabilitiesEvent reads an initialize result (ACP v1's
