@@ -84,7 +84,8 @@ type Dialect struct {
 	// for the agent's capabilities).
 	Calls []Call
 	// CommandDescription, if set, rewrites a slash command's description
-	// (Cursor sends "---" for none).
+	// (Cursor sends "---" for none). The description views the frame, and
+	// the Conn copies what it returns: the hook keeps no reference.
 	CommandDescription func(string) string
 	// EndBackground, if set, is told that the work a card describes can no
 	// longer be running, and returns the card's next payload: reason is

@@ -295,11 +295,12 @@ func (c *Conn) commands(sid string, u gjson.Result) []Event {
 		}
 		return false // the first occurrence counts
 	})
+	ownCommands(cmds.Items)
 	return []Event{{Type: EventCommands, Agent: c.Agent(), SessionID: c.sessions[sid].id, Object: cmds}}
 }
 
 // readCommand reads one command at r in one pass; ok is false for one
-// without a name. It reads what gjson's Get reads: the first name and
+// without a name. Its strings view the frame. It reads what gjson's Get reads: the first name and
 // description, and input.hint from the first input object that has a hint.
 func readCommand(r *frame.Reader) (Command, bool) {
 	var name, desc, hint gjson.Result
@@ -329,7 +330,16 @@ func readCommand(r *frame.Reader) (Command, bool) {
 	if name.Type != gjson.String || name.Str == "" {
 		return Command{}, false
 	}
-	x := Command{Name: name.Str, Description: frame.View(desc), InputHint: frame.View(hint)}
-	frame.Own(&x.Name, &x.Description, &x.InputHint)
-	return x, true
+	return Command{Name: name.Str, Description: frame.View(desc), InputHint: frame.View(hint)}, true
+}
+
+// ownCommands copies the strings of a command list, which view the frame,
+// into one allocation: the list is one event's, kept or dropped whole,
+// and a command list has tens of names and descriptions.
+func ownCommands(items []Command) {
+	fields := make([]*string, 0, 3*len(items))
+	for i := range items {
+		fields = append(fields, &items[i].Name, &items[i].Description, &items[i].InputHint)
+	}
+	frame.OwnTogether(fields...)
 }

@@ -1,6 +1,7 @@
 package acpdialect_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -165,6 +166,32 @@ func TestCommands(t *testing.T) {
 		h.initialize(tt.agent)
 		h.session(2, "s1")
 		wantEvents(t, h.in(frame).Events, tt.want)
+	}
+}
+
+// A command list's strings are the event's own, not views of the frame
+// (overwriting the frame leaves them as they were), and the list costs a
+// few allocations, not one per string: its strings share one.
+func TestCommandsOwnTheirStrings(t *testing.T) {
+	var items []string
+	for i := range 30 {
+		items = append(items, fmt.Sprintf(`{"name":"cmd%d","description":"Does thing %d.","input":{"hint":"arg%d"}}`, i, i, i))
+	}
+	frame := vupdate("available_commands_update", `,"availableCommands":[`+strings.Join(items, ",")+`]`)
+	h := newHarness(t, acpdialect.NewRegistry(spawner()), acpdialect.Options{})
+	h.initialize("spawner")
+	h.session(2, "s1")
+	evs := h.in(frame).Events
+	for i := range frame {
+		frame[i] = 'x'
+	}
+	got := evs[0].Commands().Items
+	if len(got) != 30 || got[29] != (acpdialect.Command{Name: "cmd29", Description: "Does thing 29.", InputHint: "arg29"}) {
+		t.Fatalf("after the frame was overwritten: %d items, last %+v", len(got), got[len(got)-1])
+	}
+	frame = vupdate("available_commands_update", `,"availableCommands":[`+strings.Join(items, ",")+`]`)
+	if n := testing.AllocsPerRun(50, func() { h.in(frame) }); n > 12 {
+		t.Errorf("a list of 30 commands: %.0f allocs, want at most 12 (the list growing, not a copy per string)", n)
 	}
 }
 

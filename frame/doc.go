@@ -9,8 +9,9 @@
 // it is, without a panic.
 //
 //   - Strings: [Str] returns a copy; [View] returns a view, and one call
-//     to [Own] copies the views a parser keeps. [Set] and [Fill] merge a
-//     string into a field without ever blanking it.
+//     to [Own] copies the views a parser keeps ([OwnTogether] into one
+//     allocation, for strings kept and dropped together). [Set] and
+//     [Fill] merge a string into a field without ever blanking it.
 //   - Numbers: [Int64] reads a whole number that fits an int64.
 //   - Objects: [Members] visits an object's members in one pass, skipping
 //     the values it is not asked about at byte-search speed (tool output

@@ -53,6 +53,27 @@ func Own(fields ...*string) {
 	}
 }
 
+// OwnTogether is Own with one allocation for all the copies, for strings
+// that are kept and dropped together, such as the items of one event's
+// list: while any of them lives, it keeps all their bytes.
+func OwnTogether(fields ...*string) {
+	n := 0
+	for _, f := range fields {
+		n += len(*f)
+	}
+	if n == 0 {
+		return
+	}
+	buf := make([]byte, 0, n) // never grown: the strings below stay valid
+	for _, f := range fields {
+		if *f != "" {
+			start := len(buf)
+			buf = append(buf, *f...)
+			*f = scan.UnsafeString(buf[start:])
+		}
+	}
+}
+
 // View returns r as a string when it is a JSON string, else "", like Str,
 // but without copying: the result views the frame until Own'd.
 func View(r gjson.Result) string {

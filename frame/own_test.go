@@ -1,0 +1,39 @@
+package frame_test
+
+import (
+	"testing"
+	"unsafe"
+
+	"github.com/acpdialect/acpdialect/frame"
+)
+
+// OwnTogether copies every non-empty view, in one allocation, and leaves
+// empty fields empty.
+func TestOwnTogether(t *testing.T) {
+	buf := []byte(`{"name":"plan","description":"Make a plan"}`)
+	name, empty, desc := string(buf[9:13]), "", string(buf[30:41])
+	views := []string{view(buf[9:13]), "", view(buf[30:41])}
+	n := testing.AllocsPerRun(10, func() {
+		a, b, c := views[0], views[1], views[2]
+		frame.OwnTogether(&a, &b, &c)
+	})
+	if n != 1 {
+		t.Errorf("%.0f allocs, want 1", n)
+	}
+	a, b, c := views[0], views[1], views[2]
+	frame.OwnTogether(&a, &b, &c)
+	for i := range buf {
+		buf[i] = 'x' // the frame is reused
+	}
+	if a != name || b != empty || c != desc {
+		t.Errorf("after the frame changed: %q %q %q, want %q %q %q", a, b, c, name, empty, desc)
+	}
+	var none string
+	if n := testing.AllocsPerRun(10, func() { frame.OwnTogether(&none) }); n != 0 || none != "" {
+		t.Errorf("nothing to copy: %.0f allocs, %q", n, none)
+	}
+}
+
+// view is b as a string that views it, as the strings a hook reads view
+// the Conn's frame.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
