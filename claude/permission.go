@@ -108,23 +108,37 @@ func (t *permTool) toolName() string {
 	return ""
 }
 
-// readOptions appends the options that have an id.
+// readOptions appends the options that have an id. Their strings share
+// one copy: they are one event's, kept and dropped together.
 func readOptions(r *frame.Reader, out []acpdialect.PermissionOption) []acpdialect.PermissionOption {
+	start := len(out)
 	r.Array(func() {
 		var o acpdialect.PermissionOption
 		r.Object(func(k string) {
 			switch k {
 			case "optionId":
-				fill(&o.ID, r.String())
+				first(&o.ID, r.String())
 			case "name":
-				fill(&o.Name, r.String())
+				first(&o.Name, r.String())
 			case "kind":
-				fill(&o.Kind, r.String())
+				first(&o.Kind, r.String())
 			}
 		})
 		if o.ID != "" && len(out) < 64 {
 			out = append(out, o)
 		}
 	})
+	fields := make([]*string, 0, 3*(len(out)-start))
+	for i := start; i < len(out); i++ {
+		fields = append(fields, &out[i].ID, &out[i].Name, &out[i].Kind)
+	}
+	frame.OwnTogether(fields...)
 	return out
+}
+
+// first sets *dst to v, a view, unless it is set: fill without the copy.
+func first(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
 }

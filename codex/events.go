@@ -117,6 +117,7 @@ func readPlanReview(r *frame.Reader) (kind gjson.Result, planItem string) {
 // in one pass over the list (gjson's Get would walk each option three
 // times).
 func readOptions(r *frame.Reader, out []acpdialect.PermissionOption) []acpdialect.PermissionOption {
+	start := len(out)
 	r.Array(func() {
 		if len(out) >= MaxPermissionOptions {
 			return // skipped
@@ -133,11 +134,22 @@ func readOptions(r *frame.Reader, out []acpdialect.PermissionOption) []acpdialec
 				kind, seen = r.Value(), seen|4
 			}
 		})
-		if id := frame.Str(id); id != "" {
-			out = append(out, acpdialect.PermissionOption{ID: id, Name: frame.Str(name), Kind: frame.Str(kind)})
+		if id := frame.View(id); id != "" {
+			out = append(out, acpdialect.PermissionOption{ID: id, Name: frame.View(name), Kind: frame.View(kind)})
 		}
 	})
+	ownOptions(out[start:])
 	return out
+}
+
+// ownOptions copies the options' strings, which view the frame, into one
+// allocation: they are one event's, kept and dropped together.
+func ownOptions(opts []acpdialect.PermissionOption) {
+	fields := make([]*string, 0, 3*len(opts))
+	for i := range opts {
+		fields = append(fields, &opts[i].ID, &opts[i].Name, &opts[i].Kind)
+	}
+	frame.OwnTogether(fields...)
 }
 
 // CompactionEvent reads a tool call that carries _meta.contextCompaction
