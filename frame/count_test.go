@@ -37,3 +37,20 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+// sinkCount keeps a count, as the objects hooks fill do.
+var sinkCount *int64
+
+// A count that is absent or wrong costs no allocation; one that is read
+// costs its own.
+func TestCountAllocs(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want float64
+	}{{`"3"`, 0}, {`-1`, 0}, {``, 0}, {`42`, 1}} {
+		r := gjson.Parse(tc.raw)
+		if n := testing.AllocsPerRun(100, func() { sinkCount = frame.Count(nil, r) }); n != tc.want {
+			t.Errorf("Count(nil, %s): %.0f allocs, want %.0f", tc.raw, n, tc.want)
+		}
+	}
+}

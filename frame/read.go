@@ -167,5 +167,5 @@ func Count(prev *int64, r gjson.Result) *int64 {
 	if !ok || n < 0 {
 		return nil
 	}
-	return &n
+	return Keep(n) // not &n: that would allocate even for an absent count
 }
