@@ -97,11 +97,11 @@ func readFigures(r *frame.Reader, c *acpdialect.Compaction) {
 				c.Trigger = trigger(r.String())
 			}
 		case "preTokens":
-			readCount(r.Value(), &c.PreTokens)
+			c.PreTokens = frame.Count(c.PreTokens, r.Value())
 		case "postTokens":
-			readCount(r.Value(), &c.PostTokens)
+			c.PostTokens = frame.Count(c.PostTokens, r.Value())
 		case "durationMs":
-			readCount(r.Value(), &c.DurationMs)
+			c.DurationMs = frame.Count(c.DurationMs, r.Value())
 		case "error":
 			fill(&c.Error, errorText(r.Value()))
 		}

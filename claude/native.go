@@ -115,11 +115,11 @@ func readAsyncTask(update gjson.Result) asyncTask {
 			r.Object(func(k string) {
 				switch k {
 				case "durationMs":
-					readCount(r.Value(), &t.durationMs)
+					t.durationMs = frame.Count(t.durationMs, r.Value())
 				case "toolUses":
-					readCount(r.Value(), &t.toolUses)
+					t.toolUses = frame.Count(t.toolUses, r.Value())
 				case "totalTokens":
-					readCount(r.Value(), &t.tokens)
+					t.tokens = frame.Count(t.tokens, r.Value())
 				}
 			})
 		}

@@ -49,22 +49,14 @@ func UsageEvent(update gjson.Result) *acpdialect.Event {
 	return &box.ev
 }
 
-// readCount sets *dst to a whole, non-negative number; it reports whether
-// it did.
-func readCount(v gjson.Result, dst **int64) bool {
-	return readCountAt(v, dst, new(int64))
-}
-
-// readCountAt is readCount with the number kept in *slot, storage the
-// caller allocated with the object dst belongs to.
-func readCountAt(v gjson.Result, dst **int64, slot *int64) bool {
+// readCountAt is frame.Count into *dst with the number kept in *slot,
+// storage the caller allocated with the object dst belongs to.
+func readCountAt(v gjson.Result, dst **int64, slot *int64) {
 	n, ok := frame.Int64(v)
-	if !ok || n < 0 || *dst != nil {
-		return false
+	if ok && n >= 0 && *dst == nil {
+		*slot = n
+		*dst = slot
 	}
-	*slot = n
-	*dst = slot
-	return true
 }
 
 // turn is a turn summary's event, its usage and the storage of its six
