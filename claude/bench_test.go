@@ -319,12 +319,13 @@ func BenchmarkCapturesKinds(b *testing.B) {
 	var lines []pair.Line
 	for _, c := range caps {
 		conn := reg.NewConn(acpdialect.Options{})
+		kinds := testwire.Kinder{Vendor: "claudeCode"}
 		for j, line := range c.lines {
 			send := conn.Inbound
 			if c.outbound[j] {
 				send = conn.Outbound
 			}
-			lines = append(lines, pair.Line{Kind: testwire.LineKind(line, c.outbound[j], "claudeCode"), Size: len(line),
+			lines = append(lines, pair.Line{Kind: kinds.Kind(line, c.outbound[j]), Size: len(line),
 				Run: func() {
 					if _, err := send(line); err != nil {
 						b.Fatal(err)

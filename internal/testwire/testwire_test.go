@@ -149,6 +149,25 @@ func TestFragments(t *testing.T) {
 	}
 }
 
+func TestKinder(t *testing.T) {
+	k := Kinder{Vendor: "codex"}
+	for _, tt := range []struct {
+		line     string
+		outbound bool
+		want     string
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}`, true, "session/prompt"},
+		{`{"jsonrpc":"2.0","id":1,"method":"session/request_permission","params":{}}`, false, "session/request_permission"},
+		{`{"jsonrpc":"2.0","id":1,"result":{"outcome":{}}}`, true, "client response to session/request_permission"},
+		{`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`, false, "response to session/prompt"},
+		{`{"jsonrpc":"2.0","id":2,"result":{}}`, false, "response"},
+	} {
+		if got := k.Kind([]byte(tt.line), tt.outbound); got != tt.want {
+			t.Errorf("Kind(%s) = %q; want %q", tt.line, got, tt.want)
+		}
+	}
+}
+
 func TestLineKind(t *testing.T) {
 	for _, tt := range []struct {
 		line     string
