@@ -173,6 +173,12 @@ type Update struct {
 	// object (the rest of the frame): read it with Members or Get, which
 	// stop at its end. None of the Late's values may view the frame.
 	Handle func(update gjson.Result) Late
+	// HandleAll is Handle for an update that speaks of several tool calls
+	// at once (a Claude chunk reporting the events of several monitors):
+	// the Conn merges each Late in order, as it merges Handle's, after
+	// Handle's when both are set. Pure, like Handle; nil or empty says
+	// nothing.
+	HandleAll func(update gjson.Result) []Late
 	// Mark, if set, reads whether the update sets (mark true) or clears
 	// the session's mark: a vendor state that gives later updates their
 	// meaning (Codex's systemError thread status, after which the model's

@@ -35,14 +35,19 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 	if h.Mark != nil || h.Marked != nil {
 		out = c.marked(s, h, u, out)
 	}
-	if h.Handle == nil {
-		return out
+	if h.Handle != nil {
+		// A standard update that says nothing of a card (the usual chunk)
+		// is not a Late dropped.
+		if l := h.Handle(u); !h.Standard || l != (Late{}) {
+			out = append(out, c.updateCard(s, l, c.d.MergeLate)...)
+		}
 	}
-	l := h.Handle(u)
-	if h.Standard && l == (Late{}) {
-		return out // a standard update that says nothing of a card: the usual chunk
+	if h.HandleAll != nil {
+		for _, l := range h.HandleAll(u) {
+			out = append(out, c.updateCard(s, l, c.d.MergeLate)...)
+		}
 	}
-	return append(out, c.updateCard(s, l, c.d.MergeLate)...)
+	return out
 }
 
 // updateCard merges what an update said about a tool call into its card,

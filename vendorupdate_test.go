@@ -31,6 +31,18 @@ func spawner() *acpdialect.Dialect {
 					SubagentTask: &acpdialect.SubagentTask{ChildSessionID: frame.Str(u.Get("child")), Status: frame.Str(u.Get("state"))},
 				}}
 			}},
+			// "states" speaks of several children: the lead's state
+			// (Handle), then each of children's (HandleAll).
+			{Kind: "states", Handle: func(u gjson.Result) acpdialect.Late {
+				return childState(u.Get("lead"))
+			}, HandleAll: func(u gjson.Result) []acpdialect.Late {
+				var out []acpdialect.Late
+				u.Get("children").ForEach(func(_, c gjson.Result) bool {
+					out = append(out, childState(c))
+					return true
+				})
+				return out
+			}},
 		},
 		ToolCall: func(u frame.ToolUpdate, p acpdialect.Payload) acpdialect.Payload {
 			if u.RawInput.Get("_toolName").String() == "task" && p.Kind != acpdialect.KindSubagentTask {
@@ -50,6 +62,18 @@ func spawner() *acpdialect.Dialect {
 			return cur, true
 		},
 	}
+}
+
+// childState is what {"child","state"} says of a child's card; a zero
+// Late without a child.
+func childState(c gjson.Result) acpdialect.Late {
+	if !c.Get("child").Exists() {
+		return acpdialect.Late{}
+	}
+	return acpdialect.Late{Payload: acpdialect.Payload{
+		Kind:         acpdialect.KindSubagentTask,
+		SubagentTask: &acpdialect.SubagentTask{ChildSessionID: frame.Str(c.Get("child")), Status: frame.Str(c.Get("state"))},
+	}}
 }
 
 func spawnConn(t *testing.T) *harness {
@@ -91,6 +115,12 @@ func TestVendorUpdates(t *testing.T) {
 			[]string{`{"type":"tool_call_update","agent":"spawner","session_id":"s1","tool_call_id":"t1","payload":{"kind":"subagent_task","status":"in_progress","title":"Task: Subagent task","subagent_task":{"child_session_id":"c1"}}}`}},
 		{"nothing to key a card by: dropped",
 			[][]byte{vupdate("state", `,"state":"completed"`)}, nil},
+		{"one update naming several children updates each card, Handle's first",
+			[][]byte{vupdate("spawned", `,"child":"c1"`), vupdate("spawned", `,"child":"c2"`), vupdate("spawned", `,"child":"c3"`),
+				vupdate("states", `,"lead":{"child":"c3","state":"running"},"children":[{"child":"c2","state":"completed"},{"child":"c1","state":"failed"}]`)},
+			[]string{`{"type":"tool_call_update","agent":"spawner","session_id":"s1","tool_call_id":"c3","payload":{"kind":"subagent_task","status":"in_progress","subagent_task":{"status":"running","child_session_id":"c3"}}}`,
+				`{"type":"tool_call_update","agent":"spawner","session_id":"s1","tool_call_id":"c2","payload":{"kind":"subagent_task","status":"in_progress","subagent_task":{"status":"completed","child_session_id":"c2"}}}`,
+				`{"type":"tool_call_update","agent":"spawner","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","subagent_task":{"status":"failed","child_session_id":"c1"}}}`}},
 		{"a repeated state changes nothing",
 			[][]byte{vupdate("spawned", `,"child":"c1"`), vupdate("state", `,"child":"c1","state":"cancelled","status":"cancelled"`), vupdate("state", `,"child":"c1","state":"cancelled","status":"cancelled"`)},
 			nil},

@@ -57,9 +57,21 @@ func TestBrokenDialectsFail(t *testing.T) {
 		name   string
 		break_ func(d *acpdialect.Dialect)
 		agents []string
-		rule   string // the "rule:" prefix of the failure
-		says   string // part of the message
+		frames [][]byte // goodFrames when nil
+		rule   string   // the "rule:" prefix of the failure
+		says   string   // part of the message
 	}{
+		{
+			name: "keeps a view of the frame in one of several late halves",
+			break_: func(d *acpdialect.Dialect) {
+				d.Updates = append(d.Updates, acpdialect.Update{Kind: "acme_progress",
+					HandleAll: func(u gjson.Result) []acpdialect.Late {
+						return []acpdialect.Late{{ToolCallID: frame.Str(u.Get("toolCallId"))}, {ToolCallID: frame.View(u.Get("other"))}}
+					}})
+			},
+			frames: append([][]byte{dialecttest.SessionUpdate("s1", map[string]any{"sessionUpdate": "acme_progress", "toolCallId": "t1", "other": "t2"})}, goodFrames...),
+			rule:   "pure", says: "Updates[acme_progress].HandleAll returned a value that views the frame",
+		},
 		{
 			name: "keeps a view of the frame",
 			break_: func(d *acpdialect.Dialect) {
@@ -150,7 +162,11 @@ func TestBrokenDialectsFail(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := good()
 			tc.break_(d)
-			err := dialecttest.Check(d, dialecttest.Options{Agents: tc.agents, Frames: goodFrames})
+			frames := tc.frames
+			if frames == nil {
+				frames = goodFrames
+			}
+			err := dialecttest.Check(d, dialecttest.Options{Agents: tc.agents, Frames: frames})
 			if err == nil {
 				t.Fatalf("Check passed a dialect that %s", tc.name)
 			}

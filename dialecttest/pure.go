@@ -27,6 +27,13 @@ func checkPure(k *kit) []string {
 				fails = appendMsg(fails, s.where, "Updates["+kind+"].Handle", msg)
 				lates = appendLate(lates, late)
 			}
+			if h := k.update(kind); h != nil && h.HandleAll != nil {
+				all, msg := twice(update, h.HandleAll)
+				fails = appendMsg(fails, s.where, "Updates["+kind+"].HandleAll", msg)
+				for _, late := range all {
+					lates = appendLate(lates, late)
+				}
+			}
 			if (kind == "tool_call" || kind == "tool_call_update") && k.d.ToolCall != nil {
 				card, msgs := pureToolCall(k.d.ToolCall, update)
 				for _, msg := range msgs {
