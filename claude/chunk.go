@@ -128,16 +128,15 @@ func legacyCompaction(c Chunk) *acpdialect.Event {
 }
 
 // HandleChunk reads the monitor events in a chunk's task notifications
-// into a late half for the monitor named by the first envelope's task id
-// (the Conn finds the card by that alias); a zero Late for any other
-// chunk.
-func HandleChunk(update gjson.Result) acpdialect.Late {
+// into late halves, one for each monitor named (the Conn finds each card
+// by its task id, an alias); none for any other chunk.
+func HandleChunk(update gjson.Result) []acpdialect.Late {
 	if !strings.Contains(update.Raw, "<task-notification>") {
-		return acpdialect.Late{}
+		return nil
 	}
 	c := ReadChunk(update)
 	if !c.mayNotify() {
-		return acpdialect.Late{}
+		return nil
 	}
-	return monitorLate(ParseTaskNotifications(c.Text()))
+	return monitorLates(ParseTaskNotifications(c.Text()))
 }

@@ -312,10 +312,16 @@ func TestToolCall(t *testing.T) {
 func TestMergeLateAndEndBackground(t *testing.T) {
 	mon := acpdialect.Payload{Kind: acpdialect.KindMonitor, Status: acpdialect.StatusInProgress,
 		Monitor: &acpdialect.Monitor{TaskID: "m", RecentEvents: []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, EventCount: 9}}
-	late := claude.HandleChunk(gjson.Parse(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"<task-notification><task-id>m</task-id><event>10</event></task-notification><task-notification><task-id>m</task-id><event>11</event></task-notification><task-notification><task-id>other</task-id><event>x</event></task-notification>"}}`))
-	if late.Alias != "m" {
-		t.Fatalf("alias %q", late.Alias)
+	// One late half per monitor named, in the order first named, with
+	// that monitor's events only.
+	lates := claude.HandleChunk(gjson.Parse(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"<task-notification><task-id>m</task-id><event>10</event></task-notification><task-notification><task-id>other</task-id><event>x</event></task-notification><task-notification><task-id>m</task-id><event>11</event></task-notification>"}}`))
+	if len(lates) != 2 || lates[0].Alias != "m" || lates[1].Alias != "other" {
+		t.Fatalf("lates %+v", lates)
 	}
+	if o := lates[1].Payload.Monitor; o == nil || o.EventCount != 1 || len(o.RecentEvents) != 1 || o.RecentEvents[0] != "x" {
+		t.Fatalf("the second monitor's late half %+v", o)
+	}
+	late := lates[0]
 	got, ok := claude.MergeLate(mon, late.Payload)
 	if !ok || got.Monitor.EventCount != 11 || len(got.Monitor.RecentEvents) != claude.RecentEvents ||
 		got.Monitor.RecentEvents[0] != "2" || got.Monitor.RecentEvents[9] != "11" {

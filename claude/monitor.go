@@ -157,26 +157,40 @@ func humanPrefix(text string, start int) int {
 	return start
 }
 
-// monitorLate is the late half that reports a chunk's monitor events: the
-// events of the first task named (one card per Late), with their count.
-func monitorLate(ns []Notification) acpdialect.Late {
-	if len(ns) == 0 {
-		return acpdialect.Late{}
-	}
-	id := ns[0].TaskID
-	m := &acpdialect.Monitor{TaskID: strings.Clone(id)}
-	for _, n := range ns {
-		if n.TaskID != id {
+// monitorLates are the late halves that report a chunk's monitor events:
+// one per task named, in the order first named, each with its events and
+// their count.
+func monitorLates(ns []Notification) []acpdialect.Late {
+	var out []acpdialect.Late
+	for i, n := range ns {
+		if seenBefore(ns[:i], n.TaskID) {
 			continue
 		}
-		m.EventCount++
-		m.RecentEvents = append(m.RecentEvents, strings.Clone(n.Event))
+		m := &acpdialect.Monitor{TaskID: strings.Clone(n.TaskID)}
+		for _, e := range ns[i:] {
+			if e.TaskID == n.TaskID {
+				m.EventCount++
+				m.RecentEvents = append(m.RecentEvents, strings.Clone(e.Event))
+			}
+		}
+		if len(m.RecentEvents) > RecentEvents {
+			m.RecentEvents = m.RecentEvents[len(m.RecentEvents)-RecentEvents:]
+		}
+		out = append(out, acpdialect.Late{Alias: m.TaskID, Payload: acpdialect.Payload{
+			Kind: acpdialect.KindMonitor, Status: acpdialect.StatusInProgress, Monitor: m}})
 	}
-	if len(m.RecentEvents) > RecentEvents {
-		m.RecentEvents = m.RecentEvents[len(m.RecentEvents)-RecentEvents:]
+	return out
+}
+
+// seenBefore reports whether one of ns names task. A chunk names at most
+// MaxNotifications, so the quadratic search stays small.
+func seenBefore(ns []Notification, task string) bool {
+	for _, n := range ns {
+		if n.TaskID == task {
+			return true
+		}
 	}
-	return acpdialect.Late{Alias: m.TaskID, Payload: acpdialect.Payload{
-		Kind: acpdialect.KindMonitor, Status: acpdialect.StatusInProgress, Monitor: m}}
+	return false
 }
 
 // mergeMonitor adds a late half's events to a monitor: the count grows,
