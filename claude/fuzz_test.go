@@ -104,8 +104,22 @@ func FuzzUpdates(f *testing.F) {
 			if h.Event != nil {
 				h.Event(u)
 			}
+			var lates []acpdialect.Late
 			if h.Handle != nil {
-				l := h.Handle(u)
+				lates = append(lates, h.Handle(u))
+			}
+			if h.HandleAll != nil {
+				all := h.HandleAll(u)
+				for i, l := range all {
+					for _, m := range all[:i] {
+						if m.Alias == l.Alias {
+							t.Fatalf("two late halves for one monitor %q", l.Alias)
+						}
+					}
+				}
+				lates = append(lates, all...)
+			}
+			for _, l := range lates {
 				if _, ok := claude.MergeLate(acpdialect.Payload{Kind: l.Payload.Kind}, l.Payload); !ok && l.Payload.Kind != "" {
 					t.Fatalf("a half does not merge into a card of its own kind: %+v", l)
 				}
