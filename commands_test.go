@@ -2,9 +2,11 @@ package acpdialect
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/acpdialect/acpdialect/frame"
+	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 )
 
@@ -39,6 +41,79 @@ func FuzzReadCommand(f *testing.F) {
 		got, ok := readCommand(frame.NewReader(gjson.ParseBytes(b)))
 		if ok != wok || got != want {
 			t.Fatalf("readCommand(%s) = %+v %v, gjson %+v %v", b, got, ok, want, wok)
+		}
+	})
+}
+
+// readCommandsGJSON is the list reading as it was: the first
+// availableCommands member (frame.Members, which skips it first), then
+// gjson's ForEach over it.
+func readCommandsGJSON(u gjson.Result) []Command {
+	items := []Command{}
+	frame.Members(u, func(k string, v gjson.Result) bool {
+		if k != "availableCommands" {
+			return true
+		}
+		v.ForEach(func(_, x gjson.Result) bool {
+			if c, ok := readCommandGJSON(x); ok {
+				items = append(items, c)
+			}
+			return true
+		})
+		return false
+	})
+	return items
+}
+
+func TestReadCommands(t *testing.T) {
+	for _, tt := range []struct {
+		name, update string
+		want         []string
+	}{
+		{"array", `{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"a"},{"description":"no name"},{"name":"b"}]}`, []string{"a", "b"}},
+		{"sorted keys", `{"availableCommands":[{"name":"a"}],"sessionUpdate":"available_commands_update"}`, []string{"a"}},
+		{"an object's values", `{"availableCommands":{"x":{"name":"a"},"y":{"name":"b"}}}`, []string{"a", "b"}},
+		{"the first list counts", `{"availableCommands":[{"name":"a"}],"availableCommands":[{"name":"b"}]}`, []string{"a"}},
+		{"a first list that is not one still counts", `{"availableCommands":"none","availableCommands":[{"name":"b"}]}`, []string{}},
+		{"members after the list", `{"availableCommands":[{"name":"a"}],"_meta":{"availableCommands":[{"name":"x"}]}}`, []string{"a"}},
+		{"no list", `{"sessionUpdate":"available_commands_update"}`, []string{}},
+		{"not an object", `[{"availableCommands":[{"name":"a"}]}]`, []string{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			u := gjson.Parse(tt.update)
+			got := []string{}
+			for _, c := range readCommands(u, nil) {
+				got = append(got, c.Name)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("names %q, want %q", got, tt.want)
+			}
+			if d := cmp.Diff(readCommandsGJSON(u), readCommands(u, nil)); d != "" {
+				t.Errorf("against the two-pass reading (-old +new):\n%s", d)
+			}
+		})
+	}
+}
+
+// FuzzReadCommands: the one-pass list reading agrees with the two-pass one
+// it replaced on every valid update.
+func FuzzReadCommands(f *testing.F) {
+	for _, s := range []string{
+		`{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"init","description":"d","input":{"hint":"path"}},{"name":"x"}]}`,
+		`{"availableCommands":{"a":{"name":"n"}},"availableCommands":[]}`,
+		`{"availableCommands":null,"x":[{"availableCommands":1}]}`,
+		`{"availableCommands":[1,"s",{"name":"\u0041"},[{"name":"deep"}]]}`,
+		`[]`, `{}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return
+		}
+		u := gjson.ParseBytes(b)
+		if d := cmp.Diff(readCommandsGJSON(u), readCommands(u, nil)); d != "" {
+			t.Fatalf("readCommands(%s) (-two-pass +one-pass):\n%s", b, d)
 		}
 	})
 }

@@ -272,31 +272,46 @@ func (c *Conn) commands(sid string, u gjson.Result) []Event {
 		c.stats.Malformed++
 		return nil
 	}
-	cmds := &Commands{Items: []Command{}}
-	frame.Members(u, func(k string, v gjson.Result) bool {
-		if k != "availableCommands" {
-			return true
-		}
-		// One pass over the list, as gjson's ForEach walks it: the
-		// elements of an array, the values of an object.
-		r := frame.NewReader(v)
-		each := func() {
-			if x, ok := readCommand(r); ok {
-				if c.d != nil && c.d.CommandDescription != nil {
-					x.Description = c.d.CommandDescription(x.Description)
-				}
-				cmds.Items = append(cmds.Items, x)
-			}
-		}
-		if v.IsObject() {
-			r.Object(func(string) { each() })
-		} else {
-			r.Array(each)
-		}
-		return false // the first occurrence counts
-	})
+	var desc func(string) string
+	if c.d != nil {
+		desc = c.d.CommandDescription
+	}
+	cmds := &Commands{Items: readCommands(u, desc)}
 	ownCommands(cmds.Items)
 	return []Event{{Type: EventCommands, Agent: c.Agent(), SessionID: c.sessions[sid].id, Object: cmds}}
+}
+
+// readCommands reads an available_commands_update's list, its strings
+// viewing the frame, each description passed through desc when it is not
+// nil. The list is the first availableCommands member, read as gjson's
+// ForEach walks it: the elements of an array, the values of an object.
+// The update and its list are read in one pass: frame.Members would skip
+// the list before handing it over, walking it twice.
+func readCommands(u gjson.Result, desc func(string) string) []Command {
+	items := []Command{}
+	r := frame.NewReader(u)
+	each := func() {
+		if x, ok := readCommand(r); ok {
+			if desc != nil {
+				x.Description = desc(x.Description)
+			}
+			items = append(items, x)
+		}
+	}
+	seen := false
+	r.Object(func(k string) {
+		if k != "availableCommands" || seen {
+			return
+		}
+		seen = true
+		switch r.Peek() {
+		case '{':
+			r.Object(func(string) { each() })
+		case '[':
+			r.Array(each)
+		}
+	})
+	return items
 }
 
 // readCommand reads one command at r in one pass; ok is false for one
