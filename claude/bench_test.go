@@ -309,6 +309,31 @@ func BenchmarkCapturesFloorRatio(b *testing.B) {
 	)
 }
 
+// BenchmarkCapturesOutputsFloorRatio is BenchmarkCapturesFloorRatio with
+// the floor that also makes the contract's other events, each in the least
+// way (floor.NewOutputs): gjson/out at 1 or below says that no Conn that
+// makes them can be faster than gjson; floor/out is what they add.
+func BenchmarkCapturesOutputsFloorRatio(b *testing.B) {
+	caps, _ := captures(b)
+	out := floor.NewOutputs("claudeCode", "toolName", "parentToolUseId")
+	f := floor.New("claudeCode", "toolName", "parentToolUseId")
+	lines := func(f *floor.Floor) func() {
+		return func() {
+			for _, c := range caps {
+				for _, line := range c.lines {
+					f.Line(scan.UnsafeString(line))
+				}
+			}
+		}
+	}
+	pair.Report(b,
+		pair.Pass{Name: "out", Run: lines(out)},
+		pair.Pass{Name: "gjson", Run: func() { readGJSON(caps) }},
+		pair.Pass{Name: "map", Run: func() { decodeMaps(b, caps) }},
+		pair.Pass{Name: "floor", Run: lines(f)},
+	)
+}
+
 // BenchmarkCapturesKinds logs where the Conn's time goes on the captures,
 // by kind of line, beside the map baseline's (internal/pair.Kinds):
 //

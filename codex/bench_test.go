@@ -126,6 +126,28 @@ func BenchmarkCapturesFloorRatio(b *testing.B) {
 	)
 }
 
+// BenchmarkCapturesOutputsFloorRatio is BenchmarkCapturesFloorRatio with
+// the floor that also makes the contract's other events, each in the least
+// way (floor.NewOutputs); floor/out is what they add.
+func BenchmarkCapturesOutputsFloorRatio(b *testing.B) {
+	lines, _ := captureLines(b)
+	out := floor.NewOutputs("codex", "collaboration", "subagent")
+	f := floor.New("codex", "collaboration", "subagent")
+	run := func(f *floor.Floor) func() {
+		return func() {
+			for _, l := range lines {
+				f.Line(scan.UnsafeString(l))
+			}
+		}
+	}
+	pair.Report(b,
+		pair.Pass{Name: "out", Run: run(out)},
+		pair.Pass{Name: "gjson", Run: func() { readGJSON(lines) }},
+		pair.Pass{Name: "map", Run: func() { decodeMaps(b, lines) }},
+		pair.Pass{Name: "floor", Run: run(f)},
+	)
+}
+
 func replayConn(b *testing.B, c *acpdialect.Conn, lines [][]byte) {
 	for _, l := range lines {
 		res, err := c.Inbound(l)

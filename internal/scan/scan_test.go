@@ -247,8 +247,18 @@ func FuzzValid(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := Valid(s), json.Valid([]byte(s)); got != want {
+		want := json.Valid([]byte(s))
+		if got := Valid(s); got != want {
 			t.Fatalf("Valid(%q) = %v; encoding/json says %v", s, got, want)
+		}
+		// CheckValue checks the same value, wherever it stands: here
+		// inside two open containers.
+		in := `[{"k":` + s + `}]`
+		end := CheckValue(in, 6, 2)
+		got := end >= 0 && SkipSpace(in, end) == len(in)-2
+		deep := strings.Count(s, "[")+strings.Count(s, "{") >= maxDepth-2 // the two count
+		if len(s) > 0 && !deep && want != got {
+			t.Fatalf("CheckValue(%q) = %d; encoding/json says valid %v", in, end, want)
 		}
 	})
 }

@@ -101,6 +101,16 @@ func MembersValid(obj string, outer int, fn func(key, raw string) bool) (end int
 	}
 }
 
+// CheckValue checks the JSON value starting at s[i] (after any space),
+// inside depth open containers, which the nesting limit counts, and
+// returns the index just past it, or -1 if it is not valid there: for a
+// walk that reads some values of a frame where they are and checks the
+// others in the same pass (internal/floor).
+func CheckValue(s string, i, depth int) int {
+	v := validator{depth: depth}
+	return v.value(s, i)
+}
+
 // maxDepth is encoding/json's nesting limit: deeper input is invalid to it.
 const maxDepth = 10000
 
