@@ -343,3 +343,35 @@ func TestMergeLateAndEndBackground(t *testing.T) {
 		t.Fatal("EndBackground changed a shell")
 	}
 }
+
+// TestCompactToolEvent: the compact tool call gives its compaction event
+// in either key order; a tool call that only mentions compact" elsewhere
+// (its output, a second _meta that is not read) gives none.
+func TestCompactToolEvent(t *testing.T) {
+	for _, tt := range []struct {
+		name, update string
+		want         *acpdialect.Compaction
+	}{
+		{"sorted", `{"_meta":{"claudeCode":{"toolName":"compact"}},"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"c1"}`,
+			&acpdialect.Compaction{CompactionID: "c1", Status: acpdialect.CompactionCompleted}},
+		{"meta last", `{"sessionUpdate":"tool_call","toolCallId":"c2","status":"in_progress","_meta":{"claudeCode":{"toolName":"compact"}}}`,
+			&acpdialect.Compaction{CompactionID: "c2", Status: acpdialect.CompactionInProgress}},
+		{"figures", `{"_meta":{"claudeCode":{"toolName":"compact"},"contextCompaction":{"trigger":"auto","preTokens":9}},"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"c3"}`,
+			&acpdialect.Compaction{CompactionID: "c3", Status: acpdialect.CompactionCompleted, Trigger: "auto", PreTokens: frame.Keep(int64(9))}},
+		{"another tool", `{"_meta":{"claudeCode":{"toolName":"Bash"}},"rawOutput":"ran \"compact\"","sessionUpdate":"tool_call_update","toolCallId":"b1"}`, nil},
+		{"a second _meta", `{"_meta":{"claudeCode":{"toolName":"Bash"}},"sessionUpdate":"tool_call","toolCallId":"b2","_meta":{"claudeCode":{"toolName":"compact"}}}`, nil},
+		{"no _meta", `{"sessionUpdate":"tool_call","toolCallId":"b3","title":"compact"}`, nil},
+	} {
+		ev := claude.CompactToolEvent(gjson.Parse(tt.update))
+		var got *acpdialect.Compaction
+		if ev != nil {
+			got, _ = ev.Object.(*acpdialect.Compaction)
+			if got == nil || ev.Type != acpdialect.EventCompaction {
+				t.Fatalf("%s: %+v", tt.name, ev)
+			}
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
