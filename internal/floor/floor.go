@@ -76,18 +76,18 @@ const (
 
 // line is what one line says, as raw values viewing it.
 type line struct {
-	rpcID, method    string
-	sid, kind, id    string
-	fields           [2]string // of _meta.<vendor>
-	toolCallID       string    // a permission request's
-	options          [][3]string
-	used, size       string // a usage_update's
-	commands         [][2]string
-	hasCommands      bool
-	agent            string // initialize's result's
-	promptQueueing   bool
-	usage            [6]string // session/prompt's result's
-	result, isUpdate bool
+	rpcID, method  string
+	sid, kind, id  string
+	fields         [2]string // of _meta.<vendor>
+	toolCallID     string    // a permission request's
+	options        [][3]string
+	used, size     string // a usage_update's
+	commands       [][2]string
+	hasCommands    bool
+	agent          string // initialize's result's
+	promptQueueing bool
+	usage          [6]string // session/prompt's result's
+	result         bool      // a response's
 }
 
 // Line reads one line. It panics on a line that is not JSON: the floor is
@@ -106,6 +106,9 @@ func (f *Floor) Line(s string) {
 		panic("floor: a line is not JSON")
 	}
 	if l.sid != "" {
+		if _, ok := f.sessions[l.sid]; !ok {
+			f.sessions[strings.Clone(l.sid)] = 0 // a key is kept: copied
+		}
 		f.sessions[l.sid]++
 	}
 	if f.outputs {
@@ -142,7 +145,6 @@ func (f *Floor) params(s, key string, i int) int {
 	case "sessionId":
 		return capture(s, i, 2, &l.sid)
 	case "update":
-		l.isUpdate = true
 		return maybeObject(s, i, 2, f.update)
 	case "toolCall":
 		if f.outputs {
