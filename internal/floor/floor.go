@@ -244,6 +244,7 @@ func (f *Floor) result(s, key string, i int) int {
 					return scan.CheckValue(s, i, 4)
 				}
 				return maybeObject(s, i, 4, func(s, key string, i int) int {
+					i = scan.SkipSpace(s, i)
 					end := scan.CheckValue(s, i, 5)
 					if key == "promptQueueing" && end >= 0 {
 						l.promptQueueing = s[i:end] == "true"

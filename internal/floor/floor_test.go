@@ -85,7 +85,7 @@ func TestOutputs(t *testing.T) {
 	if ev := step(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`); ev != nil {
 		t.Fatalf("a request: %+v", ev)
 	}
-	ev := step(`{"id":1,"jsonrpc":"2.0","result":{"agentCapabilities":{"_meta":{"claudeCode":{"promptQueueing":true}}},"agentInfo":{"name":"claude-agent-acp"}}}`)
+	ev := step(`{"id":1,"jsonrpc":"2.0","result":{"agentCapabilities":{"_meta":{"claudeCode":{"promptQueueing": true}}},"agentInfo":{"name":"claude-agent-acp"}}}`)
 	if c, _ := ev[0].Object.(*acpdialect.Capabilities); len(ev) != 1 || ev[0].Agent != "claude-agent-acp" || c == nil || !c.PromptQueueing {
 		t.Errorf("initialize's result: %+v", ev)
 	}
