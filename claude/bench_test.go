@@ -339,30 +339,57 @@ func BenchmarkCapturesOutputsFloorRatio(b *testing.B) {
 //
 //	go test -run '^$' -bench CapturesKinds -benchtime 200x -v ./claude
 func BenchmarkCapturesKinds(b *testing.B) {
+	k := kindLines(b, func(*floor.Floor, []byte) func() { return nil })
+	for b.Loop() {
+		k.Round()
+	}
+	b.Logf("\n%s", k)
+}
+
+// BenchmarkCapturesKindsOver logs where the Conn's time beyond the floor
+// with the contract's other events (floor.NewOutputs) goes, by kind of
+// line (internal/pair.Kinds.Over):
+//
+//	go test -run '^$' -bench CapturesKindsOver -benchtime 400x -v ./claude
+func BenchmarkCapturesKindsOver(b *testing.B) {
+	k := kindLines(b, func(f *floor.Floor, line []byte) func() {
+		return func() { f.Line(scan.UnsafeString(line)) }
+	})
+	for b.Loop() {
+		k.Round()
+	}
+	b.Logf("\n%s", k.Over())
+}
+
+// kindLines sets every captured line, through a Conn per capture, beside
+// the base that base makes of it with a floor per capture; nil means the
+// map baseline.
+func kindLines(b *testing.B, base func(f *floor.Floor, line []byte) func()) *pair.Kinds {
 	caps, _ := captures(b)
 	reg := dialects.Registry()
 	var lines []pair.Line
 	for _, c := range caps {
 		conn := reg.NewConn(acpdialect.Options{})
+		f := floor.NewOutputs("claudeCode", "toolName", "parentToolUseId")
 		kinds := testwire.Kinder{Vendor: "claudeCode"}
 		for j, line := range c.lines {
 			send := conn.Inbound
 			if c.outbound[j] {
 				send = conn.Outbound
 			}
-			lines = append(lines, pair.Line{Kind: kinds.Kind(line, c.outbound[j]), Size: len(line),
+			l := pair.Line{Kind: kinds.Kind(line, c.outbound[j]), Size: len(line),
 				Run: func() {
 					if _, err := send(line); err != nil {
 						b.Fatal(err)
 					}
 				},
-				Base: func() { decodeMaps(b, []capture{{lines: [][]byte{line}}}) },
-			})
+				Base: base(f, line),
+			}
+			if l.Base == nil {
+				l.Base = func() { decodeMaps(b, []capture{{lines: [][]byte{line}}}) }
+			}
+			lines = append(lines, l)
 		}
 	}
-	k := pair.NewKinds(lines)
-	for b.Loop() {
-		k.Round()
-	}
-	b.Logf("\n%s", k)
+	return pair.NewKinds(lines)
 }

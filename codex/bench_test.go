@@ -202,6 +202,28 @@ func BenchmarkChunk(b *testing.B) {
 //
 //	go test -run '^$' -bench CapturesKinds -benchtime 200x -v ./codex
 func BenchmarkCapturesKinds(b *testing.B) {
+	k := kindLines(b, func(l []byte) func() { return func() { decodeMaps(b, [][]byte{l}) } })
+	for b.Loop() {
+		k.Round()
+	}
+	b.Logf("\n%s", k)
+}
+
+// BenchmarkCapturesKindsOver logs where the Conn's time beyond the floor
+// with the contract's other events (floor.NewOutputs) goes, by kind of
+// line (internal/pair.Kinds.Over).
+func BenchmarkCapturesKindsOver(b *testing.B) {
+	f := floor.NewOutputs("codex", "collaboration", "subagent")
+	k := kindLines(b, func(l []byte) func() { return func() { f.Line(scan.UnsafeString(l)) } })
+	for b.Loop() {
+		k.Round()
+	}
+	b.Logf("\n%s", k.Over())
+}
+
+// kindLines sets every captured line, through one Conn, beside base's
+// work on it.
+func kindLines(b *testing.B, base func(line []byte) func()) *pair.Kinds {
 	lines, _ := captureLines(b)
 	c := conn(b, acpdialect.Options{})
 	var set []pair.Line
@@ -212,12 +234,8 @@ func BenchmarkCapturesKinds(b *testing.B) {
 					b.Fatal(err)
 				}
 			},
-			Base: func() { decodeMaps(b, [][]byte{l}) },
+			Base: base(l),
 		})
 	}
-	k := pair.NewKinds(set)
-	for b.Loop() {
-		k.Round()
-	}
-	b.Logf("\n%s", k)
+	return pair.NewKinds(set)
 }

@@ -85,3 +85,33 @@ func (k *Kinds) String() string {
 	fmt.Fprintf(&sb, "all %d lines: base/run %.2f over %d rounds\n", len(k.lines), float64(k.base)/float64(k.run), k.rounds)
 	return sb.String()
 }
+
+// Over tells where the run's time beyond the base's goes, by kind, for a
+// base that does less than the run (a floor of it): each kind's time over
+// the base's, per line and as a share of the whole excess, largest first.
+// Kinds whose run is not slower than their base are left out.
+func (k *Kinds) Over() string {
+	if k.rounds == 0 {
+		return "no rounds"
+	}
+	over := func(t *kindTimes) time.Duration { return t.run - t.base }
+	var total time.Duration
+	kinds := make([]string, 0, len(k.by))
+	for name, t := range k.by {
+		if over(t) > 0 {
+			kinds = append(kinds, name)
+			total += over(t)
+		}
+	}
+	slices.SortFunc(kinds, func(a, b string) int { return int(over(k.by[b]) - over(k.by[a])) })
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%-36s %5s %8s %8s %6s\n", "kind", "lines", "ns/line", "over ns", "over%")
+	for _, name := range kinds {
+		t := k.by[name]
+		per := float64(k.rounds * t.lines)
+		fmt.Fprintf(&sb, "%-36s %5d %8.0f %8.0f %5.1f%%\n", name, t.lines, float64(t.run)/per, float64(over(t))/per,
+			100*float64(over(t))/float64(total))
+	}
+	fmt.Fprintf(&sb, "all %d lines: base/run %.2f over %d rounds\n", len(k.lines), float64(k.base)/float64(k.run), k.rounds)
+	return sb.String()
+}
