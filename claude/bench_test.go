@@ -339,7 +339,9 @@ func BenchmarkCapturesOutputsFloorRatio(b *testing.B) {
 //
 //	go test -run '^$' -bench CapturesKinds -benchtime 200x -v ./claude
 func BenchmarkCapturesKinds(b *testing.B) {
-	k := kindLines(b, func(*floor.Floor, []byte) func() { return nil })
+	k := kindLines(b, func(_ *floor.Floor, line []byte) func() {
+		return func() { decodeMaps(b, []capture{{lines: [][]byte{line}}}) }
+	})
 	for b.Loop() {
 		k.Round()
 	}
@@ -362,8 +364,7 @@ func BenchmarkCapturesKindsOver(b *testing.B) {
 }
 
 // kindLines sets every captured line, through a Conn per capture, beside
-// the base that base makes of it with a floor per capture; nil means the
-// map baseline.
+// base's work on it, given a floor per capture.
 func kindLines(b *testing.B, base func(f *floor.Floor, line []byte) func()) *pair.Kinds {
 	caps, _ := captures(b)
 	reg := dialects.Registry()
@@ -377,18 +378,14 @@ func kindLines(b *testing.B, base func(f *floor.Floor, line []byte) func()) *pai
 			if c.outbound[j] {
 				send = conn.Outbound
 			}
-			l := pair.Line{Kind: kinds.Kind(line, c.outbound[j]), Size: len(line),
+			lines = append(lines, pair.Line{Kind: kinds.Kind(line, c.outbound[j]), Size: len(line),
 				Run: func() {
 					if _, err := send(line); err != nil {
 						b.Fatal(err)
 					}
 				},
 				Base: base(f, line),
-			}
-			if l.Base == nil {
-				l.Base = func() { decodeMaps(b, []capture{{lines: [][]byte{line}}}) }
-			}
-			lines = append(lines, l)
+			})
 		}
 	}
 	return pair.NewKinds(lines)
