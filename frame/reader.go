@@ -53,8 +53,21 @@ func (r *Reader) Skip() {
 // Value reads one value of any type, as a gjson.Result viewing the frame
 // (read a number with Int64; an object or array with Members or Get).
 func (r *Reader) Value() gjson.Result {
-	if r.at() == 0 {
+	switch r.at() {
+	case 0:
 		return gjson.Result{}
+	case '"':
+		// Most values read are strings (ids, kinds, names): one scan finds
+		// the end and any escape, where skipping the string and then
+		// searching it for a backslash would scan it twice.
+		start := r.i
+		end, escaped := scan.ScanString(r.s, start+1)
+		r.i = end
+		raw := r.s[start:end]
+		if !escaped && len(raw) >= 2 && raw[len(raw)-1] == '"' {
+			return gjson.Result{Type: gjson.String, Raw: raw, Str: raw[1 : len(raw)-1]}
+		}
+		return scan.Result(raw)
 	}
 	start := r.i
 	r.Skip()

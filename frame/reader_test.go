@@ -105,20 +105,23 @@ func TestReaderWrongTypes(t *testing.T) {
 // valid object it sees the same top-level keys, in order, as Members,
 // whatever it reads of their values.
 func FuzzReader(f *testing.F) {
-	for _, s := range []string{`{"a":1,"b":{"c":[1,2,{"d":"e"}]},"a":"x"}`, `{"q":[{"id":"1","options":[{"id":"x"}]}]}`, `{"s":"\"}"}`, `[]`, `{`} {
+	for _, s := range []string{`{"a":1,"b":{"c":[1,2,{"d":"e"}]},"a":"x"}`, `{"q":[{"id":"1","options":[{"id":"x"}]}]}`, `{"s":"\"}"}`, `{"v":"x","v2":"a\\\"b\u00e9","v3":1.5e3,"v4":[1],"v5":null}`, `[]`, `{`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		var b strings.Builder
 		dump(frame.NewReader(gjson.Result{Type: gjson.JSON, Raw: s}), &b)
 		var got []string
-		strs := map[int]string{} // member index -> String() of it
+		strs := map[int]string{}       // member index -> String() of it
+		vals := map[int]gjson.Result{} // member index -> Value() of it
 		r := frame.NewReader(gjson.Result{Type: gjson.JSON, Raw: s})
 		r.Object(func(k string) {
 			got = append(got, k)
 			switch {
 			case strings.HasPrefix(k, "s"):
 				strs[len(got)-1] = r.String()
+			case strings.HasPrefix(k, "v"):
+				vals[len(got)-1] = r.Value()
 			case strings.HasPrefix(k, "o"):
 				r.Object(func(string) {})
 			case strings.HasPrefix(k, "a"):
@@ -139,6 +142,9 @@ func FuzzReader(f *testing.F) {
 			if str, ok := strs[len(want)]; ok && str != wantStr {
 				t.Fatalf("member %q of %s: String() = %q; gjson %q", k, s, str, wantStr)
 			}
+			if got, ok := vals[len(want)]; ok && (got.Type != val.Type || got.Raw != val.Raw || got.Str != val.Str || got.Num != val.Num) {
+				t.Fatalf("member %q of %s: Value() = %#v; gjson %#v", k, s, got, val)
+			}
 			want = append(want, k)
 			return true
 		})
@@ -146,4 +152,33 @@ func FuzzReader(f *testing.F) {
 			t.Fatalf("keys of %s (-Members +Reader):\n%s", s, d)
 		}
 	})
+}
+
+// Value reads a value as gjson reads it: a plain string views the frame,
+// an escaped one is decoded, and a broken one reads as absent.
+func TestReaderValue(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want gjson.Result
+	}{
+		{`"plain"`, gjson.Result{Type: gjson.String, Raw: `"plain"`, Str: "plain"}},
+		{`""`, gjson.Result{Type: gjson.String, Raw: `""`}},
+		{`"a\"b\u00e9"`, gjson.Result{Type: gjson.String, Raw: `"a\"b\u00e9"`, Str: `a"bé`}},
+		{` "a string longer than the thirty-two bytes read eight at a time"`, gjson.Result{Type: gjson.String,
+			Raw: `"a string longer than the thirty-two bytes read eight at a time"`, Str: "a string longer than the thirty-two bytes read eight at a time"}},
+		{`"unterminated`, gjson.Result{}},
+		{`"`, gjson.Result{}},
+		{`12`, gjson.Result{Type: gjson.Number, Raw: `12`, Num: 12}},
+		{`true`, gjson.Result{Type: gjson.True, Raw: `true`}},
+		{`{"k":"v"}`, gjson.Result{Type: gjson.JSON, Raw: `{"k":"v"}`}},
+		{``, gjson.Result{}},
+	} {
+		r := frame.NewReader(gjson.Result{Type: gjson.JSON, Raw: tt.in})
+		if got := r.Value(); got.Type != tt.want.Type || got.Raw != tt.want.Raw || got.Str != tt.want.Str || got.Num != tt.want.Num {
+			t.Errorf("%s: Value() = %#v, want %#v", tt.in, got, tt.want)
+		}
+		if r.Peek() != 0 {
+			t.Errorf("%s: the reader is not at the end after Value()", tt.in)
+		}
+	}
 }
