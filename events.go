@@ -286,9 +286,12 @@ func (c *Conn) commands(sid string, u gjson.Result) []Event {
 // nil. The list is the first availableCommands member, read as gjson's
 // ForEach walks it: the elements of an array, the values of an object.
 // The update and its list are read in one pass: frame.Members would skip
-// the list before handing it over, walking it twice.
+// the list before handing it over, walking it twice. A list of up to
+// listBuf commands is gathered on the stack and costs one allocation, of
+// its exact size, where appending from nothing would grow it five times.
 func readCommands(u gjson.Result, desc func(string) string) []Command {
-	items := []Command{}
+	var buf [listBuf]Command
+	items := buf[:0]
 	r := frame.NewReader(u)
 	each := func() {
 		if x, ok := readCommand(r); ok {
@@ -311,8 +314,11 @@ func readCommands(u gjson.Result, desc func(string) string) []Command {
 			r.Array(each)
 		}
 	})
-	return items
+	return append(make([]Command, 0, len(items)), items...)
 }
+
+// listBuf is how many items of a list its reader gathers on the stack.
+const listBuf = 32
 
 // readCommand reads one command at r in one pass; ok is false for one
 // without a name. Its strings view the frame. It reads what gjson's Get reads: the first name and
@@ -352,7 +358,8 @@ func readCommand(r *frame.Reader) (Command, bool) {
 // into one allocation: the list is one event's, kept or dropped whole,
 // and a command list has tens of names and descriptions.
 func ownCommands(items []Command) {
-	fields := make([]*string, 0, 3*len(items))
+	var buf [3 * listBuf]*string
+	fields := buf[:0]
 	for i := range items {
 		fields = append(fields, &items[i].Name, &items[i].Description, &items[i].InputHint)
 	}

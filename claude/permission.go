@@ -108,10 +108,13 @@ func (t *permTool) toolName() string {
 	return ""
 }
 
-// readOptions appends the options that have an id. Their strings share
-// one copy: they are one event's, kept and dropped together.
+// readOptions appends the options that have an id, as many as
+// maxOptions. Their strings share one copy: they are one event's, kept and
+// dropped together. They are gathered on the stack, so that the list costs
+// one allocation where appending one by one would grow it three times.
 func readOptions(r *frame.Reader, out []acpdialect.PermissionOption) []acpdialect.PermissionOption {
-	start := len(out)
+	var buf [maxOptions]acpdialect.PermissionOption
+	got := buf[:0]
 	r.Array(func() {
 		var o acpdialect.PermissionOption
 		r.Object(func(k string) {
@@ -124,17 +127,23 @@ func readOptions(r *frame.Reader, out []acpdialect.PermissionOption) []acpdialec
 				first(&o.Kind, r.String())
 			}
 		})
-		if o.ID != "" && len(out) < 64 {
-			out = append(out, o)
+		if o.ID != "" && len(out)+len(got) < maxOptions {
+			got = append(got, o)
 		}
 	})
-	fields := make([]*string, 0, 3*(len(out)-start))
+	start := len(out)
+	out = append(out, got...)
+	var fb [3 * maxOptions]*string
+	fields := fb[:0]
 	for i := start; i < len(out); i++ {
 		fields = append(fields, &out[i].ID, &out[i].Name, &out[i].Kind)
 	}
 	frame.OwnTogether(fields...)
 	return out
 }
+
+// maxOptions bounds the options a permission event lists.
+const maxOptions = 64
 
 // first sets *dst to v, a view, unless it is set: fill without the copy.
 func first(dst *string, v string) {

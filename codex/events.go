@@ -115,11 +115,13 @@ func readPlanReview(r *frame.Reader) (kind gjson.Result, planItem string) {
 // readOptions appends the options with an optionId, as many as
 // MaxPermissionOptions: each option's first optionId, name and kind, read
 // in one pass over the list (gjson's Get would walk each option three
-// times).
+// times). They are gathered on the stack, so that the list costs one
+// allocation where appending one by one would grow it three times.
 func readOptions(r *frame.Reader, out []acpdialect.PermissionOption) []acpdialect.PermissionOption {
-	start := len(out)
+	var buf [MaxPermissionOptions]acpdialect.PermissionOption
+	got := buf[:0]
 	r.Array(func() {
-		if len(out) >= MaxPermissionOptions {
+		if len(got) >= MaxPermissionOptions {
 			return // skipped
 		}
 		var id, name, kind gjson.Result
@@ -135,17 +137,20 @@ func readOptions(r *frame.Reader, out []acpdialect.PermissionOption) []acpdialec
 			}
 		})
 		if id := frame.View(id); id != "" {
-			out = append(out, acpdialect.PermissionOption{ID: id, Name: frame.View(name), Kind: frame.View(kind)})
+			got = append(got, acpdialect.PermissionOption{ID: id, Name: frame.View(name), Kind: frame.View(kind)})
 		}
 	})
-	ownOptions(out[start:])
+	start := len(out)
+	out = append(out, got...)
+	ownOptions(out[start:]) // the list's own copy: got is on the stack
 	return out
 }
 
 // ownOptions copies the options' strings, which view the frame, into one
 // allocation: they are one event's, kept and dropped together.
 func ownOptions(opts []acpdialect.PermissionOption) {
-	fields := make([]*string, 0, 3*len(opts))
+	var buf [3 * MaxPermissionOptions]*string
+	fields := buf[:0]
 	for i := range opts {
 		fields = append(fields, &opts[i].ID, &opts[i].Name, &opts[i].Kind)
 	}
