@@ -445,6 +445,16 @@ type frameView struct {
 	result string
 	// checked says that walk also found the whole frame valid JSON.
 	checked bool
+	// in holds the first sessionId, agentInfo and info members of the
+	// first result object, raw: a checking walk reads them on its way
+	// through the result (scan.MembersValidIn), for the responses that
+	// need them, which would otherwise walk a large result again.
+	in resultFields
+}
+
+// resultFields are the result members a response is read for.
+type resultFields struct {
+	sessionID, agentInfo, info string
 }
 
 func view(frame []byte, check bool) (frameView, error) {
@@ -473,7 +483,7 @@ func view(frame []byte, check bool) (frameView, error) {
 func (v *frameView) walk(check bool) (end int, valid bool) {
 	var method string
 	var seen uint8
-	v.rawID, v.result = "", ""
+	v.rawID, v.result, v.in = "", "", resultFields{}
 	read := func(k, raw string) bool {
 		switch {
 		case k == "method":
@@ -487,7 +497,20 @@ func (v *frameView) walk(check bool) (end int, valid bool) {
 		return true
 	}
 	if check {
-		end, valid = scan.MembersValid(v.s, 0, read)
+		var inSeen uint8
+		in := func(k, raw string) bool {
+			switch {
+			case seen&2 != 0: // not the first result
+			case k == "sessionId" && inSeen&1 == 0:
+				v.in.sessionID, inSeen = raw, inSeen|1
+			case k == "agentInfo" && inSeen&2 == 0:
+				v.in.agentInfo, inSeen = raw, inSeen|2
+			case k == "info" && inSeen&4 == 0:
+				v.in.info, inSeen = raw, inSeen|4
+			}
+			return true
+		}
+		end, valid = scan.MembersValidIn(v.s, 0, read, "result", in)
 	} else {
 		end = scan.Members(v.s, read)
 	}
@@ -928,11 +951,11 @@ func (c *Conn) response(v frameView) (Result, error) {
 	var ended []Event // cards the response ends
 	switch r.method {
 	case "initialize":
-		c.identify(scan.Result(v.resultMember())) // the frame is valid: gjson.Get(v.s, "result") reads the same
+		c.identify(v.agentInfo())
 	case "session/new":
 		// gjson's path looks in every result object for a sessionId: the
 		// first one's is the usual case.
-		sid := frame.Get(scan.Result(v.resultMember()), "sessionId")
+		sid := v.resultSessionID()
 		if !sid.Exists() {
 			sid = gjson.Get(v.s, "result.sessionId")
 		}
@@ -1001,13 +1024,34 @@ func (c *Conn) callResult(v frameView, r request) []Event {
 	return nil
 }
 
-// identify picks the dialect from an initialize result, unless one was
-// named explicitly. ACP v1 says agentInfo; the v2 draft says info.
-func (c *Conn) identify(result gjson.Result) {
+// agentInfo returns the initialize result's agent info object: ACP v1
+// says agentInfo; the v2 draft says info. The frame is valid: gjson.Get(v.s,
+// "result") reads the same result.
+func (v *frameView) agentInfo() gjson.Result {
+	if v.checked {
+		if v.in.agentInfo != "" {
+			return scan.Result(v.in.agentInfo)
+		}
+		return scan.Result(v.in.info)
+	}
+	return frame.First(scan.Result(v.resultMember()), "agentInfo", "info")
+}
+
+// resultSessionID returns the first result object's sessionId.
+func (v *frameView) resultSessionID() gjson.Result {
+	if v.checked {
+		return scan.Result(v.in.sessionID)
+	}
+	return frame.Get(scan.Result(v.resultMember()), "sessionId")
+}
+
+// identify picks the dialect from an initialize result's agent info, unless
+// one was named explicitly.
+func (c *Conn) identify(info gjson.Result) {
 	if c.fixed {
 		return
 	}
-	c.d = c.reg.ByAgent(agentNames(frame.First(result, "agentInfo", "info")))
+	c.d = c.reg.ByAgent(agentNames(info))
 	c.skip = skipCache{} // what needs nothing may depend on the dialect
 }
 

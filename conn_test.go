@@ -168,6 +168,49 @@ func TestIdentify(t *testing.T) {
 	}
 }
 
+// The fields a response is read for (the agent's info, the new session's
+// id) are read in the walk that checks the frame, and as before that walk
+// when the caller checked the frame (Options.Checked): both read what
+// gjson's path reads.
+func TestResultFields(t *testing.T) {
+	tests := []struct {
+		name, result string
+		agent, sid   string
+	}{
+		{"agentInfo", `{"protocolVersion":1,"agentInfo":{"name":"cursor-agent"},"sessionId":"s1"}`, "cursor", "s1"},
+		{"info after agentInfo", `{"agentInfo":{"name":"cursor-agent"},"info":{"name":"claude-code"}}`, "cursor", ""},
+		{"agentInfo after info", `{"info":{"name":"claude-code"},"agentInfo":{"name":"cursor-agent"}}`, "cursor", ""},
+		{"v2 info only", `{"info":{"name":"Cursor Agent"}}`, "cursor", ""},
+		{"the first agentInfo", `{"agentInfo":{"name":"claude-code"},"agentInfo":{"name":"cursor-agent"}}`, "claude", ""},
+		{"nested, not read", `{"x":{"agentInfo":{"name":"cursor-agent"},"sessionId":"deep"}}`, "", ""},
+		{"last member", `{"modes":[{"id":"a","options":[{"x":{"y":1}}]}],"sessionId":"s9"}`, "", "s9"},
+		{"the first sessionId", `{"sessionId":"s1","sessionId":"s2"}`, "", "s1"},
+		{"escaped", `{"sessionId":"s\u0031","agentInfo":{"name":"cursor\u002dagent"}}`, "cursor", "s1"},
+		{"not an object", `[{"sessionId":"s1"}]`, "", ""},
+	}
+	for _, tc := range tests {
+		for _, checked := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/checked=%v", tc.name, checked), func(t *testing.T) {
+				h := newHarness(t, registry(), acpdialect.Options{Checked: checked})
+				h.out([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`))
+				h.in([]byte(`{"jsonrpc":"2.0","id":1,"result":` + tc.result + `}`))
+				if got := h.c.Agent(); got != tc.agent {
+					t.Errorf("Agent() = %q; want %q", got, tc.agent)
+				}
+				h.out([]byte(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/"}}`))
+				h.in([]byte(`{"jsonrpc":"2.0","id":2,"result":` + tc.result + `}`))
+				want := []string{}
+				if tc.sid != "" {
+					want = append(want, tc.sid)
+				}
+				if d := cmp.Diff(want, h.c.Sessions()); d != "" {
+					t.Errorf("Sessions() (-want +got):\n%s", d)
+				}
+			})
+		}
+	}
+}
+
 // Only the response to the client's own initialize identifies the agent.
 func TestIdentifyNeedsTheRequest(t *testing.T) {
 	tests := []struct {

@@ -424,3 +424,40 @@ func FuzzMembersValid(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMembersValidIn: reading the members of the objects one member
+// holds, in the same checked walk, changes nothing of what MembersValid
+// reads and decides; on a valid object, it reads those members as Members
+// reads them from each such object.
+func FuzzMembersValidIn(f *testing.F) {
+	for _, s := range []string{
+		`{"id":1,"result":{"sessionId":"s","models":[{"a":1}]}}`, `{"result":{"a":1},"result":{"b":2}}`,
+		`{"result":[1],"x":{"result":{"c":1}}}`, `{"result":{"a":tru}}`, `{"result":{"a":1}`, `{"result":{}}`,
+		`{"result":{"a":{"b":"` + "\x01" + `"}}}`,
+	} {
+		f.Add(s, "result")
+	}
+	f.Fuzz(func(t *testing.T, s, in string) {
+		var plain, outer, inner []member
+		pend, pvalid := MembersValid(s, 0, collect(&plain))
+		end, valid := MembersValidIn(s, 0, collect(&outer), in, collect(&inner))
+		if end != pend || valid != pvalid {
+			t.Fatalf("MembersValidIn(%q, %q) = %d, %v; MembersValid %d, %v", s, in, end, valid, pend, pvalid)
+		}
+		if !valid || end < 0 {
+			return
+		}
+		if !slices.Equal(outer, plain) {
+			t.Fatalf("MembersValidIn(%q) read %q; MembersValid %q", s, outer, plain)
+		}
+		var want []member
+		for _, m := range plain {
+			if m.k == in && m.v[0] == '{' {
+				Members(m.v, collect(&want))
+			}
+		}
+		if !slices.Equal(inner, want) {
+			t.Fatalf("MembersValidIn(%q, %q) read inside %q; Members %q", s, in, inner, want)
+		}
+	})
+}

@@ -50,6 +50,19 @@ func Closes(s string, i, n int) bool {
 // whether all that was walked is valid: with end -1 and valid true, fn
 // stopped the walk. Of a valid object it reads what Members reads.
 func MembersValid(obj string, outer int, fn func(key, raw string) bool) (end int, valid bool) {
+	return membersValid(obj, outer, fn, "", nil)
+}
+
+// MembersValidIn is MembersValid that also walks the members of the
+// object that each member named in holds, calling inFn with each (its
+// return is ignored), in the same checked walk: for a reader of a few
+// fields of a frame's result, which would otherwise walk it again. fn sees
+// that member too, after inFn saw its members.
+func MembersValidIn(obj string, outer int, fn func(key, raw string) bool, in string, inFn func(key, raw string) bool) (end int, valid bool) {
+	return membersValid(obj, outer, fn, in, inFn)
+}
+
+func membersValid(obj string, outer int, fn func(key, raw string) bool, in string, inFn func(key, raw string) bool) (end int, valid bool) {
 	if outer >= maxDepth {
 		return -1, false
 	}
@@ -79,7 +92,12 @@ func MembersValid(obj string, outer int, fn func(key, raw string) bool) (end int
 			return -1, false
 		}
 		i = SkipSpace(obj, i+1)
-		vend := v.value(obj, i)
+		var vend int
+		if inFn != nil && key == in && i < len(obj) && obj[i] == '{' {
+			vend = nestedEnd(obj, i, outer+1, inFn)
+		} else {
+			vend = v.value(obj, i)
+		}
 		if vend < 0 {
 			return -1, false
 		}
@@ -99,6 +117,20 @@ func MembersValid(obj string, outer int, fn func(key, raw string) bool) (end int
 			return -1, false
 		}
 	}
+}
+
+// nestedEnd checks the object at obj[i], inside depth open containers,
+// calling fn with each of its members, and returns the index past it, or
+// -1 if it is not valid.
+func nestedEnd(obj string, i, depth int, fn func(key, raw string) bool) int {
+	end, valid := membersValid(obj[i:], depth, func(k, raw string) bool {
+		fn(k, raw)
+		return true
+	}, "", nil)
+	if !valid || end < 0 {
+		return -1
+	}
+	return i + end
 }
 
 // CheckValue checks the JSON value starting at s[i] (after any space),
