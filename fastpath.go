@@ -99,11 +99,13 @@ func closesUpdate(frame, sid string, end int) bool {
 // whose opening quote was already consumed; ok is false if the string has
 // an escape (it may hide a quote) or does not end.
 func plainString(b []byte) ([]byte, bool) {
-	q := bytes.IndexByte(b, '"')
-	if q < 0 || bytes.IndexByte(b[:q], '\\') >= 0 {
+	// One scan finds the quote and sees any backslash: ids and kinds are
+	// short, and two searches would each cost a call.
+	end, escaped := scan.ScanString(scan.UnsafeString(b), 0)
+	if escaped || end < 1 || end > len(b) || b[end-1] != '"' {
 		return nil, false
 	}
-	return b[:q], true
+	return b[:end-1], true
 }
 
 // wantsUpdate reports whether a session/update kind needs more than a pass:

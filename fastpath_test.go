@@ -151,3 +151,28 @@ func FuzzSortedUpdate(f *testing.F) {
 		}
 	})
 }
+
+// plainString reads a string that has no escape, short or long, up to its
+// quote; an escape anywhere before the quote, or no quote, refuses it.
+func TestPlainString(t *testing.T) {
+	long := "0123456789abcdef0123456789abcdef0123456789"
+	for _, tt := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{`s1",`, "s1", true},
+		{`",`, "", true},
+		{long + `"}`, long, true},
+		{`a\"b",`, "", false},
+		{long + `\n"`, "", false},
+		{`\\"`, "", false},
+		{`no quote`, "", false},
+		{long, "", false},
+		{``, "", false},
+	} {
+		got, ok := plainString([]byte(tt.in))
+		if ok != tt.ok || string(got) != tt.want {
+			t.Errorf("plainString(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -287,7 +287,7 @@ func Result(raw string) gjson.Result {
 		if len(raw) < 2 || raw[len(raw)-1] != '"' {
 			return gjson.Result{}
 		}
-		if strings.IndexByte(raw, '\\') < 0 {
+		if !backslash(raw) {
 			return gjson.Result{Type: gjson.String, Raw: raw, Str: raw[1 : len(raw)-1]}
 		}
 	case raw == "true":
@@ -310,6 +310,21 @@ func Result(raw string) gjson.Result {
 		return gjson.Result{}
 	}
 	return gjson.Parse(raw)
+}
+
+// backslash reports whether s has a backslash: by a byte loop for the
+// short strings most values read are (ids, kinds, statuses), where a call
+// to IndexByte costs more than the string.
+func backslash(s string) bool {
+	if len(s) > 16 {
+		return strings.IndexByte(s, '\\') >= 0
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			return true
+		}
+	}
+	return false
 }
 
 // smallInt reads a JSON integer of at most 15 digits (no leading zero):
