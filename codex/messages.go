@@ -67,14 +67,45 @@ func PhaseEvent(u gjson.Result) *acpdialect.Event {
 // _meta.threadStatus), cleared by any other thread status, untouched by an
 // update without one.
 func SystemError(u gjson.Result) (mark, ok bool) {
-	t := frame.Path(u, "_meta", "codex", "threadStatus", "type")
+	// One walk reads both paths as gjson reads them: the first type found,
+	// in the order of the frame, under each; the first path wins.
+	var inCodex, direct gjson.Result
+	r := frame.NewReader(u)
+	r.Object(func(k string) {
+		if k != "_meta" || inCodex.Exists() {
+			return
+		}
+		r.Object(func(k string) {
+			switch {
+			case k == "codex" && !inCodex.Exists():
+				r.Object(func(k string) {
+					if k == "threadStatus" && !inCodex.Exists() {
+						inCodex = readType(r)
+					}
+				})
+			case k == "threadStatus" && !direct.Exists():
+				direct = readType(r)
+			}
+		})
+	})
+	t := inCodex
 	if !t.Exists() {
-		t = frame.Path(u, "_meta", "threadStatus", "type")
+		t = direct
 	}
 	if !t.Exists() {
 		return false, false
 	}
 	return t.Type == gjson.String && t.Str == "systemError", true
+}
+
+// readType reads the first type member of the object at r.
+func readType(r *frame.Reader) (t gjson.Result) {
+	r.Object(func(k string) {
+		if k == "type" && !t.Exists() {
+			t = r.Value()
+		}
+	})
+	return t
 }
 
 // Capacity error texts: the phrase looked for (in lower case, spaces

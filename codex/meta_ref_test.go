@@ -83,3 +83,63 @@ func FuzzParseMetaOnePass(f *testing.F) {
 		}
 	})
 }
+
+// systemErrorPaths is SystemError as it was before it read both paths in
+// one walk: the reference FuzzSystemErrorOnePass holds it to.
+func systemErrorPaths(u gjson.Result) (mark, ok bool) {
+	t := frame.Path(u, "_meta", "codex", "threadStatus", "type")
+	if !t.Exists() {
+		t = frame.Path(u, "_meta", "threadStatus", "type")
+	}
+	if !t.Exists() {
+		return false, false
+	}
+	return t.Type == gjson.String && t.Str == "systemError", true
+}
+
+func TestSystemError(t *testing.T) {
+	for _, tt := range []struct {
+		update   string
+		mark, ok bool
+	}{
+		{`{"_meta":{"codex":{"threadStatus":{"type":"systemError"}}}}`, true, true},
+		{`{"_meta":{"threadStatus":{"type":"systemError"}}}`, true, true},
+		{`{"_meta":{"codex":{"threadStatus":{"type":"idle"}},"threadStatus":{"type":"systemError"}}}`, false, true},
+		{`{"_meta":{"threadStatus":{"type":"systemError"},"codex":{"threadStatus":{"type":"idle"}}}}`, false, true},
+		{`{"_meta":{"codex":{"threadStatus":{}}},"_meta":{"codex":{"threadStatus":{"type":"systemError"}}}}`, true, true},
+		{`{"_meta":{"codex":{"threadStatus":{"type":"systemError","type":"idle"}}}}`, true, true},
+		{`{"_meta":{"codex":{"threadStatus":"systemError"},"threadStatus":{"type":null}}}`, false, true},
+		{`{"_meta":{"codex":{}}}`, false, false},
+		{`{"sessionUpdate":"session_info_update","title":"t"}`, false, false},
+	} {
+		mark, ok := codex.SystemError(gjson.Parse(tt.update))
+		if mark != tt.mark || ok != tt.ok {
+			t.Errorf("SystemError(%s) = %v, %v; want %v, %v", tt.update, mark, ok, tt.mark, tt.ok)
+		}
+		if rm, rok := systemErrorPaths(gjson.Parse(tt.update)); rm != mark || rok != ok {
+			t.Errorf("SystemError(%s) = %v, %v; the paths read %v, %v", tt.update, mark, ok, rm, rok)
+		}
+	}
+}
+
+// FuzzSystemErrorOnePass: on any valid update the one walk reads what the
+// two path lookups read.
+func FuzzSystemErrorOnePass(f *testing.F) {
+	for _, s := range []string{
+		`{"_meta":{"codex":{"threadStatus":{"type":"systemError"}}}}`,
+		`{"_meta":{"codex":{"threadStatus":{}}},"_meta":{"threadStatus":{"type":"systemError"}}}`,
+		`{"_meta":[],"_meta":{"codex":[{"threadStatus":{"type":"x"}}],"threadStatus":{"type":1}}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !json.Valid([]byte(s)) {
+			return
+		}
+		u := gjson.Parse(s)
+		mark, ok := codex.SystemError(u)
+		if rm, rok := systemErrorPaths(u); rm != mark || rok != ok {
+			t.Fatalf("SystemError(%s) = %v, %v; the paths read %v, %v", s, mark, ok, rm, rok)
+		}
+	})
+}
