@@ -25,21 +25,44 @@ type Chunk struct {
 
 // ParseChunk reads a message chunk in one pass over its top level.
 func ParseChunk(u gjson.Result) Chunk {
+	// One walk: each content and _meta object is read where it stands, not
+	// skipped and then looked up again (a chunk's text may be long).
 	var c Chunk
-	frame.Members(u, func(k string, v gjson.Result) bool {
+	r := frame.NewReader(u)
+	r.Object(func(k string) {
 		switch k {
 		case "sessionUpdate":
-			c.Kind = or(c.Kind, frame.View(v))
+			c.Kind = or(c.Kind, r.String())
 		case "messageId":
-			c.MessageID = or(c.MessageID, frame.View(v))
+			c.MessageID = or(c.MessageID, r.String())
 		case "content":
-			c.Text = or(c.Text, frame.View(frame.Get(v, "text")))
+			if c.Text == "" {
+				c.Text = frame.View(firstMember(r, "text"))
+			}
 		case "_meta":
-			c.Phase = or(c.Phase, frame.View(frame.Path(v, "codex", "phase")))
+			if c.Phase == "" {
+				var phase gjson.Result
+				r.Object(func(k string) {
+					if k == "codex" && !phase.Exists() {
+						phase = firstMember(r, "phase")
+					}
+				})
+				c.Phase = frame.View(phase)
+			}
 		}
-		return true
 	})
 	return c
+}
+
+// firstMember reads the first member named key of the object at r, as
+// frame.Get reads it; anything else reads as absent.
+func firstMember(r *frame.Reader, key string) (v gjson.Result) {
+	r.Object(func(k string) {
+		if k == key && !v.Exists() {
+			v = r.Value()
+		}
+	})
+	return v
 }
 
 // PhaseEvent reads a message chunk with _meta.codex.phase into a message
@@ -80,11 +103,11 @@ func SystemError(u gjson.Result) (mark, ok bool) {
 			case k == "codex" && !inCodex.Exists():
 				r.Object(func(k string) {
 					if k == "threadStatus" && !inCodex.Exists() {
-						inCodex = readType(r)
+						inCodex = firstMember(r, "type")
 					}
 				})
 			case k == "threadStatus" && !direct.Exists():
-				direct = readType(r)
+				direct = firstMember(r, "type")
 			}
 		})
 	})
@@ -96,16 +119,6 @@ func SystemError(u gjson.Result) (mark, ok bool) {
 		return false, false
 	}
 	return t.Type == gjson.String && t.Str == "systemError", true
-}
-
-// readType reads the first type member of the object at r.
-func readType(r *frame.Reader) (t gjson.Result) {
-	r.Object(func(k string) {
-		if k == "type" && !t.Exists() {
-			t = r.Value()
-		}
-	})
-	return t
 }
 
 // Capacity error texts: the phrase looked for (in lower case, spaces
@@ -156,15 +169,31 @@ func IsCapacityText(text string) bool {
 // nil when the update has none of them.
 func SessionInfoEvent(u gjson.Result) *acpdialect.Event {
 	var x acpdialect.SessionInfo
-	frame.Members(u, func(k string, v gjson.Result) bool {
+	r := frame.NewReader(u)
+	r.Object(func(k string) {
 		switch k {
 		case "title":
-			x.Title = or(x.Title, frame.View(v))
+			x.Title = or(x.Title, r.String())
 		case "_meta":
-			x.Archived = flag(x.Archived, frame.Path(v, "codex", "archived"))
-			x.Closed = flag(x.Closed, frame.Path(v, "codex", "closed"))
+			// Each _meta's first archived and closed, as gjson's path
+			// reads them, in the walk that reads the update.
+			var archived, closed gjson.Result
+			r.Object(func(k string) {
+				if k != "codex" {
+					return
+				}
+				r.Object(func(k string) {
+					switch {
+					case k == "archived" && !archived.Exists():
+						archived = r.Value()
+					case k == "closed" && !closed.Exists():
+						closed = r.Value()
+					}
+				})
+			})
+			x.Archived = flag(x.Archived, archived)
+			x.Closed = flag(x.Closed, closed)
 		}
-		return true
 	})
 	if x.Title == "" && x.Archived == nil && x.Closed == nil {
 		return nil

@@ -143,3 +143,156 @@ func FuzzSystemErrorOnePass(f *testing.F) {
 		}
 	})
 }
+
+// parseChunkWalks is ParseChunk as it was before it read the chunk in one
+// pass (content and _meta skipped, then looked up again): the reference
+// FuzzParseChunkOnePass holds it to.
+func parseChunkWalks(u gjson.Result) codex.Chunk {
+	or := func(a, b string) string {
+		if a != "" {
+			return a
+		}
+		return b
+	}
+	var c codex.Chunk
+	frame.Members(u, func(k string, v gjson.Result) bool {
+		switch k {
+		case "sessionUpdate":
+			c.Kind = or(c.Kind, frame.View(v))
+		case "messageId":
+			c.MessageID = or(c.MessageID, frame.View(v))
+		case "content":
+			c.Text = or(c.Text, frame.View(frame.Get(v, "text")))
+		case "_meta":
+			c.Phase = or(c.Phase, frame.View(frame.Path(v, "codex", "phase")))
+		}
+		return true
+	})
+	return c
+}
+
+func TestParseChunk(t *testing.T) {
+	for _, tt := range []struct {
+		update string
+		want   codex.Chunk
+	}{
+		{`{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"hi"},"_meta":{"codex":{"phase":"commentary"}}}`,
+			codex.Chunk{Kind: "agent_message_chunk", MessageID: "m1", Text: "hi", Phase: "commentary"}},
+		{`{"content":{"text":1,"text":"later"},"content":{"text":"second"}}`, codex.Chunk{Text: "second"}},
+		{`{"_meta":{"codex":{"phase":1},"codex":{"phase":"final_answer"}},"_meta":{"codex":{"phase":"commentary"}}}`, codex.Chunk{Phase: "commentary"}},
+		{`{"_meta":{"codex":{},"codex":{"phase":"final_answer"}}}`, codex.Chunk{Phase: "final_answer"}},
+		{`{"_meta":{"phase":"x","codex":"y"},"content":"text"}`, codex.Chunk{}},
+		{`{"sessionUpdate":"","sessionUpdate":"user_message_chunk","content":{"text":"a\"b"}}`, codex.Chunk{Kind: "user_message_chunk", Text: `a"b`}},
+	} {
+		u := gjson.Parse(tt.update)
+		if d := cmp.Diff(tt.want, codex.ParseChunk(u)); d != "" {
+			t.Errorf("ParseChunk(%s) (-want +got):\n%s", tt.update, d)
+		}
+		if d := cmp.Diff(parseChunkWalks(u), codex.ParseChunk(u)); d != "" {
+			t.Errorf("ParseChunk(%s) against the walks (-walks +one pass):\n%s", tt.update, d)
+		}
+	}
+}
+
+// FuzzParseChunkOnePass: on any valid update the one pass reads what the
+// walks read.
+func FuzzParseChunkOnePass(f *testing.F) {
+	for _, s := range []string{
+		`{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"hi"},"_meta":{"codex":{"phase":"commentary"}}}`,
+		`{"content":{"text":1,"text":"later"},"_meta":{"codex":{"phase":1},"codex":{"phase":"x"}},"_meta":{}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !json.Valid([]byte(s)) {
+			return
+		}
+		u := gjson.Parse(s)
+		if d := cmp.Diff(parseChunkWalks(u), codex.ParseChunk(u)); d != "" {
+			t.Fatalf("ParseChunk(%s) against the walks (-walks +one pass):\n%s", s, d)
+		}
+	})
+}
+
+// sessionInfoWalks is SessionInfoEvent's reading as it was before it read
+// the update in one pass: the reference FuzzSessionInfoOnePass holds it to.
+func sessionInfoWalks(u gjson.Result) (title string, archived, closed *bool) {
+	flag := func(p *bool, v gjson.Result) *bool {
+		if p != nil || (v.Type != gjson.True && v.Type != gjson.False) {
+			return p
+		}
+		b := v.Type == gjson.True
+		return &b
+	}
+	frame.Members(u, func(k string, v gjson.Result) bool {
+		switch k {
+		case "title":
+			if title == "" {
+				title = frame.View(v)
+			}
+		case "_meta":
+			archived = flag(archived, frame.Path(v, "codex", "archived"))
+			closed = flag(closed, frame.Path(v, "codex", "closed"))
+		}
+		return true
+	})
+	return title, archived, closed
+}
+
+// sessionInfo reads SessionInfoEvent's event as sessionInfoWalks returns
+// its reading (nothing: "", nil, nil).
+func sessionInfo(u gjson.Result) (title string, archived, closed *bool) {
+	ev := codex.SessionInfoEvent(u)
+	if ev == nil {
+		return "", nil, nil
+	}
+	x := ev.Object.(*acpdialect.SessionInfo)
+	return x.Title, x.Archived, x.Closed
+}
+
+func TestSessionInfoEvent(t *testing.T) {
+	yes, no := true, false
+	for _, tt := range []struct {
+		update           string
+		title            string
+		archived, closed *bool
+	}{
+		{`{"sessionUpdate":"session_info_update","title":"Fix it","_meta":{"codex":{"archived":true,"closed":false}}}`, "Fix it", &yes, &no},
+		{`{"_meta":{"codex":{"archived":"yes"},"codex":{"archived":true}},"_meta":{"codex":{"archived":false}}}`, "", &no, nil},
+		{`{"_meta":{"codex":{},"codex":{"closed":true}}}`, "", nil, &yes},
+		{`{"_meta":{"archived":true,"codex":[{"archived":true}]},"title":1,"title":"t"}`, "t", nil, nil},
+		{`{"sessionUpdate":"session_info_update"}`, "", nil, nil},
+	} {
+		u := gjson.Parse(tt.update)
+		title, archived, closed := sessionInfo(u)
+		if d := cmp.Diff([]any{tt.title, tt.archived, tt.closed}, []any{title, archived, closed}); d != "" {
+			t.Errorf("SessionInfoEvent(%s) (-want +got):\n%s", tt.update, d)
+		}
+		wt, wa, wc := sessionInfoWalks(u)
+		if d := cmp.Diff([]any{wt, wa, wc}, []any{title, archived, closed}); d != "" {
+			t.Errorf("SessionInfoEvent(%s) against the walks (-walks +one pass):\n%s", tt.update, d)
+		}
+	}
+}
+
+// FuzzSessionInfoOnePass: on any valid update the one pass reads what the
+// walks read.
+func FuzzSessionInfoOnePass(f *testing.F) {
+	for _, s := range []string{
+		`{"sessionUpdate":"session_info_update","title":"Fix it","_meta":{"codex":{"archived":true,"closed":false}}}`,
+		`{"_meta":{"codex":{"archived":"yes"},"codex":{"archived":true}},"_meta":{"codex":{"closed":false}},"title":""}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !json.Valid([]byte(s)) {
+			return
+		}
+		u := gjson.Parse(s)
+		title, archived, closed := sessionInfo(u)
+		wt, wa, wc := sessionInfoWalks(u)
+		if d := cmp.Diff([]any{wt, wa, wc}, []any{title, archived, closed}); d != "" {
+			t.Fatalf("SessionInfoEvent(%s) against the walks (-walks +one pass):\n%s", s, d)
+		}
+	})
+}
