@@ -158,11 +158,18 @@ func TestCapabilitiesEvent(t *testing.T) {
 		{`{"agentCapabilities":{"_meta":{"claudeCode":{"promptQueueing":1}}}}`, acpdialect.Capabilities{}},
 		{`{"agentCapabilities":{"_meta":{"authStatus":true}}}`, acpdialect.Capabilities{}},
 		{`{}`, acpdialect.Capabilities{}},
+		{`{"capabilities":{"_meta":{"authStatus":{}}},"agentCapabilities":{"_meta":{"claudeCode":{"promptQueueing":true}}}}`, acpdialect.Capabilities{PromptQueueing: true}},
+		{`{"agentCapabilities":{"_meta":{"claudeCode":{}},"_meta":{"authStatus":{}}}}`, acpdialect.Capabilities{}},
+		{`{"agentCapabilities":{"_meta":{"claudeCode":{"x":1},"claudeCode":{"promptQueueing":true},"authStatus":{},"authStatus":1}}}`, acpdialect.Capabilities{PromptQueueing: true, AuthStatus: true}},
+		{`{"agentCapabilities":"none","capabilities":{"_meta":{"authStatus":{}}}}`, acpdialect.Capabilities{}},
 	}
 	for _, tt := range tests {
 		ev := claude.CapabilitiesEvent(gjson.Parse(tt.in))
 		if ev == nil || ev.Capabilities() == nil || *ev.Capabilities() != tt.want {
 			t.Errorf("CapabilitiesEvent(%s) = %+v, want %+v", tt.in, ev, tt.want)
+		}
+		if ref := capabilitiesLookups(gjson.Parse(tt.in)); ev != nil && ev.Capabilities() != nil && *ev.Capabilities() != ref {
+			t.Errorf("CapabilitiesEvent(%s) = %+v; the lookups read %+v", tt.in, *ev.Capabilities(), ref)
 		}
 	}
 }

@@ -275,12 +275,55 @@ func HandleAccountingUsage(params gjson.Result) acpdialect.Action {
 // ("true" and 1 are not), and _meta.authStatus (an object) advertises
 // _auth/status_update.
 func CapabilitiesEvent(result gjson.Result) *acpdialect.Event {
-	// frame.First skips the rest of a large result (auth methods, AIR
-	// metadata) faster than a gjson path.
-	meta := frame.Get(frame.First(result, "agentCapabilities", "capabilities"), "_meta")
-	c := &acpdialect.Capabilities{
-		PromptQueueing: frame.Path(meta, "claudeCode", "promptQueueing").Type == gjson.True,
-		AuthStatus:     frame.Get(meta, "authStatus").IsObject(),
+	// One walk over the result reads the first agentCapabilities (v1) and
+	// capabilities (the v2 draft) objects where they stand, skipping the
+	// rest of a large result (auth methods, AIR metadata) once.
+	var v1, v2 acpdialect.Capabilities
+	var seen uint8
+	r := frame.NewReader(result)
+	r.Object(func(k string) {
+		switch {
+		case k == "agentCapabilities" && seen&1 == 0:
+			seen |= 1
+			readCapabilities(r, &v1)
+		case k == "capabilities" && seen&2 == 0:
+			seen |= 2
+			readCapabilities(r, &v2)
+		}
+	})
+	c := v2
+	if seen&1 != 0 {
+		c = v1
 	}
-	return &acpdialect.Event{Type: acpdialect.EventCapabilities, Object: c}
+	return &acpdialect.Event{Type: acpdialect.EventCapabilities, Object: &c}
+}
+
+// readCapabilities reads into c what the first _meta of the capabilities
+// object at r says: promptQueueing is the first one found in its
+// claudeCode objects, in order, and true only as the JSON true;
+// authStatus, the first one, is advertised when it is an object.
+func readCapabilities(r *frame.Reader, c *acpdialect.Capabilities) {
+	met := false
+	r.Object(func(k string) {
+		if k != "_meta" || met {
+			return
+		}
+		met = true
+		var queueing gjson.Result
+		auth := false
+		r.Object(func(k string) {
+			switch {
+			case k == "claudeCode" && !queueing.Exists():
+				r.Object(func(k string) {
+					if k == "promptQueueing" && !queueing.Exists() {
+						queueing = r.Value()
+					}
+				})
+			case k == "authStatus" && !auth:
+				auth = true
+				c.AuthStatus = r.Peek() == '{'
+			}
+		})
+		c.PromptQueueing = queueing.Type == gjson.True
+	})
 }
