@@ -112,18 +112,23 @@ func plainString(b []byte) ([]byte, bool) {
 // tool calls, slash commands and the subagents RFD's kinds for every agent,
 // and the dialect's own kinds.
 func (c *Conn) wantsUpdate(kind string) bool {
+	return wants(kind, c.d.update(kind))
+}
+
+// wants is wantsUpdate for a kind whose handler h (or nil) was looked up.
+func wants(kind string, h *Update) bool {
 	switch kind {
 	case "tool_call", "tool_call_update", "available_commands_update", UpdateSubagent, UpdateSessionMessage:
 		return true
 	}
-	return c.d.update(kind) != nil
+	return h != nil
 }
 
-// quarantines reports whether a session/update kind is one the SDKs do not
-// know: a dialect's own kind (its entry decides), or a draft kind every
-// connection reads.
-func (c *Conn) quarantines(kind string) bool {
-	if h := c.d.update(kind); h != nil {
+// quarantines reports whether a session/update kind, whose handler h (or
+// nil) was looked up, is one the SDKs do not know: a dialect's own kind
+// (its entry decides), or a draft kind every connection reads.
+func quarantines(kind string, h *Update) bool {
+	if h != nil {
 		return !h.Standard
 	}
 	return draftKind(kind)

@@ -25,8 +25,9 @@ func (c *Conn) updateAt(f, params, raw string, sid *string) (Result, error) {
 	var u frame.ToolUpdate
 	checked := c.readUpdate(&u, raw)
 	stateful := c.hooks() != nil
-	wants := c.wantsUpdate(u.Kind)
-	if !wants && !stateful {
+	h := c.d.update(u.Kind) // looked up once for the frame
+	want := wants(u.Kind, h)
+	if !want && !stateful {
 		return Result{}, nil
 	}
 	if checked {
@@ -48,8 +49,8 @@ func (c *Conn) updateAt(f, params, raw string, sid *string) (Result, error) {
 		sid = &r.Str
 	}
 	var res Result
-	if wants {
-		res = Result{Events: c.update(*sid, &u), Quarantine: c.quarantines(u.Kind)}
+	if want {
+		res = Result{Events: c.handle(*sid, &u, h), Quarantine: quarantines(u.Kind, h)}
 	}
 	if stateful {
 		c.updateExtras(&res, *sid, u.Kind, params)
@@ -74,10 +75,14 @@ func (c *Conn) readUpdate(u *frame.ToolUpdate, raw string) (checked bool) {
 
 // update dispatches a session/update of a kind wantsUpdate accepted.
 func (c *Conn) update(sid string, u *frame.ToolUpdate) []Event {
+	return c.handle(sid, u, c.d.update(u.Kind))
+}
+
+// handle is update for a kind whose handler h (or nil) was looked up.
+func (c *Conn) handle(sid string, u *frame.ToolUpdate, h *Update) []Event {
 	if u.Kind == "available_commands_update" {
 		return c.commands(sid, u.Raw)
 	}
-	h := c.d.update(u.Kind)
 	if h != nil && !toolKind(u.Kind) {
 		return c.vendorUpdate(sid, h, u.Raw)
 	}
