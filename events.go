@@ -324,23 +324,23 @@ const listBuf = 32
 // without a name. Its strings view the frame. It reads what gjson's Get reads: the first name and
 // description, and input.hint from the first input object that has a hint.
 func readCommand(r *frame.Reader) (Command, bool) {
-	var name, desc, hint gjson.Result
+	var c Command
 	var seen uint8
 	if !r.Object(func(k string) {
 		switch k {
 		case "name":
 			if seen&1 == 0 {
-				name, seen = r.Value(), seen|1
+				c.Name, seen = r.String(), seen|1
 			}
 		case "description":
 			if seen&2 == 0 {
-				desc, seen = r.Value(), seen|2
+				c.Description, seen = r.String(), seen|2
 			}
 		case "input":
 			if seen&4 == 0 {
 				r.Object(func(k string) {
 					if k == "hint" && seen&4 == 0 {
-						hint, seen = r.Value(), seen|4
+						c.InputHint, seen = r.String(), seen|4
 					}
 				})
 			}
@@ -348,10 +348,7 @@ func readCommand(r *frame.Reader) (Command, bool) {
 	}) {
 		return Command{}, false
 	}
-	if name.Type != gjson.String || name.Str == "" {
-		return Command{}, false
-	}
-	return Command{Name: name.Str, Description: frame.View(desc), InputHint: frame.View(hint)}, true
+	return c, c.Name != ""
 }
 
 // ownCommands copies the strings of a command list, which view the frame,

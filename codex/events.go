@@ -61,11 +61,11 @@ func readToolCall(r *frame.Reader, p *acpdialect.Permission) (toolCallID string)
 	r.Object(func(k string) {
 		switch k {
 		case "toolCallId":
-			toolCallID = or(toolCallID, frame.View(r.Value()))
+			toolCallID = or(toolCallID, r.String())
 		case "kind":
-			p.ACPKind = or(p.ACPKind, frame.View(r.Value()))
+			p.ACPKind = or(p.ACPKind, r.String())
 		case "title":
-			p.Title = or(p.Title, frame.View(r.Value()))
+			p.Title = or(p.Title, r.String())
 		case "rawInput":
 			if !in {
 				in = true
@@ -82,11 +82,11 @@ func readMCPInput(r *frame.Reader, p *acpdialect.Permission) {
 	r.Object(func(k string) {
 		switch k {
 		case "serverName":
-			p.Server = or(frame.View(r.Value()), p.Server) // the elicitation's name wins
+			p.Server = or(r.String(), p.Server) // the elicitation's name wins
 		case "server":
-			p.Server = or(p.Server, frame.View(r.Value()))
+			p.Server = or(p.Server, r.String())
 		case "tool":
-			p.Tool = or(p.Tool, frame.View(r.Value()))
+			p.Tool = or(p.Tool, r.String())
 		}
 	})
 }
@@ -105,7 +105,7 @@ func readPlanReview(r *frame.Reader) (kind gjson.Result, planItem string) {
 			case k == "kind" && seen&1 == 0:
 				kind, seen = r.Value(), seen|1
 			case k == "planItemId" && seen&2 == 0:
-				planItem, seen = frame.View(r.Value()), seen|2
+				planItem, seen = r.String(), seen|2
 			}
 		})
 	})
@@ -124,20 +124,20 @@ func readOptions(r *frame.Reader, out []acpdialect.PermissionOption) []acpdialec
 		if len(got) >= MaxPermissionOptions {
 			return // skipped
 		}
-		var id, name, kind gjson.Result
+		var o acpdialect.PermissionOption
 		var seen uint8
 		r.Object(func(k string) {
 			switch {
 			case k == "optionId" && seen&1 == 0:
-				id, seen = r.Value(), seen|1
+				o.ID, seen = r.String(), seen|1
 			case k == "name" && seen&2 == 0:
-				name, seen = r.Value(), seen|2
+				o.Name, seen = r.String(), seen|2
 			case k == "kind" && seen&4 == 0:
-				kind, seen = r.Value(), seen|4
+				o.Kind, seen = r.String(), seen|4
 			}
 		})
-		if id := frame.View(id); id != "" {
-			got = append(got, acpdialect.PermissionOption{ID: id, Name: frame.View(name), Kind: frame.View(kind)})
+		if o.ID != "" {
+			got = append(got, o)
 		}
 	})
 	start := len(out)

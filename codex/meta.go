@@ -66,9 +66,9 @@ func (m *Meta) readCodex(r *frame.Reader) {
 			r.Object(func(k string) {
 				switch {
 				case k == "tool" && seen&1 == 0:
-					m.Tool, seen = frame.View(r.Value()), seen|1
+					m.Tool, seen = r.String(), seen|1
 				case k == "senderThreadId" && seen&2 == 0:
-					m.Sender, seen = frame.View(r.Value()), seen|2
+					m.Sender, seen = r.String(), seen|2
 				case k == "receiverThreadIds" && seen&4 == 0:
 					m.Receivers, seen = readThreads(r), seen|4
 				}
@@ -79,11 +79,11 @@ func (m *Meta) readCodex(r *frame.Reader) {
 			r.Object(func(k string) {
 				switch {
 				case k == "activity" && seen&1 == 0:
-					m.Activity, seen = frame.View(r.Value()), seen|1
+					m.Activity, seen = r.String(), seen|1
 				case k == "threadId" && seen&2 == 0:
-					m.Thread, seen = frame.View(r.Value()), seen|2
+					m.Thread, seen = r.String(), seen|2
 				case k == "path" && seen&4 == 0:
-					m.Path, seen = frame.View(r.Value()), seen|4
+					m.Path, seen = r.String(), seen|4
 				}
 			})
 		}
@@ -101,7 +101,7 @@ func readThreads(r *frame.Reader) []string {
 	var out []string
 	r.Array(func() {
 		if len(out) < maxThreads {
-			if s := frame.View(r.Value()); s != "" {
+			if s := r.String(); s != "" {
 				out = append(out, s)
 			}
 		}

@@ -123,8 +123,15 @@ func (r *Reader) Object(fn func(key string)) bool {
 			r.stop()
 			return true
 		}
-		r.i++
-		r.value(func() { fn(key) })
+		// The value, as value reads it, without a closure around fn: this
+		// is the loop of every member a dialect reads.
+		r.i = scan.SkipSpace(r.s, r.i+1)
+		if start := r.i; start < len(r.s) {
+			fn(key)
+			if r.i == start {
+				r.Skip()
+			}
+		}
 		switch r.at() {
 		case ',':
 			r.i++
