@@ -345,10 +345,10 @@ func readCommand(r *frame.Reader) (Command, bool) {
 				})
 			}
 		}
-	}) {
+	}) || c.Name == "" {
 		return Command{}, false
 	}
-	return c, c.Name != ""
+	return c, true
 }
 
 // ownCommands copies the strings of a command list, which view the frame,
