@@ -334,6 +334,34 @@ func BenchmarkCapturesOutputsFloorRatio(b *testing.B) {
 	)
 }
 
+// BenchmarkCapturesCheckFloorRatio reports gjson's three fields against
+// the least a normalizer that checks what it acts on spends on checking
+// alone: scan.Valid over each line floor.MustCheck selects, and nothing
+// else. gjson/check at 1 or below says that no such normalizer can be
+// faster than gjson, whatever it reads and however it merges.
+func BenchmarkCapturesCheckFloorRatio(b *testing.B) {
+	caps, _ := captures(b)
+	var checked []string
+	for _, c := range caps {
+		for _, l := range c.lines {
+			if floor.MustCheck(string(l)) {
+				checked = append(checked, scan.UnsafeString(l))
+			}
+		}
+	}
+	pair.Report(b,
+		pair.Pass{Name: "check", Run: func() {
+			for _, l := range checked {
+				if !scan.Valid(l) {
+					b.Fatal("not JSON:", l)
+				}
+			}
+		}},
+		pair.Pass{Name: "gjson", Run: func() { readGJSON(caps) }},
+		pair.Pass{Name: "map", Run: func() { decodeMaps(b, caps) }},
+	)
+}
+
 // BenchmarkCapturesKinds logs where the Conn's time goes on the captures,
 // by kind of line, beside the map baseline's (internal/pair.Kinds):
 //

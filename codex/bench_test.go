@@ -148,6 +148,34 @@ func BenchmarkCapturesOutputsFloorRatio(b *testing.B) {
 	)
 }
 
+// BenchmarkCapturesCheckFloorRatio reports gjson's three fields against
+// the least a normalizer that checks what it acts on spends on checking
+// alone: scan.Valid over each line floor.MustCheck selects, and nothing
+// else. gjson/check at 1 or below says that no such normalizer can be
+// faster than gjson, whatever it reads and however it merges.
+func BenchmarkCapturesCheckFloorRatio(b *testing.B) {
+	lines, _ := captureLines(b)
+	var checked []string
+	for _, l := range lines {
+		if floor.MustCheck(string(l)) {
+			checked = append(checked, scan.UnsafeString(l))
+		}
+	}
+	pair.Report(b,
+		pair.Pass{Name: "check", Run: func() { checkLines(b, checked) }},
+		pair.Pass{Name: "gjson", Run: func() { readGJSON(lines) }},
+		pair.Pass{Name: "map", Run: func() { decodeMaps(b, lines) }},
+	)
+}
+
+func checkLines(b *testing.B, lines []string) {
+	for _, l := range lines {
+		if !scan.Valid(l) {
+			b.Fatal("not JSON:", l)
+		}
+	}
+}
+
 func replayConn(b *testing.B, c *acpdialect.Conn, lines [][]byte) {
 	for _, l := range lines {
 		res, err := c.Inbound(l)

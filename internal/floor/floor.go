@@ -24,6 +24,7 @@ import (
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/acpdialect/acpdialect/internal/scan"
+	"github.com/tidwall/gjson"
 )
 
 // Floor reads lines; its maps keep what it saw, as a Conn's stores do.
@@ -519,4 +520,22 @@ func contents(raw string) string {
 		return ""
 	}
 	return raw[1 : len(raw)-1]
+}
+
+// MustCheck reports whether a normalizer must check line before it acts
+// on it: every line but a session/update of a message chunk kind with no
+// _meta in the update, which a client renders as the SDK reads it. It is
+// a lower bound (a dialect may read a chunk's text, as Claude's monitors
+// do), for the check floor: the time to check the lines it selects is
+// less than any checking normalizer spends on them.
+func MustCheck(line string) bool {
+	u := gjson.Get(line, "params.update")
+	if gjson.Get(line, "method").Str != "session/update" || !u.IsObject() {
+		return true
+	}
+	switch u.Get("sessionUpdate").Str {
+	case "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
+		return u.Get("_meta").Exists()
+	}
+	return true
 }

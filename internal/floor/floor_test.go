@@ -118,3 +118,26 @@ func TestOutputs(t *testing.T) {
 		t.Errorf("a tool call: %+v", ev)
 	}
 }
+
+// TestMustCheck: only a session/update's message chunk without _meta is
+// left unchecked.
+func TestMustCheck(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`, false},
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_thought_chunk","content":{}}}}`, false},
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"content":{},"sessionUpdate":"user_message_chunk"}}}`, false},
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","_meta":{"codex":{"phase":"commentary"}}}}}`, true},
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"t"}}}`, true},
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":"agent_message_chunk"}}`, true},
+		{`{"jsonrpc":"2.0","method":"_codex/x","params":{"update":{"sessionUpdate":"agent_message_chunk"}}}`, true},
+		{`{"jsonrpc":"2.0","id":1,"result":{}}`, true},
+		{`{"jsonrpc":"2.0","id":1,"method":"session/request_permission","params":{}}`, true},
+	} {
+		if got := MustCheck(c.line); got != c.want {
+			t.Errorf("%s: %v, want %v", c.line, got, c.want)
+		}
+	}
+}
