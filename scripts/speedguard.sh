@@ -24,15 +24,21 @@ cd "$(dirname "$0")/.."
 guards="claude 3.3 0.45
 codex 3.2 0.30"
 
-# measure PKG prints the best map/conn and gjson/conn of three runs.
+# measure PKG sets m and g to the best map/conn and gjson/conn of three
+# runs; a benchmark that does not run fails the script.
 measure() {
-	go test -run '^$' -bench 'CapturesRatio$' -benchtime "${BENCHTIME:-150x}" -count 3 "./$1" |
-		awk '/^BenchmarkCapturesRatio/ {
+	local out
+	if ! out=$(go test -run '^$' -bench 'CapturesRatio$' -benchtime "${BENCHTIME:-150x}" -count 3 "./$1" 2>&1 </dev/null); then
+		echo "$out" >&2
+		echo "$1: BenchmarkCapturesRatio failed" >&2
+		exit 1
+	fi
+	read -r m g < <(printf '%s\n' "$out" | awk '/^BenchmarkCapturesRatio/ {
 			for (i = 2; i <= NF; i++) {
 				if ($i == "map/conn" && $(i-1) > m) m = $(i-1)
 				if ($i == "gjson/conn" && $(i-1) > g) g = $(i-1)
 			}
-		} END { print m + 0, g + 0 }'
+		} END { print m + 0, g + 0 }')
 }
 
 # under MAP GJSON MAPGUARD GJSONGUARD succeeds when a ratio is under its guard.
@@ -40,10 +46,10 @@ under() { awk -v m="$1" -v g="$2" -v mg="$3" -v gg="$4" 'BEGIN { exit !(m < mg |
 
 failed=0
 while read -r pkg mguard gguard; do
-	read -r m g < <(measure "$pkg")
+	measure "$pkg"
 	if under "$m" "$g" "$mguard" "$gguard"; then
 		echo "$pkg: map/conn $m, gjson/conn $g, under a guard: measuring again"
-		read -r m g < <(measure "$pkg")
+		measure "$pkg"
 	fi
 	if under "$m" "$g" "$mguard" "$gguard"; then
 		echo "$pkg: map/conn $m (guard $mguard), gjson/conn $g (guard $gguard): slower than its guards" >&2
