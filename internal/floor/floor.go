@@ -526,8 +526,8 @@ func contents(raw string) string {
 // on it: every line but a session/update of a message chunk kind with no
 // _meta in the update, which a client renders as the SDK reads it. It is
 // a lower bound (a dialect may read a chunk's text, as Claude's monitors
-// do), for the check floor: the time to check the lines it selects is
-// less than any checking normalizer spends on them.
+// do), for the check floor: checking the lines it selects takes no more
+// than any checking normalizer spends on them.
 func MustCheck(line string) bool {
 	u := gjson.Get(line, "params.update")
 	if gjson.Get(line, "method").Str != "session/update" || !u.IsObject() {
