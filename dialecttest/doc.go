@@ -5,15 +5,15 @@
 //
 // Typical usage inside a test is:
 //
-//	var update = flag.Bool("update", false, "rewrite golden files")
-//
 //	func TestConformance(t *testing.T) {
 //		dialecttest.Run(t, mydialect.Dialect(), dialecttest.Options{
-//			Agents: []string{"my-agent"},    // agentInfo names it must identify
-//			Dir:    "testdata",              // transcripts (*.jsonl) and their goldens
-//			Update: *update,                 // go test -update rewrites the goldens
+//			Agents: []string{"my-agent"}, // agentInfo names it must identify
+//			Dir:    "testdata",           // transcripts (*.jsonl) and their goldens
 //		})
 //	}
+//
+// Importing the package defines the -update flag: go test -update rewrites
+// the goldens (a test that defined its own -update would panic at start).
 //
 // Run runs one sub-test per rule; [Check] runs them all and returns every
 // failure as one error, for use outside a test. The rules:

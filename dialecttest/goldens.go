@@ -27,7 +27,7 @@ func checkGoldens(k *kit) []string {
 			path string
 			got  []byte
 		}{{base + ".final.golden", final}, {base + ".events.golden", events}} {
-			if err := testwire.CompareGolden(g.path, g.got, k.opts.Update); err != nil {
+			if err := testwire.CompareGolden(g.path, g.got, k.opts.Update || *testwire.Update); err != nil {
 				fails = append(fails, err.Error())
 			}
 		}

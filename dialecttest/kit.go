@@ -31,8 +31,10 @@ type Options struct {
 	// response: for recordings that start without one. Other rules are
 	// unaffected.
 	Agent string
-	// Update rewrites the goldens instead of comparing them: pass your
-	// test's -update flag.
+	// Update rewrites the goldens instead of comparing them, as the
+	// -update flag does: importing dialecttest defines that flag (go test
+	// -update), so a test must not define its own. Set Update to rewrite
+	// them without the flag, as a caller of Check outside a test would.
 	Update bool
 	// Registry replays the transcripts for the goldens. Default: a
 	// registry of the dialect alone.

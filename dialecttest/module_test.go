@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -26,22 +27,36 @@ func TestOutsideModule(t *testing.T) {
 		"go.mod": "module example.com/acme\n\ngo 1.26\n\n" +
 			"require github.com/acpdialect/acpdialect v0.0.0\n\n" +
 			"replace github.com/acpdialect/acpdialect => " + root + "\n",
-		"go.sum":       string(sum),
-		"acme.go":      outsideDialect,
-		"acme_test.go": outsideTest,
+		"go.sum":              string(sum),
+		"acme.go":             outsideDialect,
+		"acme_test.go":        outsideTest,
+		"testdata/task.jsonl": outsideTranscript,
 	}
 	for name, body := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, args := range [][]string{{"mod", "tidy"}, {"test", "./..."}} {
+	// -update is the kit's own flag (a test that defined its own would
+	// panic at start): the first run writes the goldens, the second
+	// compares against them.
+	for _, args := range [][]string{{"mod", "tidy"}, {"test", "./...", "-update"}, {"test", "./..."}} {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go %v: %v\n%s", args, err, out)
 		}
+	}
+	events, err := os.ReadFile(filepath.Join(dir, "testdata", "task.events.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(events), `"model":"m1"`) {
+		t.Errorf("the golden -update wrote does not carry acme/task's model:\n%s", events)
 	}
 }
 
@@ -91,7 +106,14 @@ import (
 func TestConformance(t *testing.T) {
 	dialecttest.Run(t, acme.Dialect(), dialecttest.Options{
 		Agents: []string{"acme-agent"},
+		Dir:    "testdata",
 		Frames: [][]byte{dialecttest.Request(7, "acme/task", map[string]any{"toolCallId": "t1", "model": "m1"})},
 	})
 }
+`
+
+const outsideTranscript = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"acme-agent","version":"1.0"}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Task","kind":"other","status":"in_progress"}}}
+{"jsonrpc":"2.0","id":7,"method":"acme/task","params":{"toolCallId":"t1","model":"m1"}}
 `
