@@ -64,12 +64,13 @@ func (t *turnState) depth(_ string, id, parent string) int {
 type chunk struct {
 	line                  int
 	session, role, parent string
+	phase                 string // the dialect's phase of the message (Codex's commentary)
 	text                  string // the start, cut
 	total                 int    // characters in all
 }
 
 func (c *chunk) same(o *chunk) bool {
-	return c.session == o.session && c.role == o.role && c.parent == o.parent
+	return c.session == o.session && c.role == o.role && c.parent == o.parent && c.phase == o.phase
 }
 
 func (c *chunk) add(text string) {

@@ -75,6 +75,37 @@ func TestViewNested(t *testing.T) {
 	}
 }
 
+// TestViewDialectMessages: a dialect's message event replaces the chunk it
+// reads, so each message shows once: a Claude subagent's under its card
+// only, Codex's phases as two messages, not one joined twice.
+func TestViewDialectMessages(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []string
+		n    int // "assistant" and "thought" rows in all
+	}{
+		{[]string{filepath.Join("..", "..", "claude", "testdata", "nesting-child-first.jsonl")},
+			[]string{`7 assistant sess-1 └ "Grandchild speaking."`, `9 thought sess-1 └ "Child thinking."`, `17 assistant sess-1 "Top-level answer."`}, 3},
+		{[]string{"--agent", "codex", filepath.Join("..", "..", "codex", "testdata", "agent-message-phases.jsonl")},
+			[]string{`1 assistant test-ses… "Checking the relevant event mapping." phase=commentary`,
+				`2 assistant test-ses… "Yes, here is the answer." phase=final_answer`}, 2},
+	} {
+		code, out, errs := cli(t, "", append([]string{"replay"}, tt.args...)...)
+		if code != 0 || errs != "" {
+			t.Fatalf("%v: exit %d, stderr %q", tt.args, code, errs)
+		}
+		got := squash(out)
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%v: view lacks %q:\n%s", tt.args, w, out)
+			}
+		}
+		if n := strings.Count(out, "assistant ") + strings.Count(out, "thought "); n != tt.n {
+			t.Errorf("%v: %d message rows, want %d:\n%s", tt.args, n, tt.n, out)
+		}
+	}
+}
+
 // TestViewGenericEvent: an event type the view does not special-case
 // (another team's, say) shows with its object's fields.
 func TestViewGenericEvent(t *testing.T) {

@@ -36,6 +36,7 @@ type view struct {
 	sessW   int // only widen, so lines already written stay as they are
 	cards   int
 	pending []row  // the current frame's own lines, shown if no event covers it
+	chunk   *chunk // the current frame's own chunk, joined unless a message event replaces it
 	msg     *chunk // the message being joined, shown when it ends
 	turn    *turnState
 }
@@ -57,15 +58,14 @@ func newView(w *bufio.Writer, color bool) *view {
 // pending until lineDone says whether an event covered them.
 func (v *view) frame(f replay.Frame) {
 	v.pending = v.turn.rows(f, v.pending[:0])
-	if c := v.turn.chunk(f); c != nil {
-		v.join(c)
-		return
+	if v.chunk = v.turn.chunk(f); v.chunk == nil {
+		v.endMessage() // anything else ends the message being joined
 	}
-	v.endMessage() // anything else ends the message being joined
 }
 
 // lineDone shows the frame's own lines when it produced no event.
 func (v *view) lineDone(_, events int) {
+	v.joinChunk()
 	if events == 0 {
 		for _, r := range v.pending {
 			v.write(r)
@@ -77,11 +77,14 @@ func (v *view) lineDone(_, events int) {
 func (v *view) event(rec replay.Record) error {
 	ev := rec.Event
 	if m := ev.Message(); m != nil {
-		// A dialect's message (a subagent's, a phased one) joins like
-		// chunks, under its card.
-		v.join(&chunk{line: rec.Line, session: ev.SessionID, role: m.Role, parent: m.ParentToolCallID, text: m.Text})
+		// A dialect's message (a subagent's, a phased one) is what its
+		// chunk says, read by the dialect: it replaces the chunk and
+		// joins like chunks, under its card.
+		v.chunk = nil
+		v.join(&chunk{line: rec.Line, session: ev.SessionID, role: m.Role, parent: m.ParentToolCallID, phase: m.Phase, text: m.Text})
 		return nil
 	}
+	v.joinChunk() // the chunk comes before what else it caused
 	v.endMessage()
 	if ev.Type == acpdialect.EventToolCall {
 		v.cards++
@@ -134,6 +137,15 @@ func (v *view) join(c *chunk) {
 	c.text = cut(c.text)
 }
 
+// joinChunk joins the current frame's chunk, if no message event replaced
+// it.
+func (v *view) joinChunk() {
+	if c := v.chunk; c != nil {
+		v.chunk = nil
+		v.join(c)
+	}
+}
+
 // endMessage writes the message being joined, if any.
 func (v *view) endMessage() {
 	if v.msg == nil {
@@ -144,6 +156,9 @@ func (v *view) endMessage() {
 	r := row{line: m.line, what: m.role, session: m.session, text: quote(m.text)}
 	if m.total > maxText {
 		r.text += fmt.Sprintf(" (%d chars)", m.total)
+	}
+	if m.phase != "" {
+		r.text += " phase=" + token(m.phase)
 	}
 	if m.parent != "" {
 		r.depth = v.turn.depth(m.session, "", m.parent)
