@@ -27,10 +27,11 @@ transcripts use, with how often and where first, each marked as
   ignored   the dialect knows it and leaves it alone on purpose
   standard  ACP defines it (update kinds)
   unknown   nothing knows it: what a new agent release added
-Unknown items come first.
+Unknown items come first. A line that is not JSON-RPC is reported on
+stderr and skipped.
 
   --json        one JSON object per item
-  --strict      exit 1 when anything is unknown
+  --strict      exit 1 when anything is unknown or a line was skipped
   --agent NAME  judge by this dialect instead of identifying the agent
 `)
 }
@@ -57,6 +58,7 @@ func auditCmd(s stdio, args []string) int {
 		return exitUsage
 	}
 	a := audit.New()
+	a.Bad = func(file string, b replay.BadLine) { s.errorf("%s: %v", file, &b) }
 	for _, name := range files {
 		if code := auditFile(s, a, name, agent); code != exitOK {
 			return code
@@ -77,10 +79,16 @@ func auditCmd(s stdio, args []string) int {
 		s.errorf("%v", err)
 		return exitFail
 	}
+	if !strict {
+		return exitOK
+	}
 	for _, it := range items {
-		if strict && it.Status == audit.Unknown {
+		if it.Status == audit.Unknown {
 			return exitFail
 		}
+	}
+	if a.BadLines > 0 {
+		return exitFail
 	}
 	return exitOK
 }

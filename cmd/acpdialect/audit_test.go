@@ -74,3 +74,24 @@ func TestAudit(t *testing.T) {
 		t.Errorf("no file: exit %d", code)
 	}
 }
+
+// TestAuditBadLines: lines that are not JSON-RPC are reported on stderr
+// with their file and line, not passed over in silence, and fail --strict
+// even when every item they could have held would be known.
+func TestAuditBadLines(t *testing.T) {
+	good, _ := os.ReadFile(filepath.Join("..", "..", "cursor", "testdata", "question-answered.jsonl"))
+	path := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(path, append([]byte("garbage\n{\"a\":\n"), good...), 0o644)
+	code, out, errs := cli(t, "", "audit", path)
+	if code != 0 || !strings.HasPrefix(out, "STATUS") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	for _, want := range []string{path + ": line 1: invalid JSON", path + ": line 2: invalid JSON"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if code, _, _ := cli(t, "", "audit", "--strict", path); code != exitFail {
+		t.Errorf("--strict with skipped lines: exit %d, want %d", code, exitFail)
+	}
+}

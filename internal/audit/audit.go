@@ -43,6 +43,12 @@ type Item struct {
 
 // Audit collects items over transcripts.
 type Audit struct {
+	// Bad, if set, gets each line of a file that is skipped (not JSON,
+	// not JSON-RPC): an audit that saw nothing must say why.
+	Bad func(file string, b replay.BadLine)
+	// BadLines counts those lines over all files.
+	BadLines int
+
 	items map[[3]string]*Item // kind, name, agent
 	order []*Item
 }
@@ -86,9 +92,15 @@ func (a *Audit) File(reg *acpdialect.Registry, name string, r io.Reader, agent s
 		}
 		counts[k]++
 	}
+	bad := func(b replay.BadLine) {
+		a.BadLines++
+		if a.Bad != nil {
+			a.Bad(name, b)
+		}
+	}
 	s, err := replay.NewStream(reg, replay.Options{Agent: agent}, replay.Sink{Frame: func(f replay.Frame) {
 		frameItems(f, note)
-	}}, nil)
+	}, Bad: bad}, nil)
 	if err != nil {
 		return err
 	}
