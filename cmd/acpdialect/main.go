@@ -2,7 +2,7 @@
 // through the built-in dialects.
 //
 //	acpdialect replay [--agent NAME] [--json] [--final] [--strict] [--follow] [FILE|-]
-//	acpdialect tap [--record FILE] [--events FILE] [--answer] [--agent NAME] -- AGENT [ARGS...]
+//	acpdialect tap [--record FILE] [--events FILE] [--answer] [--agent NAME] [--grace D] -- AGENT [ARGS...]
 //	acpdialect audit [--json] [--strict] [--agent NAME] FILE...
 //	acpdialect redact FILE|-
 //	acpdialect version
@@ -42,7 +42,7 @@ const (
 
 func usage(w io.Writer) {
 	fmt.Fprintf(w, `usage: acpdialect replay [--agent NAME] [--json] [--final] [--strict] [--follow] [FILE|-]
-       acpdialect tap [--record FILE] [--events FILE] [--answer] [--agent NAME] -- AGENT [ARGS...]
+       acpdialect tap [--record FILE] [--events FILE] [--answer] [--agent NAME] [--grace D] -- AGENT [ARGS...]
        acpdialect audit [--json] [--strict] [--agent NAME] FILE...
        acpdialect redact FILE|-
        acpdialect version

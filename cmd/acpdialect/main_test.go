@@ -174,3 +174,14 @@ func TestTruncate(t *testing.T) {
 		t.Errorf("quote: %q %q", quote(""), quote("a\nb"))
 	}
 }
+
+// TestVersionHelp: version -h is help, as for every other command; other
+// arguments are a usage error.
+func TestVersionHelp(t *testing.T) {
+	if code, out, _ := cli(t, "", "version", "-h"); code != exitOK || !strings.HasPrefix(out, "usage: acpdialect version") {
+		t.Errorf("version -h: exit %d, out %q", code, out)
+	}
+	if code, _, _ := cli(t, "", "version", "x"); code != exitUsage {
+		t.Errorf("version x: exit %d, want %d", code, exitUsage)
+	}
+}

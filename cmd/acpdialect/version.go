@@ -17,6 +17,10 @@ func version() string {
 }
 
 func versionCmd(s stdio, args []string) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprintln(s.out, "usage: acpdialect version\n\nPrints the module version the binary was built from.")
+		return exitOK
+	}
 	if len(args) > 0 {
 		s.errorf("version takes no arguments")
 		return exitUsage
