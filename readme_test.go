@@ -3,8 +3,11 @@ package acpdialect_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/acpdialect/acpdialect"
 )
 
 // Every Go block in the README is a whole program under example/, byte for
@@ -58,5 +61,56 @@ func goBlocks(md string) []string {
 		}
 		out = append(out, md[:j+1])
 		md = md[j:]
+	}
+}
+
+// Every JSON field of a card's payload, and of each of its objects, is
+// named in the README's contract section, so that a field added to the
+// output is documented where clients look.
+func TestReadmeContractNamesPayloadFields(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(readme)
+	start := strings.Index(section, "## The normalized JSON contract")
+	end := strings.Index(section, "## Dialects")
+	if start < 0 || end < start {
+		t.Fatal("no contract section")
+	}
+	section = section[start:end]
+	seen := map[reflect.Type]bool{}
+	var walk func(typ reflect.Type, where string)
+	walk = func(typ reflect.Type, where string) {
+		if seen[typ] {
+			return
+		}
+		seen[typ] = true
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			if !strings.Contains(section, "`"+name+"`") && !strings.Contains(section, `"`+name+`"`) {
+				t.Errorf("%s.%s (%q) is not in the README's contract section", where, f.Name, name)
+			}
+			ft := f.Type
+			for ft.Kind() == reflect.Pointer || ft.Kind() == reflect.Slice {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct && ft.PkgPath() == typ.PkgPath() {
+				walk(ft, ft.Name())
+			}
+		}
+	}
+	walk(reflect.TypeOf(acpdialect.Payload{}), "Payload")
+	for _, o := range []acpdialect.Object{&acpdialect.Question{}, &acpdialect.Plan{}, &acpdialect.Todos{},
+		&acpdialect.Image{}, &acpdialect.Models{}, &acpdialect.Commands{}, &acpdialect.Usage{},
+		&acpdialect.ContextWindow{}, &acpdialect.Capabilities{}, &acpdialect.Message{},
+		&acpdialect.Compaction{}, &acpdialect.Permission{}, &acpdialect.ProviderError{},
+		&acpdialect.AuthStatus{}, &acpdialect.SessionInfo{}, &acpdialect.Config{}} {
+		typ := reflect.TypeOf(o).Elem()
+		walk(typ, typ.Name())
 	}
 }
