@@ -128,7 +128,8 @@ func TestInputs(t *testing.T) {
 			[]string{"acpdialect: line 2: invalid JSON"}, "line 4"},
 		{"missing file", "", []string{"replay", filepath.Join(dir, "nope.jsonl")}, 1, "",
 			[]string{"acpdialect: open " + filepath.Join(dir, "nope.jsonl") + ": no such file"}, ""},
-		{"directory", "", []string{"replay", dir}, 1, "", []string{"acpdialect: read " + dir}, ""},
+		{"directory", "", []string{"replay", dir}, 1, "", []string{"acpdialect: " + dir + " is a directory, not a transcript"}, ""},
+		{"directory --json", "", []string{"replay", "--json", dir}, 1, "", []string{"is a directory"}, "no events"},
 		{"unknown --agent", "", []string{"replay", "--agent", "no-such-agent", good}, 2, "",
 			[]string{`acpdialect: unknown agent "no-such-agent"; known: cursor`}, ""},
 		{"--agent none", "", []string{"replay", "--agent", "none", good}, 0, "error -32601", nil, ""},
@@ -145,6 +146,9 @@ func TestInputs(t *testing.T) {
 			code, out, errs := cli(t, tt.stdin, tt.args...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, errs)
+			}
+			if tt.code == 1 && tt.outHas == "" && out != "" {
+				t.Errorf("a failed replay that read nothing printed:\n%s", out)
 			}
 			if !strings.Contains(out, tt.outHas) {
 				t.Errorf("stdout lacks %q:\n%s", tt.outHas, out)

@@ -150,7 +150,7 @@ func replayStream(s stdio, f replayFlags, in io.Reader) int {
 		s.errorf("%v", err)
 		return exitFail
 	}
-	if f.json && !f.final && o.events == 0 {
+	if f.json && !f.final && o.events == 0 && status == exitOK {
 		s.errorf("no events: the transcript has nothing a dialect or the standard view normalizes (see replay without --json)")
 	}
 	return status
@@ -258,6 +258,10 @@ func open(ctx context.Context, f replayFlags, stdin io.Reader) (io.Reader, func(
 	fh, err := os.Open(f.file)
 	if err != nil {
 		return nil, nil, err
+	}
+	if st, err := fh.Stat(); err == nil && st.IsDir() {
+		fh.Close()
+		return nil, nil, fmt.Errorf("%s is a directory, not a transcript", f.file)
 	}
 	if f.follow {
 		return &followReader{ctx: ctx, f: fh, poll: followPoll}, func() { fh.Close() }, nil
