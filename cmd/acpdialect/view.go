@@ -348,7 +348,11 @@ func questionText(q *acpdialect.Question) []string {
 		for i, o := range it.Options {
 			labels[i] = word(cmp.Or(o.Label, o.ID))
 		}
-		out = append(out, word(it.ID)+"="+cmp.Or(quote(it.Prompt), `""`), "["+strings.Join(labels, "|")+"]")
+		q := word(it.ID) + "=" + cmp.Or(quote(it.Prompt), `""`)
+		if it.ID == it.Prompt && it.ID != "" {
+			q = quote(it.Prompt) // an agent that keys questions by their text (Grok)
+		}
+		out = append(out, q, "["+strings.Join(labels, "|")+"]")
 		if it.AllowMultiple {
 			out = append(out, "multiple")
 		}

@@ -40,6 +40,10 @@ func TestViewSessionEvents(t *testing.T) {
 				{ID: "bare", Options: []acpdialect.QuestionOption{}},
 			}}},
 			`7  question  s1  tool-q1  id=20 title="Before I start" scope="Which modules?" [Cart|"Payment and refunds"|ship] multiple tests="Add tests?" [Yes|"No|never"] bare="" []`},
+		{"question keyed by its text", acpdialect.Event{Type: acpdialect.EventQuestion, SessionID: "s1", ID: id,
+			Object: &acpdialect.Question{Questions: []acpdialect.QuestionItem{
+				{ID: "Which database?", Prompt: "Which database?", Options: []acpdialect.QuestionOption{{ID: "pg", Label: "Postgres"}}}}}},
+			`7  question  s1  id=20 "Which database?" [Postgres]`},
 		{"question notification", acpdialect.Event{Type: acpdialect.EventQuestion, SessionID: "s1",
 			Object: &acpdialect.Question{Questions: []acpdialect.QuestionItem{}}},
 			`7  question  s1`},
