@@ -37,6 +37,7 @@ import (
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/terminal"
 )
 
 // ID is the dialect's identifier.
@@ -91,7 +92,53 @@ func Dialect() *acpdialect.Dialect {
 		ToolCall:      ToolCall,
 		MergeLate:     MergeLate,
 		EndBackground: EndBackground,
+		Reads:         reads(),
+		// For audits: what docs/claude.md lists as not read. The v2
+		// draft's terminal_update (base64 output) and plan_update, and
+		// AIR's _meta.jetbrains.air beyond the compaction figures, pass as
+		// standard ACP.
+		Ignores: []string{"update:terminal_update", "update:plan_update", "_meta.jetbrains.air"},
 	}
+}
+
+// reads are the _meta key paths the dialect reads, for audits.
+func reads() []string {
+	// The terminal metadata first (package terminal).
+	return append(terminal.MetaReads(),
+		// Tool calls, permission requests and chunks (toolcall.go,
+		// permission.go, chunk.go).
+		"_meta.claudeCode.toolName", "_meta.claudeCode.parentToolUseId", "_meta.claudeCode.subagent",
+		"_meta.claudeCode.mcpServer.name",
+		// The tool response: an Agent/Task run (subagent.go), a shell's
+		// output (toolcall.go), a wakeup's time (wakeup.go); an MCP
+		// tool's is its text blocks (mcp.go).
+		"_meta.claudeCode.toolResponse.agentId", "_meta.claudeCode.toolResponse.agentType",
+		"_meta.claudeCode.toolResponse.subagentType", "_meta.claudeCode.toolResponse.status",
+		"_meta.claudeCode.toolResponse.totalDurationMs", "_meta.claudeCode.toolResponse.totalTokens",
+		"_meta.claudeCode.toolResponse.totalToolUseCount", "_meta.claudeCode.toolResponse.isAsync",
+		"_meta.claudeCode.toolResponse.outputFile", "_meta.claudeCode.toolResponse.resolvedModel",
+		"_meta.claudeCode.toolResponse.prompt", "_meta.claudeCode.toolResponse.content",
+		"_meta.claudeCode.toolResponse.stdout", "_meta.claudeCode.toolResponse.stderr",
+		"_meta.claudeCode.toolResponse.scheduledFor",
+		// Compaction figures, Claude's and AIR's (compaction.go).
+		"_meta.contextCompaction.trigger", "_meta.contextCompaction.preTokens",
+		"_meta.contextCompaction.postTokens", "_meta.contextCompaction.durationMs",
+		"_meta.contextCompaction.error",
+		"_meta.jetbrains.air.contextCompaction.trigger", "_meta.jetbrains.air.contextCompaction.preTokens",
+		"_meta.jetbrains.air.contextCompaction.postTokens", "_meta.jetbrains.air.contextCompaction.durationMs",
+		"_meta.jetbrains.air.contextCompaction.error",
+		// Usage: usage_update's and the prompt response's (usage.go).
+		"_meta._claude/model", "_meta._claude/origin.kind",
+		"_meta._claude/rateLimit.status", "_meta._claude/rateLimit.rateLimitType",
+		"_meta._claude/rateLimit.utilization", "_meta._claude/rateLimit.resetsAt",
+		"_meta.quota.token_count.inputTokens", "_meta.quota.token_count.outputTokens",
+		"_meta.quota.token_count.cachedReadTokens", "_meta.quota.token_count.cachedInputTokens",
+		"_meta.quota.token_count.cachedWriteTokens", "_meta.quota.token_count.thoughtTokens",
+		"_meta.quota.token_count.reasoningOutputTokens", "_meta.quota.token_count.totalTokens",
+		"_meta.quota.model_usage",
+		// Capabilities (initialize).
+		"_meta.claudeCode.promptQueueing", "_meta.authStatus",
+	)
 }
 
 // Names are the initialize agentInfo names of claude-agent-acp, current

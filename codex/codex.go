@@ -52,6 +52,7 @@ import (
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/terminal"
 )
 
 // ID is the dialect's identifier.
@@ -87,7 +88,34 @@ func Dialect() *acpdialect.Dialect {
 		Runs:      Runs,
 		ToolCall:  ToolCall,
 		ToolEvent: CompactionEvent,
+		Reads:     reads(),
 	}
+}
+
+// reads are the _meta key paths the dialect reads, for audits.
+func reads() []string {
+	// The terminal metadata first (package terminal).
+	return append(terminal.MetaReads(),
+		// Tool calls: collaboration and subagent activity, MCP calls
+		// (meta.go), compaction (events.go).
+		"_meta.codex.collaboration.tool", "_meta.codex.collaboration.senderThreadId",
+		"_meta.codex.collaboration.receiverThreadIds",
+		"_meta.codex.subagent.activity", "_meta.codex.subagent.threadId", "_meta.codex.subagent.path",
+		"_meta.is_mcp_tool_call", "_meta.mcp_output_delta.data",
+		"_meta.contextCompaction.trigger", "_meta.contextCompaction.preTokens",
+		"_meta.contextCompaction.postTokens", "_meta.contextCompaction.durationMs",
+		"_meta.contextCompaction.error",
+		// A permission request's plan review (events.go).
+		"_meta.codex.kind", "_meta.codex.planItemId",
+		// Messages' phase, session info and thread errors (messages.go).
+		"_meta.codex.phase", "_meta.codex.archived", "_meta.codex.closed",
+		"_meta.codex.threadStatus.type", "_meta.threadStatus.type",
+		// The prompt response's usage (usage.go).
+		"_meta.quota.token_count.totalTokens", "_meta.quota.token_count.inputTokens",
+		"_meta.quota.token_count.outputTokens", "_meta.quota.token_count.cachedInputTokens",
+		"_meta.quota.token_count.cachedWriteTokens", "_meta.quota.token_count.reasoningOutputTokens",
+		"_meta.quota.model_usage",
+	)
 }
 
 // Match identifies codex-acp: the first word of the agentInfo name or

@@ -20,7 +20,13 @@ const ID = "copilot"
 // Dialect returns the Copilot CLI dialect. Each call returns a fresh
 // value.
 func Dialect() *acpdialect.Dialect {
-	return &acpdialect.Dialect{ID: ID, Match: Match}
+	return &acpdialect.Dialect{
+		ID:    ID,
+		Match: Match,
+		// For audits: a model's premium-request multiplier is left to the
+		// client, as ACP's models are (docs/copilot.md).
+		Ignores: []string{"_meta.copilotUsage"},
+	}
 }
 
 // Names are the initialize agentInfo names and titles Match accepts:

@@ -86,6 +86,30 @@ func Dialect() *acpdialect.Dialect {
 			EchoesPrompt:  true,
 		},
 		ToolCall: ToolCall,
+		Reads:    reads(),
+	}
+}
+
+// reads are, for audits, the _meta key paths the dialect reads and the
+// "_"-prefixed forms of its methods, which the Conn reads as the methods.
+func reads() []string {
+	return []string{
+		"_" + MethodAskUserQuestion, "_" + MethodSessionUpdate, "_" + MethodSessionNotification,
+		"_" + MethodFSNotify, "_" + MethodPromptComplete, "_" + MethodMCPServersUpdated,
+		// A model catalog entry's (models.go).
+		"_meta.totalContextTokens", "_meta.supportsReasoningEffort", "_meta.reasoningEfforts",
+		"_meta.reasoningEffort",
+		// session/set_model's result: a string or {Ok} (setconfig.go).
+		"_meta.model.Ok",
+		// The tokens in context on session/update, and the prompt
+		// response's usage, its counts in usage or beside it (context.go).
+		"_meta.totalTokens", "_meta.modelId",
+		"_meta.usage.inputTokens", "_meta.usage.outputTokens", "_meta.usage.totalTokens",
+		"_meta.usage.cachedReadTokens", "_meta.usage.reasoningTokens",
+		"_meta.inputTokens", "_meta.outputTokens", "_meta.cachedReadTokens", "_meta.reasoningTokens",
+		// A tool call's tool (tools.go).
+		"_meta.x.ai/tool.name", "_meta.x.ai/tool.kind", "_meta.x.ai/tool.namespace",
+		"_meta.x.ai/tool.label", "_meta.x.ai/tool.read_only",
 	}
 }
 

@@ -63,6 +63,18 @@ func (m Meta) Empty() bool {
 	return m.TerminalID == "" && m.Cwd == "" && !m.HasOutput && m.Delta == "" && !m.Exited
 }
 
+// MetaReads are the _meta key paths ReadMeta reads, for a dialect's
+// Dialect.Reads (what acpdialect audit marks read).
+func MetaReads() []string {
+	return []string{
+		"_meta.terminal_info.terminal_id", "_meta.terminal_info.cwd",
+		"_meta.terminal_output.terminal_id", "_meta.terminal_output.data",
+		"_meta.terminal_output_delta.terminal_id", "_meta.terminal_output_delta.data",
+		"_meta.terminal_exit.terminal_id", "_meta.terminal_exit.exit_code", "_meta.terminal_exit.code",
+		"_meta.terminal_exit.signal",
+	}
+}
+
 // ReadMeta reads the terminal keys of a tool call update's _meta in one
 // pass. Of a key that appears twice the first counts.
 func ReadMeta(meta gjson.Result) Meta {
