@@ -20,18 +20,26 @@ anything that looks like a secret (API keys, tokens, e-mail addresses)
 become placeholders of the same kind (<text-3>, <path-1>, <command-2>,
 <output-4>, <secret-1>, <email-1>), the same value always the same
 placeholder. JSON-RPC structure, methods, ids, tool call ids, update
-kinds, statuses and _meta keys stay, so the result replays to the same
-events apart from the redacted strings. A line that is not JSON is
-replaced whole. Review the output before sharing it: the patterns catch
-the usual secrets, not every one.
+kinds, statuses, _meta keys and one-word identifiers outside text stay,
+and so do the fixed phrases and markup agents write into text that the
+dialects read (task notifications and their task ids, subagent title
+prefixes), so the result replays to the same events apart from the
+redacted strings. A line that is not JSON is replaced whole; a
+byte-order mark is kept. Review the output before sharing it: the
+patterns catch the usual secrets, not every one.
 `)
 }
 
 func redactCmd(s stdio, args []string) int {
-	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
-		if len(args) == 1 {
-			redactUsage(s.out)
-			return exitOK
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		redactUsage(s.out)
+		return exitOK
+	}
+	if len(args) != 1 {
+		if len(args) == 0 {
+			s.errorf("no FILE to redact\n")
+		} else {
+			s.errorf("one FILE to redact, got %d\n", len(args))
 		}
 		redactUsage(s.err)
 		return exitUsage

@@ -7,6 +7,16 @@
 // structure stays: keys (the _meta keys included), methods, ids, tool call
 // ids, update kinds, statuses and the other enum-like values, numbers and
 // booleans, and the key order.
+//
+// What the dialects key on stays too, so that the redacted transcript
+// replays to the same events: an identifier-like value (one short token,
+// such as spawnAgent, working or mcp__docs__search) outside the places
+// that hold text, paths, commands, outputs and tool input; and, inside a
+// text, the fixed phrases and markup agents write around their payload
+// (Claude's <task-notification> envelopes with their task ids,
+// "Monitor started (task <id>,", OpenCode's "task_id: <id>" and
+// <task_result>, Auggie's "sub-agent-<type>:" titles, ...), the rest of
+// the text still redacted. Secrets win over all of it.
 package redact
 
 import (
@@ -33,13 +43,23 @@ func New() *Redactor {
 	return &Redactor{seen: map[string]string{}, count: map[string]int{}}
 }
 
+// bom is the UTF-8 byte-order mark some editors write at a file's start;
+// replay skips it there, and so does Copy (it is written back as it was).
+var bom = []byte("\xef\xbb\xbf")
+
 // Copy redacts every line of r to w. A line that is not JSON becomes
-// InvalidLine, so that line numbers and bad-line reports stay.
+// InvalidLine, so that line numbers and bad-line reports stay. A
+// byte-order mark at the start is kept, and the first line after it
+// redacted as JSON.
 func (rd *Redactor) Copy(w io.Writer, r io.Reader) error {
 	br := bufio.NewReaderSize(r, 256<<10)
 	bw := bufio.NewWriter(w)
-	for {
+	for first := true; ; first = false {
 		line, err := br.ReadBytes('\n')
+		if first && bytes.HasPrefix(line, bom) {
+			bw.Write(bom)
+			line = line[len(bom):]
+		}
 		if len(line) > 0 {
 			out := rd.Line(line)
 			bw.Write(out)
@@ -203,8 +223,12 @@ func (rd *Redactor) value(path []string, s string) string {
 		return rd.secrets(s)
 	case (keep[key] || isID(key)) && !prose(key, s):
 		return rd.secrets(s)
+	case phrases[s]:
+		return s
+	case identifier(s) && !content(path):
+		return s
 	}
-	return rd.placeholder(kindOf(path, s), s)
+	return rd.text(kindOf(path, s), s)
 }
 
 // prose reports whether a value under a kept key reads as content rather
@@ -216,6 +240,81 @@ func prose(key, s string) bool {
 
 func hasAlnum(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
+
+// identRE is an identifier: one short token of letters, digits and
+// _ . + -, such as the names, kinds and states dialects compare values
+// with (spawnAgent, working, mcp__docs__search, grok-4.5).
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.+-]{0,63}$`)
+
+// idRE is an id of the agent's in a text: one token, such as the ids
+// under id keys.
+var idRE = regexp.MustCompile(`^[A-Za-z0-9_.+-]{1,128}$`)
+
+// fileNameRE is a name with a file extension (notes.md): content, not an
+// identifier. A version (grok-4.5) has digits after its dot.
+var fileNameRE = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9]{0,5}$`)
+
+// identifier reports whether s is an identifier that is not shaped like
+// a secret or a file name: what stays outside the content places.
+func identifier(s string) bool {
+	return identRE.MatchString(s) && !fileNameRE.MatchString(s) && !secretShaped(s)
+}
+
+// secretShaped reports whether s looks like a secret: it matches a
+// secret pattern, names one (secretKey: a password, a token), or holds a
+// long run of letters and digits that reads as random (16 or more with
+// both letters and digits, or 32 or more).
+func secretShaped(s string) bool {
+	if secretRE.MatchString(s) || emailRE.MatchString(s) || secretKey.MatchString(s) {
+		return true
+	}
+	run, letters, digits := 0, false, false
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && isAlnumByte(s[i]) {
+			run++
+			letters = letters || s[i] > '9'
+			digits = digits || s[i] <= '9'
+			continue
+		}
+		if run >= 32 || run >= 16 && letters && digits {
+			return true
+		}
+		run, letters, digits = 0, false, false
+	}
+	return false
+}
+
+func isAlnumByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// contentKeys hold text written by or for a person: an identifier-like
+// value there is still a word of it (a streamed chunk is often one word),
+// and is redacted. inputKeys hold a tool's input, whatever its keys.
+var (
+	contentKeys = map[string]bool{"text": true, "prompt": true, "description": true, "message": true, "content": true,
+		"thought": true, "summary": true, "details": true, "detail": true, "hint": true, "reason": true,
+		"body": true, "query": true, "pattern": true, "question": true, "answer": true}
+	inputKeys = map[string]bool{"rawInput": true, "arguments": true, "input": true}
+)
+
+// content reports whether a value at path is content: under a content,
+// path, command or output key, or in a tool's input.
+func content(path []string) bool {
+	if len(path) == 0 {
+		return false
+	}
+	key := path[len(path)-1]
+	if contentKeys[key] || pathKeys[key] || commandKeys[key] {
+		return true
+	}
+	for _, k := range path {
+		if outputKeys[k] || inputKeys[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // Placeholder kinds, by key.
@@ -252,17 +351,119 @@ func looksLikePath(s string) bool {
 		strings.HasPrefix(s, "file://") || strings.HasPrefix(s, "./") || (len(s) > 2 && s[1] == ':' && s[2] == '\\'))
 }
 
-// placeholder returns the placeholder of kind for s, the same one every
-// time s is seen.
+// placeholder returns the placeholder for s, the same one every time s
+// is seen, whatever the place: equal strings stay equal (a tool's output
+// in rawOutput and again in _meta). Its kind is the one s was first seen
+// as.
 func (rd *Redactor) placeholder(kind, s string) string {
-	k := kind + "\x00" + s
-	if p, ok := rd.seen[k]; ok {
+	if p, ok := rd.seen[s]; ok {
 		return p
 	}
 	rd.count[kind]++
 	p := fmt.Sprintf("<%s-%d>", kind, rd.count[kind])
-	rd.seen[k] = p
+	rd.seen[s] = p
 	return p
+}
+
+// phrases are whole texts agents write that dialects compare: kept as
+// they are wherever they appear.
+var phrases = map[string]bool{
+	"Compacting...": true, "Compacting completed.": true, // Claude's legacy compaction
+}
+
+// Markup: what stays of a text that dialects read into (the rest of the
+// text is redacted piece by piece, each piece a placeholder of the text's
+// kind). A prefix applies at the start of a text, markup anywhere; the
+// first group of either, if any, is an id of the agent's (a task id, a
+// subagent type), kept as ids are.
+var (
+	prefixes = []*regexp.Regexp{
+		regexp.MustCompile(`^Monitor started \(task ([A-Za-z0-9_-]+),`), // Claude: a Monitor's registration
+		regexp.MustCompile(`^task_id: ([^\s]+)`),                        // OpenCode: the task tool's output
+		regexp.MustCompile(`^sub-agent-([^:]*):`),                       // Auggie: a subagent's title
+	}
+	markup = regexp.MustCompile(strings.Join([]string{
+		`<task-id>([^<]*)</task-id>`,                                         // Claude's task notification: its task id
+		`(?:Human:[ \t\r\n]*)?</?(?:task-notification|event)>`,               // and its tags
+		`</?task_result>`,                                                    // OpenCode's task tool output
+		`requires agent|Start a new session|MODEL_SWITCH_INCOMPATIBLE_AGENT`, // Grok's incompatible model switch
+		`(?i:model\s+is\s+at\s+capacity)`,                                    // Codex's capacity notice
+	}, "|"))
+	// markupNeedles are in every text markup matches (but for a capacity
+	// notice in odd case): a text without them is not searched.
+	markupNeedles = []string{"<task", "</task", "requires agent", "Start a new session", "MODEL_SWITCH", "apacity", "APACITY"}
+)
+
+// mayHoldMarkup reports whether s may hold markup, without a regexp.
+func mayHoldMarkup(s string) bool {
+	for _, n := range markupNeedles {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// text redacts a text of kind: a placeholder, or, when it holds a prefix
+// or markup, the prefix and markup kept and each piece between them a
+// placeholder.
+func (rd *Redactor) text(kind, s string) string {
+	var b strings.Builder
+	rest := s
+	for _, re := range prefixes {
+		if m := re.FindStringSubmatchIndex(rest); m != nil {
+			rd.keep(&b, kind, rest, m)
+			rest = rest[m[1]:]
+			break
+		}
+	}
+	for mayHoldMarkup(rest) {
+		m := markup.FindStringSubmatchIndex(rest)
+		if m == nil {
+			break
+		}
+		rd.piece(&b, kind, rest[:m[0]])
+		rd.keep(&b, kind, rest, m)
+		rest = rest[m[1]:]
+	}
+	if rest == s {
+		return rd.placeholder(kind, s)
+	}
+	rd.piece(&b, kind, rest)
+	return b.String()
+}
+
+// keep writes the match m of s: as it is, but for its first group, an
+// id of the agent's that stays as ids do (the same id elsewhere is under
+// an id key: an OpenCode task_id is a sessionId): secrets in it replaced,
+// and the whole a placeholder if it is not one token or names a secret.
+func (rd *Redactor) keep(b *strings.Builder, kind, s string, m []int) {
+	if len(m) < 4 || m[2] < 0 {
+		b.WriteString(s[m[0]:m[1]])
+		return
+	}
+	b.WriteString(s[m[0]:m[2]])
+	if g := strings.TrimSpace(s[m[2]:m[3]]); idRE.MatchString(g) && !secretKey.MatchString(g) {
+		b.WriteString(rd.secrets(s[m[2]:m[3]]))
+	} else {
+		rd.piece(b, kind, s[m[2]:m[3]])
+	}
+	b.WriteString(s[m[3]:m[1]])
+}
+
+// piece writes a piece of a text: a placeholder between the piece's own
+// leading and trailing spaces (which end an id, or separate lines), or
+// the piece as it is if it has nothing to hide (spaces, punctuation).
+func (rd *Redactor) piece(b *strings.Builder, kind, s string) {
+	if !hasAlnum(s) {
+		b.WriteString(s)
+		return
+	}
+	inner := strings.TrimSpace(s)
+	i := strings.Index(s, inner)
+	b.WriteString(s[:i])
+	b.WriteString(rd.placeholder(kind, inner))
+	b.WriteString(s[i+len(inner):])
 }
 
 // Secrets: patterns for keys, tokens and addresses that may appear in any
