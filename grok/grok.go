@@ -90,12 +90,9 @@ func Dialect() *acpdialect.Dialect {
 	}
 }
 
-// reads are, for audits, the _meta key paths the dialect reads and the
-// "_"-prefixed forms of its methods, which the Conn reads as the methods.
+// reads are the _meta key paths the dialect reads, for audits.
 func reads() []string {
 	return []string{
-		"_" + MethodAskUserQuestion, "_" + MethodSessionUpdate, "_" + MethodSessionNotification,
-		"_" + MethodFSNotify, "_" + MethodPromptComplete, "_" + MethodMCPServersUpdated,
 		// A model catalog entry's (models.go).
 		"_meta.totalContextTokens", "_meta.supportsReasoningEffort", "_meta.reasoningEfforts",
 		"_meta.reasoningEffort",

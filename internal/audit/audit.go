@@ -196,7 +196,9 @@ func judge(d *acpdialect.Dialect, kind, name string) string {
 func reads(d *acpdialect.Dialect, kind, name string) bool {
 	switch kind {
 	case KindMethod:
-		if d.Allows(name) {
+		// The Conn reads "_"+method (the alias an SDK client knows a
+		// vendor method by, Grok's _x.ai/...) as the method.
+		if d.Allows(name) || len(name) > 1 && name[0] == '_' && d.Allows(name[1:]) {
 			return true
 		}
 		return slices.ContainsFunc(d.Calls, func(c acpdialect.Call) bool { return c.Name == name })
