@@ -217,7 +217,10 @@ type Method struct {
 // Conn keeps its values, so none may view the frame: read strings with Str,
 // or with View and then Own.
 type Action struct {
-	// Result is the reply to a request; empty means an empty object {}.
+	// Result is the reply to a request; empty means an empty object {}. It
+	// must be one JSON value: one that spans lines is compacted (a frame
+	// is one line), and one that is not JSON is answered -32603 instead,
+	// with a message that names the dialect and the method.
 	Result json.RawMessage
 	// Error, if set, is sent instead of Result.
 	Error *RPCError
@@ -332,7 +335,7 @@ func (d *Dialect) Reply(method string, params []byte) (res json.RawMessage, rpcE
 	}
 	var act Action
 	if m.Handle != nil {
-		act = m.Handle(scan.Result(scan.UnsafeString(params)))
+		act = fitReply(m.Handle(scan.Result(scan.UnsafeString(params))), d.ID, m.Name)
 	}
 	if act.Error != nil {
 		e := *act.Error

@@ -177,7 +177,9 @@ func (i *Image) setToolCallID(id string)    { i.ToolCallID = id }
 type RPCError struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
-	// Data is the error's data as one JSON value's text, "" for none.
+	// Data is the error's data as one JSON value's text, "" for none. In a
+	// frame the Conn writes, data that spans lines is compacted and data
+	// that is not one JSON value is left out.
 	Data RawJSON `json:"data,omitempty"`
 }
 

@@ -1,6 +1,12 @@
 package acpdialect
 
-import "github.com/acpdialect/acpdialect/internal/scan"
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/acpdialect/acpdialect/internal/scan"
+)
 
 var emptyObject = []byte("{}")
 
@@ -42,9 +48,9 @@ func appendError(b []byte, id string, e RPCError) []byte {
 	b = appendInt(b, int64(e.Code))
 	b = append(b, messageHead...)
 	b = appendJSONString(b, e.Message)
-	if errorData(e) {
+	if d, ok := oneLineString(string(e.Data)); ok {
 		b = append(b, dataHead...)
-		b = append(b, e.Data...)
+		b = append(b, d...)
 	}
 	return append(b, errorTail...)
 }
@@ -53,15 +59,69 @@ func appendError(b []byte, id string, e RPCError) []byte {
 func errorLen(id string, e RPCError) int {
 	n := len(frameHead) + len(id) + len(errorHead) + len(appendInt(make([]byte, 0, maxIntLength), int64(e.Code))) +
 		len(messageHead) + jsonStringLen(e.Message) + len(errorTail)
-	if errorData(e) {
-		n += len(dataHead) + len(e.Data)
+	if d, ok := oneLineString(string(e.Data)); ok {
+		n += len(dataHead) + len(d)
 	}
 	return n
 }
 
-// errorData reports whether the error's data goes on the wire: it must be
-// one JSON value.
-func errorData(e RPCError) bool { return len(e.Data) > 0 && scan.Valid(string(e.Data)) }
+// oneLine returns a JSON value a dialect made, fit for a frame of the wire,
+// where a frame is one line: as it is when it has no line break, compacted
+// when it has (a break in valid JSON is always whitespace). ok is false when
+// v is empty or not one JSON value: such error data is left out, and such a
+// result is refused (fitReply).
+func oneLine(v []byte) (_ []byte, ok bool) {
+	s, ok := oneLineString(scan.UnsafeString(v))
+	if !ok {
+		return nil, false
+	}
+	if len(s) == len(v) {
+		return v, true
+	}
+	return []byte(s), true
+}
+
+// oneLineString is oneLine for a string.
+func oneLineString(v string) (_ string, ok bool) {
+	if len(v) == 0 || !scan.Valid(v) {
+		return "", false
+	}
+	if strings.IndexByte(v, '\n') < 0 && strings.IndexByte(v, '\r') < 0 {
+		return v, true
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(v)) != nil {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// fitReply makes a Method's reply fit the wire: a result that spans lines
+// is compacted, and one that is not one JSON value becomes an internal
+// error (-32603) that says so, where the agent would otherwise get a broken
+// frame; error data that is not one JSON value is left out.
+func fitReply(act Action, dialect, method string) Action {
+	if act.Error != nil {
+		if len(act.Error.Data) > 0 {
+			e := *act.Error // the dialect's own, maybe shared: never changed
+			d, _ := oneLineString(string(e.Data))
+			e.Data = RawJSON(d)
+			act.Error = &e
+		}
+		return act
+	}
+	if len(act.Result) == 0 {
+		return act
+	}
+	r, ok := oneLine(act.Result)
+	if !ok {
+		act.Result, act.Await = nil, false
+		act.Error = &RPCError{Code: -32603, Message: "acpdialect: the " + dialect + " dialect's result for " + method + " is not one JSON value"}
+		return act
+	}
+	act.Result = r
+	return act
+}
 
 // appendRequest appends a JSON-RPC request with the id bytes as received.
 func appendRequest(b []byte, id, method string, params []byte) []byte {

@@ -37,6 +37,8 @@ type Rewrite struct {
 // or its refusal.
 type Redirect struct {
 	// Method and Params are the agent request, sent with the client's id.
+	// Params are absent or one JSON object or array (compacted when they
+	// span lines); anything else refuses the request with -32603.
 	Method string
 	Params json.RawMessage
 	// Note is what Response needs to know about the request (the value the
@@ -102,7 +104,8 @@ type Step struct {
 	// Changing it also forgets the session's last context window sample.
 	State any
 	// Result, if set, is the result the client gets instead of the agent's
-	// (Result.Wire). It must be one JSON value.
+	// (Result.Wire). It must be one JSON value (compacted when it spans
+	// lines); one that is not JSON is ignored, as if unset.
 	Result json.RawMessage
 	// Error, if set, is the error the client gets (Rewrite.Response only).
 	Error *RPCError
@@ -255,7 +258,8 @@ func (c *Conn) rewriteRequest(v frameView, rw *Rewrite, sid string) Result {
 		c.track(v.id.Raw, r, true)
 		return Result{}
 	}
-	if red.Error == nil && (red.Method == "" || !validParams(red.Params)) {
+	var fits bool
+	if red.Params, fits = fitParams(red.Params); red.Error == nil && (red.Method == "" || !fits) {
 		return c.refuse(v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: the dialect built no request for " + rw.Method})
 	}
 	if red.Error != nil {
@@ -304,13 +308,25 @@ type noNote struct{}
 
 func (noNote) SizeHint() int { return 0 }
 
-// validParams reports whether p can be a request's params: absent, or one
-// JSON object or array.
-func validParams(p json.RawMessage) bool {
+// fitParams returns a request's params fit for the wire: absent, or one
+// JSON object or array (compacted when it spans lines, see oneLine); ok is
+// false for anything else.
+func fitParams(p json.RawMessage) (_ json.RawMessage, ok bool) {
 	if len(p) == 0 {
-		return true
+		return p, true
 	}
-	return (p[0] == '{' || p[0] == '[') && scan.Valid(scan.UnsafeString(p))
+	if p[0] != '{' && p[0] != '[' {
+		return nil, false
+	}
+	return oneLine(p)
+}
+
+// resultFits reports whether the step has a result for the wire: one JSON
+// value, compacted in place when it spans lines.
+func resultFits(st *Step) bool {
+	r, ok := oneLine(st.Result)
+	st.Result = r
+	return ok
 }
 
 // rewriteResponse turns the agent's response to a redirected request into
@@ -335,7 +351,7 @@ func (c *Conn) rewriteResponse(v frameView, r request, rw *Rewrite) Result {
 	switch {
 	case st.Error != nil:
 		w = errorWire(v.id.Raw, *st.Error)
-	case len(st.Result) > 0 && scan.Valid(scan.UnsafeString(st.Result)):
+	case resultFits(&st):
 		w = replyWire(v.id.Raw, st.Result)
 	case resp.Error.IsObject():
 		w = errorWire(v.id.Raw, readError(resp.Error))
@@ -374,7 +390,7 @@ func (c *Conn) sessionResult(v frameView, r request, res *Result) {
 	if evs := c.applyStep(s, st); len(evs) > 0 {
 		res.Events = append(res.Events[:len(res.Events):len(res.Events)], evs...)
 	}
-	if len(st.Result) > 0 && scan.Valid(scan.UnsafeString(st.Result)) {
+	if resultFits(&st) {
 		c.stats.Rewritten++
 		res.Wire = replyWire(v.id.Raw, st.Result)
 	}

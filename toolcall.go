@@ -357,6 +357,9 @@ func (c *Conn) vendorFrame(v frameView, method string) Result {
 	var act Action
 	if m.Handle != nil {
 		act = m.Handle(scan.Result(v.params))
+		if v.hasID {
+			act = fitReply(act, c.d.ID, m.Name)
+		}
 	}
 	if len(act.Children) == 0 {
 		return c.vendorAction(v, m, act)

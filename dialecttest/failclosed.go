@@ -273,6 +273,11 @@ func (k *kit) feedHostile(b []byte, clientAnswers bool) string {
 		if !json.Valid([]byte(lines[0])) {
 			return fmt.Sprintf("the reply is not valid JSON: %q", lines[0])
 		}
+		// The Conn refuses a Result that is not one JSON value with this
+		// error, where it would break the frame: the dialect's bug.
+		if msg := gjson.Get(lines[0], "error.message").Str; strings.HasSuffix(msg, "is not one JSON value") {
+			return msg
+		}
 	}
 	return ""
 }

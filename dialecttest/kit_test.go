@@ -2,6 +2,7 @@ package dialecttest_test
 
 import (
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,14 +117,15 @@ func TestBrokenDialectsFail(t *testing.T) {
 			rule: "fail_closed", says: "panicked",
 		},
 		{
-			name: "answers twice",
+			name: "answers with what is not JSON",
 			break_: func(d *acpdialect.Dialect) {
 				d.Methods[0].Handle = func(gjson.Result) acpdialect.Action {
-					// A result that smuggles a second response frame.
+					// A result that would smuggle a second response frame:
+					// the Conn refuses it, and the kit names the bug.
 					return acpdialect.Action{Result: json.RawMessage("{}}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}")}
 				}
 			},
-			rule: "fail_closed", says: "2 replies, want 1",
+			rule: "fail_closed", says: "the acme dialect's result for acme/task is not one JSON value",
 		},
 		{
 			name: "keeps what it reads",
@@ -217,4 +219,21 @@ func TestGoldens(t *testing.T) {
 	if err := dialecttest.Check(good(), opts); err == nil || !strings.Contains(err.Error(), "-want +got") {
 		t.Errorf("a changed golden: %v", err)
 	}
+}
+
+// Golden rewrites its file under the kit's -update flag as Run does, so a
+// test that calls it alone needs no flag of its own.
+func TestGoldenHonoursUpdateFlag(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.golden")
+	was := flag.Lookup("update").Value.String()
+	t.Cleanup(func() { flag.Set("update", was) })
+	if err := flag.Set("update", "true"); err != nil {
+		t.Fatal(err)
+	}
+	dialecttest.Golden(t, path, []byte("line\n"), false)
+	if b, err := os.ReadFile(path); err != nil || string(b) != "line\n" {
+		t.Fatalf("with -update the golden is %q, %v", b, err)
+	}
+	flag.Set("update", "false")
+	dialecttest.Golden(t, path, []byte("line\n"), false) // equal: passes without rewriting
 }

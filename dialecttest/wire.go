@@ -60,12 +60,12 @@ type Line = testwire.Line
 func ReadTranscript(r io.Reader) ([]Line, error) { return testwire.ReadTranscript(r) }
 
 // Golden compares got with the golden file at path, line by line, and
-// fails t with a go-cmp diff (-want +got) when they differ; with update it
-// rewrites the file instead. The caller owns the -update flag: the kit
-// registers no flag of its own.
+// fails t with a go-cmp diff (-want +got) when they differ. It rewrites the
+// file instead when update is true or the test runs with -update, the flag
+// importing dialecttest defines (so a test must not define its own).
 func Golden(t testing.TB, path string, got []byte, update bool) {
 	t.Helper()
-	if err := testwire.CompareGolden(path, got, update); err != nil {
+	if err := testwire.CompareGolden(path, got, update || *testwire.Update); err != nil {
 		t.Errorf("%v", err)
 	}
 }

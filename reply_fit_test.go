@@ -1,0 +1,78 @@
+package acpdialect_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/tidwall/gjson"
+)
+
+// A third-party dialect's hooks may return JSON that spans lines, or that
+// is not JSON: the frames the Conn writes stay one valid JSON line each.
+// A result that spans lines is compacted; one that is not one JSON value
+// becomes a -32603 error that says so; error data that is not JSON is left
+// out.
+func TestDialectValuesFitTheWire(t *testing.T) {
+	ret := func(a acpdialect.Action) func(gjson.Result) acpdialect.Action {
+		return func(gjson.Result) acpdialect.Action { return a }
+	}
+	d := &acpdialect.Dialect{
+		ID:    "loose",
+		Match: func(name, _ string) bool { return name == "loose" },
+		Methods: []acpdialect.Method{
+			{Name: "x/lines", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Result: json.RawMessage("{\n  \"a\": [1,\r\n 2]\n}\n")})},
+			{Name: "x/broken", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Result: json.RawMessage(`{"a":`)})},
+			{Name: "x/two", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Result: json.RawMessage(`{} {}`)})},
+			{Name: "x/data-lines", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Error: &acpdialect.RPCError{Code: -32000, Message: "m", Data: "{\n\"k\": 1}"}})},
+			{Name: "x/data-broken", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Error: &acpdialect.RPCError{Code: -32000, Message: "m", Data: "nope"}})},
+		},
+		Rewrites: []acpdialect.Rewrite{{
+			Method: "session/set_config_option",
+			Request: func(gjson.Result, any) acpdialect.Redirect {
+				return acpdialect.Redirect{Method: "x/set", Params: json.RawMessage("{\n\"v\": 1\n}")}
+			},
+			Response: func(acpdialect.AgentResponse, any, any) acpdialect.Step {
+				return acpdialect.Step{Result: json.RawMessage("{\n\"configOptions\": []\n}")}
+			},
+		}},
+	}
+	reg := acpdialect.NewRegistry(d)
+	h := newHarness(t, reg, acpdialect.Options{Agent: "loose"})
+	for _, tc := range []struct{ method, reply, event string }{
+		{"x/lines", `{"jsonrpc":"2.0","id":1,"result":{"a":[1,2]}}`, `"result":{"a":[1,2]}`},
+		{"x/broken", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"acpdialect: the loose dialect's result for x/broken is not one JSON value"}}`, `"code":-32603`},
+		{"x/two", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"acpdialect: the loose dialect's result for x/two is not one JSON value"}}`, `"code":-32603`},
+		{"x/data-lines", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m","data":{"k":1}}}`, `"data":{"k":1}`},
+		{"x/data-broken", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m"}}`, `"message":"m"}`},
+	} {
+		r := h.in([]byte(`{"jsonrpc":"2.0","id":1,"method":"` + tc.method + `"}`))
+		if string(r.Reply) != tc.reply+"\n" {
+			t.Errorf("%s: reply %q; want %q", tc.method, r.Reply, tc.reply)
+		}
+		if ev := strings.Join(eventLines(t, r.Events), "\n"); !strings.Contains(ev, tc.event) {
+			t.Errorf("%s: events %s; want %s in them", tc.method, ev, tc.event)
+		}
+		// wiretap answers from the dialect alone: the same values.
+		res, e, ok := d.Reply(tc.method, nil)
+		var got []byte
+		if e != nil {
+			got, _ = json.Marshal(e)
+		} else {
+			got = res
+		}
+		if !ok || !json.Valid(got) || !strings.Contains(tc.reply, string(got)) {
+			t.Errorf("%s: Dialect.Reply gave %s, %v; want a part of %s", tc.method, got, ok, tc.reply)
+		}
+	}
+
+	r, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":9,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"c","value":"v"}}`))
+	if err != nil || r.Wire == nil || string(r.Wire.Frame) != `{"jsonrpc":"2.0","id":9,"method":"x/set","params":{"v":1}}`+"\n" {
+		t.Fatalf("redirected request: %v, %+v", err, r.Wire)
+	}
+	r = h.in([]byte(`{"jsonrpc":"2.0","id":9,"result":{}}`))
+	if r.Wire == nil || string(r.Wire.Frame) != `{"jsonrpc":"2.0","id":9,"result":{"configOptions":[]}}`+"\n" {
+		t.Errorf("rewritten response: %+v", r.Wire)
+	}
+}
