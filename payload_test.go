@@ -127,3 +127,25 @@ func TestUsageReadTokens(t *testing.T) {
 		t.Errorf("ReadTokens: %s; want %s", b, want)
 	}
 }
+
+// Cut reports a change only when it made one: a payload with no long
+// strings is left alone, whatever the limit, and one with a long title is
+// cut to the limit.
+func TestPayloadCut(t *testing.T) {
+	var zero acpdialect.Payload
+	if zero.Cut(0) || zero.Cut(-1) {
+		t.Errorf("a zero payload reports a cut: %+v", zero)
+	}
+	long := make([]byte, 4096)
+	for i := range long {
+		long[i] = 'a'
+	}
+	p := acpdialect.Payload{Kind: acpdialect.KindGeneric, Title: string(long)}
+	limit := p.Size() - 1000
+	if !p.Cut(limit) || p.Size() > limit || len(p.Title) != 3096 || p.Kind != acpdialect.KindGeneric {
+		t.Errorf("cut to %d: size %d, title %d bytes, kind %q", limit, p.Size(), len(p.Title), p.Kind)
+	}
+	if p.Cut(limit) {
+		t.Error("a second cut to the same limit reports a change")
+	}
+}

@@ -209,13 +209,14 @@ type Sizer interface {
 // L bytes (back to a UTF-8 boundary), L as large as limit allows. The short
 // strings, ids and enums, are left whole unless max is tiny. Each cut string
 // is a copy, so that it pins nothing of the string it was cut from. It
-// reports whether it cut anything.
+// reports whether it cut anything: a limit under zero empties every field,
+// and with none, or only empty ones, there is nothing to cut.
 func CutStrings(limit int, fields ...*string) bool {
 	total := 0
 	for _, f := range fields {
 		total += len(*f)
 	}
-	if total <= limit {
+	if total <= max(limit, 0) {
 		return false
 	}
 	level := cutLevel(limit, fields)

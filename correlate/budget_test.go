@@ -257,6 +257,8 @@ func TestCutStrings(t *testing.T) {
 		{"a negative limit empties all", []string{"ab", "c"}, -3, []string{"", ""}, true},
 		{"back to a rune boundary", []string{"aé€"}, 4, []string{"aé"}, true},
 		{"nothing to cut", nil, 0, nil, false},
+		{"nothing to cut, a negative limit", nil, -1, nil, false},
+		{"only empty fields, a negative limit", []string{"", ""}, -5, []string{"", ""}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
