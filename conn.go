@@ -216,8 +216,10 @@ var ErrInvalidJSON = errors.New("acpdialect: frame is not valid JSON")
 // correlates vendor metadata with tool calls, and returns the replies the
 // client owes and the normalized events.
 //
-// A Conn is not safe for concurrent use; serialize calls (wiretap does).
-// Frames are only read during the call: the caller may reuse the buffer.
+// Make one with Registry.NewConn (or DefaultRegistry's): the zero Conn is
+// not usable. A Conn is not safe for concurrent use; serialize calls
+// (wiretap does). Frames are only read during the call: the caller may
+// reuse the buffer.
 //
 // Vendor metadata that names a tool call but no session (Cursor's
 // cursor/task) is attributed to the session whose card it fits, else to the

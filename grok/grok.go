@@ -20,7 +20,7 @@
 //     context_window event over the current model's context size, and the
 //     turn's token counts on the prompt response's _meta (a usage event).
 //   - It echoes the user's prompt as user_message_chunk during the turn:
-//     flagged (Result.Echo), and dropped by wiretap by default.
+//     flagged (Result.Wire.Echo), and dropped by wiretap by default.
 //   - Its vendor methods have no "_" prefix (x.ai/...), or have one
 //     (_x.ai/...), and may wrap another method in an envelope
 //     {method, params}. x.ai/ask_user_question is a blocking question

@@ -31,35 +31,43 @@ func main() {
 	if err := cmd.Start(); err != nil {
 		log.Fatal(err)
 	}
-	l := &loop{conn: dialects.Registry().NewConn(acpdialect.Options{}), agent: stdin, out: json.NewEncoder(os.Stdout)}
+	cwd, _ := os.Getwd()
+	l := &loop{conn: dialects.Registry().NewConn(acpdialect.Options{}), agent: stdin, out: json.NewEncoder(os.Stdout),
+		prompt: *prompt, cwd: cwd}
 
 	// One goroutine reads the agent; this one writes the client's
 	// requests. A Conn is not safe for concurrent use, so feeding it and
 	// writing to the agent are both done by the loop, in wire order.
 	lines := make(chan []byte)
 	go read(stdout, lines)
-	cwd, _ := os.Getwd()
 	l.send(0, "initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": map[string]any{}})
 	for line := range lines {
-		id, result := gjson.GetBytes(line, "id").Raw, gjson.GetBytes(line, "result")
 		l.inbound(line)
-		switch {
-		case id == "0" && result.Exists():
-			l.send(1, "session/new", map[string]any{"cwd": cwd, "mcpServers": []any{}})
-		case id == "1" && result.Exists():
-			l.send(2, "session/prompt", map[string]any{"sessionId": result.Get("sessionId").Str,
-				"prompt": []any{map[string]any{"type": "text", "text": *prompt}}})
-		case id == "2" && result.Exists():
-			_ = stdin.Close() // the turn is over
-		}
+		l.client(line)
 	}
 	_ = cmd.Wait()
 }
 
 type loop struct {
-	conn  *acpdialect.Conn
-	agent io.Writer
-	out   *json.Encoder
+	conn        *acpdialect.Conn
+	agent       io.WriteCloser
+	out         *json.Encoder
+	prompt, cwd string
+}
+
+// client is the client's own logic, on each response it gets: from the
+// agent, or delivered by the Conn for a request it refused (send).
+func (l *loop) client(line []byte) {
+	id, result := gjson.GetBytes(line, "id").Raw, gjson.GetBytes(line, "result")
+	switch {
+	case id == "0" && result.Exists():
+		l.send(1, "session/new", map[string]any{"cwd": l.cwd, "mcpServers": []any{}})
+	case id == "1" && result.Exists():
+		l.send(2, "session/prompt", map[string]any{"sessionId": result.Get("sessionId").Str,
+			"prompt": []any{map[string]any{"type": "text", "text": l.prompt}}})
+	case id == "2", gjson.GetBytes(line, "error").Exists() && id != "":
+		_ = l.agent.Close() // the turn is over, or a request failed
+	}
 }
 
 // inbound handles one agent frame: the Conn's reply, if it owes one, goes
@@ -67,7 +75,7 @@ type loop struct {
 func (l *loop) inbound(line []byte) {
 	res, err := l.conn.Inbound(line) // line may be reused after the call: the Conn copies what it keeps
 	if err != nil {
-		log.Printf("not a JSON-RPC object: %s", line)
+		log.Printf("%v: %s", err, line) // not JSON, or not a JSON-RPC object
 		return
 	}
 	l.emit(res)
@@ -96,6 +104,9 @@ func (l *loop) send(id int, method string, params any) {
 	}
 	if res.Wire != nil {
 		l.write(res.Wire.Frame) // nil: refused, nothing goes to the agent
+		if res.Wire.Deliver != nil {
+			l.client(res.Wire.Deliver) // the refusal, as if the agent had answered
+		}
 		return
 	}
 	l.write(append(b, '\n'))
