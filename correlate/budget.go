@@ -77,8 +77,11 @@ func (b *Budget) MaxValue() int64 { return b.limit / ValueShare }
 // Share is the most a store that holds its values (Hold) keeps.
 func (b *Budget) Share() int64 { return b.limit / HeldShare }
 
-// Stats reports the counters.
+// Stats reports the counters; a nil Budget reports zeros.
 func (b *Budget) Stats() BudgetStats {
+	if b == nil {
+		return BudgetStats{}
+	}
 	st := b.stats
 	st.Limit, st.Used = b.limit, b.used
 	return st
@@ -115,10 +118,14 @@ func (c *Charge) Size() int64 { return c.size }
 
 // Add charges size bytes to b for the value h owns, as the newest charge
 // (a c charged to b is released first), then evicts the oldest other charges
-// while b is over its limit.
+// while b is over its limit. A negative size counts as zero, and a nil h as
+// a value with nothing to free: evicting it only releases its charge.
 func (b *Budget) Add(c *Charge, size int64, h Holder) {
 	b.Release(c)
-	c.size, c.h = size, h
+	if h == nil {
+		h = noHolder{}
+	}
+	c.size, c.h = max(size, 0), h
 	c.prev, c.next = b.tail, nil
 	if b.tail != nil {
 		b.tail.next = c
@@ -126,17 +133,18 @@ func (b *Budget) Add(c *Charge, size int64, h Holder) {
 		b.head = c
 	}
 	b.tail = c
-	b.used += size
+	b.used += c.size
 	b.fit(c)
 }
 
-// Resize charges c at a new size, keeping its age, and evicts the oldest
-// other charges while the budget is over its limit. It does nothing to an
-// uncharged c.
+// Resize charges c at a new size (a negative one counts as zero), keeping
+// its age, and evicts the oldest other charges while the budget is over its
+// limit. It does nothing to an uncharged c.
 func (b *Budget) Resize(c *Charge, size int64) {
 	if c.h == nil {
 		return
 	}
+	size = max(size, 0)
 	b.used += size - c.size
 	c.size = size
 	if size > 0 {
@@ -165,14 +173,19 @@ func (b *Budget) Release(c *Charge) {
 
 // Hold counts n bytes of values a store keeps within its Share by its own
 // rule, and evicts the oldest charges while the budget is over its limit.
-// Unhold gives them back.
+// Unhold gives them back. A negative n counts as zero.
 func (b *Budget) Hold(n int64) {
-	b.used += n
+	b.used += max(n, 0)
 	b.fit(nil)
 }
 
-// Unhold gives back n bytes counted with Hold.
-func (b *Budget) Unhold(n int64) { b.used -= n }
+// Unhold gives back n bytes counted with Hold. A negative n counts as zero.
+func (b *Budget) Unhold(n int64) { b.used -= max(n, 0) }
+
+// noHolder is the Holder of a value charged with none: nothing to free.
+type noHolder struct{}
+
+func (noHolder) Evict() {}
 
 // fit evicts the oldest charges but keep while the budget is over its
 // limit. keep, the value just charged, stays: it is at most MaxValue, and

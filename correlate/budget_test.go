@@ -369,3 +369,32 @@ func TestEntryOverheadMeasured(t *testing.T) {
 	}
 	runtime.KeepAlive(st)
 }
+
+// Misuse degrades instead of panicking or going negative: a value charged
+// with no Holder is evicted by releasing its charge, negative sizes count
+// as zero, and a nil Budget reports zero stats.
+func TestBudgetMisuse(t *testing.T) {
+	b := correlate.NewBudget(correlate.MinBudget)
+	var orphan, big correlate.Charge
+	b.Add(&orphan, 1000, nil)
+	if !orphan.Charged() {
+		t.Fatal("a value charged with a nil Holder is not charged")
+	}
+	b.Add(&big, correlate.MinBudget, nil) // pushes the orphan out
+	if orphan.Charged() || b.Stats().Evicted != 1 || b.Stats().Used != correlate.MinBudget {
+		t.Errorf("after eviction: orphan charged %v, stats %+v", orphan.Charged(), b.Stats())
+	}
+	b.Release(&big)
+	var neg correlate.Charge
+	b.Add(&neg, -5, nil)
+	b.Resize(&neg, -7)
+	b.Hold(-9)
+	b.Unhold(-11)
+	if st := b.Stats(); st.Used != 0 || neg.Size() != 0 {
+		t.Errorf("negative sizes: used %d, charge %d; want 0, 0", st.Used, neg.Size())
+	}
+	var none *correlate.Budget
+	if st := none.Stats(); st != (correlate.BudgetStats{}) {
+		t.Errorf("nil budget stats: %+v", st)
+	}
+}
