@@ -301,6 +301,27 @@ func TestBlockingRequestDueWhenTheTurnStops(t *testing.T) {
 	}
 }
 
+// Close makes every waiting request due, so that Expire gives each its
+// default reply; the tracked sessions are gone, listed sorted before.
+func TestBlockingRequestDueAtClose(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	h := askConn(t, true, clk)
+	h.session(4, "s0")
+	h.in(ask("1"))
+	h.out(testwire.Prompt(5, "s0", "go"))
+	h.in(ask("2"))
+	if d := cmp.Diff([]string{"s0", "s1"}, h.c.Sessions()); d != "" {
+		t.Errorf("Sessions (-want +got):\n%s", d)
+	}
+	h.c.Close()
+	if d, ok := h.c.Deadline(); !ok || !d.Equal(clk.t) || len(h.c.Sessions()) != 0 {
+		t.Fatalf("after Close: Deadline = %v, %v; sessions %v", d, ok, h.c.Sessions())
+	}
+	if r := h.c.Expire(clk.t); len(r) != 2 || gjson.GetBytes(r[0].Reply, "id").Raw != "1" || gjson.GetBytes(r[1].Reply, "id").Raw != "2" {
+		t.Errorf("Expire after Close: %d results", len(r))
+	}
+}
+
 // An agent flooding a merge cannot make it slow or grow the list past
 // MaxTodos; a replacing list is cut at the bound too.
 func TestTodosBounded(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -420,16 +421,20 @@ func (c *Conn) Stats() Stats {
 	return st
 }
 
-// Sessions returns the ids of the sessions being tracked.
+// Sessions returns the ids of the sessions being tracked, sorted.
 func (c *Conn) Sessions() []string {
 	out := make([]string, 0, len(c.sessions))
 	for id := range c.sessions {
 		out = append(out, id)
 	}
+	slices.Sort(out)
 	return out
 }
 
-// Close ends every session: the connection is gone.
+// Close ends every session: the connection is gone. Blocking requests
+// still waiting for the client's answer are due at once, as at the end of
+// a turn: the next Expire returns each one's default reply and reply
+// event, so that a client's log shows how each ended.
 func (c *Conn) Close() { c.endAll() }
 
 // frameView is the top level of one frame, read without decoding it.

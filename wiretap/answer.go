@@ -170,7 +170,7 @@ func (t *Tap) Answer(id json.RawMessage, result json.RawMessage) error {
 	t.waits.mu.Lock()
 	defer t.waits.mu.Unlock()
 	for _, w := range t.waits.list {
-		if w.id == string(id) && !w.done {
+		if sameID(w.id, string(id)) && !w.done {
 			w.done = true
 			w.result = compact.Bytes()
 			t.waits.unsettled.Add(1)
@@ -267,4 +267,17 @@ func (t *Tap) release(events []acpdialect.Event) {
 			break
 		}
 	}
+}
+
+// sameID reports whether two JSON-RPC ids are one id, as Conn.Answer
+// compares them: byte for byte, or as strings with their escapes read
+// ("q\u0031" is "q1").
+func sameID(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if len(a) < 2 || len(b) < 2 || a[0] != '"' || b[0] != '"' {
+		return false
+	}
+	return gjson.Parse(a).Str == gjson.Parse(b).Str
 }

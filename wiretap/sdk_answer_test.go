@@ -175,3 +175,30 @@ func TestTapAliasQuestionAnswered(t *testing.T) {
 		t.Fatal("HandleExtension did not return")
 	}
 }
+
+// Answer finds a request by its id as Conn.Answer does: a string id the
+// agent wrote with an escape matches the same id written plainly.
+func TestTapAnswerEscapedID(t *testing.T) {
+	h := startConn(t, acpdialect.Options{ClientAnswers: true}, wiretap.Options{})
+	h.handshake("cursor-agent")
+	end := h.prompt()
+	h.send([]byte(`{"jsonrpc":"2.0","id":"q\u0031","method":"` + cursor.MethodAskQuestion + `","params":` + mustJSON(t, questionParams) + `}`))
+	h.waitEvent(acpdialect.EventQuestion)
+	if err := h.tap.Answer([]byte(`"q1"`), cursor.Cancelled()); err != nil {
+		t.Fatalf("Answer(\"q1\") for the request \"q\\u0031\": %v", err)
+	}
+	if reply := h.next(); gjson.GetBytes(reply, "id").Str != "q1" || !gjson.GetBytes(reply, "result").Exists() {
+		t.Errorf("agent got %s", reply)
+	}
+	end()
+	h.rest()
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
