@@ -132,7 +132,9 @@ func TestMaxOutput(t *testing.T) {
 }
 
 // TestEventNamesSession: a vendor notification's event that names a
-// tracked session is attributed to it, not to the busy one.
+// session is attributed to it, not to the busy one, even when the Conn does
+// not track it (a session ended, evicted or never seen): moving it to
+// another would bill one session's usage to another's turn.
 func TestEventNamesSession(t *testing.T) {
 	d := &acpdialect.Dialect{ID: "n", Methods: []acpdialect.Method{{Name: "_n/usage", Kind: acpdialect.Notification,
 		Handle: func(p gjson.Result) acpdialect.Action {
@@ -146,7 +148,7 @@ func TestEventNamesSession(t *testing.T) {
 		`<{"jsonrpc":"2.0","method":"_n/usage","params":{"sessionId":"idle"}}`,
 		`<{"jsonrpc":"2.0","method":"_n/usage","params":{"sessionId":"gone"}}`,
 	)
-	want := []string{`{"type":"usage","agent":"n","session_id":"idle","usage":{}}`, `{"type":"usage","agent":"n","session_id":"busy","usage":{}}`}
+	want := []string{`{"type":"usage","agent":"n","session_id":"idle","usage":{}}`, `{"type":"usage","agent":"n","session_id":"gone","usage":{}}`}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}

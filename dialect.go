@@ -235,10 +235,10 @@ type Action struct {
 	Children []Child
 	// Event, if set, is a session-level event the frame produced
 	// (question, plan, todos, image). The Conn fills in its Agent, its
-	// SessionID (the session the event already names, when the Conn
-	// tracks it: a hook copies params.sessionId there; else the session
-	// of the tool call Event.ToolCallID names, else the one with a turn
-	// in flight), and for a request Method and ID. It
+	// SessionID (the session the event already names, whether the Conn
+	// tracks it or not: a hook copies params.sessionId there; else the
+	// session of the tool call Event.ToolCallID names, else the one with
+	// a turn in flight), and for a request Method and ID. It
 	// does so in place and may hand the event and its object out as they
 	// are (a todos object gets the session's whole list): make them fresh
 	// for each frame and keep no reference.

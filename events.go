@@ -77,6 +77,9 @@ func (c *Conn) eventsOf(evs []Event, p *Payload, act Action, card cardChange) in
 func (c *Conn) finishEvent(ev *Event, act Action) {
 	ev.Agent = c.Agent()
 	s := c.sessions[ev.SessionID] // the session the frame named, if tracked
+	if s == nil && ev.SessionID != "" {
+		return // a session the Conn does not track: still the one named
+	}
 	if s == nil {
 		s = c.attribute(ev.ToolCallID)
 	}

@@ -84,7 +84,11 @@ func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Pay
 		// contract) would corrupt the store, and a copy keeps only the id
 		// alive, not the whole buffer the handler's strings share.
 		k.ID = strings.Clone(id)
-		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, native: true, payload: Payload{Kind: l.Payload.Kind}})
+		kind := l.Payload.Kind
+		if kind == "" {
+			kind = KindGeneric // a card always has a kind of the contract's
+		}
+		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, native: true, payload: Payload{Kind: kind}})
 	}
 	k.ID = st.id
 	if child != "" && child != s.id && (linked == nil || *linked != st.id) {

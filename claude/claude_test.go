@@ -210,6 +210,15 @@ func TestTurnEvent(t *testing.T) {
 			`{"type":"usage","usage":{"turn":true,"input_tokens":1,"cached_read_tokens":3,"thought_tokens":5}}`},
 		{`{"messageId":"m1"}`, `nil`},
 		{`{"usage":{"inputTokens":"<number>"}}`, `nil`},
+		// ACP's usage wins over the quota's in either order; the quota
+		// fills only what ACP's lacks.
+		{`{"usage":{"inputTokens":12},"_meta":{"quota":{"token_count":{"inputTokens":999,"outputTokens":7}}}}`,
+			`{"type":"usage","usage":{"turn":true,"input_tokens":12,"output_tokens":7}}`},
+		{`{"_meta":{"quota":{"token_count":{"inputTokens":999,"outputTokens":7}}},"usage":{"inputTokens":12}}`,
+			`{"type":"usage","usage":{"turn":true,"input_tokens":12,"output_tokens":7}}`},
+		{`{"_meta":{"quota":{"token_count":{"inputTokens":999}}},"usage":{"inputTokens":-1}}`,
+			`{"type":"usage","usage":{"turn":true,"input_tokens":999}}`},
+		{`{"usage":{"inputTokens":3,"inputTokens":4}}`, `{"type":"usage","usage":{"turn":true,"input_tokens":3}}`},
 	}
 	for _, tt := range tests {
 		if got := usage(t, claude.TurnEvent(gjson.Parse(tt.in))); got != tt.want {
@@ -380,5 +389,41 @@ func TestCompactToolEvent(t *testing.T) {
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
+	}
+}
+
+// HandleAccountingUsage books the counts to the session the params name,
+// and makes no event when there are none.
+func TestHandleAccountingUsage(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"sessionId":"s2","scope":"autonomous","usage":{"inputTokens":1}}`,
+			`{"type":"usage","session_id":"s2","usage":{"origin":"autonomous","turn":true,"input_tokens":1}}`},
+		{`{"sessionId":"s2","scope":"user_turn","origin":{"kind":"task-notification"},"usage":{"outputTokens":2}}`,
+			`{"type":"usage","session_id":"s2","usage":{"origin":"task-notification","turn":true,"output_tokens":2}}`},
+		{`{"sessionId":"s2","scope":"autonomous"}`, `nil`},
+		{`{"sessionId":"s2","usage":{"inputTokens":"x"}}`, `nil`},
+		{`"junk"`, `nil`},
+	}
+	for _, tt := range tests {
+		if got := usage(t, claude.HandleAccountingUsage(gjson.Parse(tt.in)).Event); got != tt.want {
+			t.Errorf("HandleAccountingUsage(%s)\n got %s\nwant %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// An AIR task of a type the dialect does not know, with no tool call
+// behind it, gets a card of the generic kind: never a kind outside the
+// contract.
+func TestAsyncTaskOfUnknownType(t *testing.T) {
+	c := acpdialect.NewRegistry(claude.Dialect()).NewConn(acpdialect.Options{Agent: claude.ID})
+	if _, err := c.Outbound([]byte(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)); err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.Inbound([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"async_task_spawned","asyncTaskId":"at4","name":"wf","taskType":"workflow","description":"w"}}}`))
+	if err != nil || len(r.Events) != 1 {
+		t.Fatalf("%v, %d events", err, len(r.Events))
+	}
+	if p := r.Events[0].Payload; p == nil || p.Kind != acpdialect.KindGeneric || p.Title != "wf" || r.Events[0].ToolCallID != "at4" {
+		t.Errorf("card %+v", r.Events[0])
 	}
 }

@@ -49,16 +49,6 @@ func UsageEvent(update gjson.Result) *acpdialect.Event {
 	return &box.ev
 }
 
-// readCountAt is frame.Count into *dst with the number kept in *slot,
-// storage the caller allocated with the object dst belongs to.
-func readCountAt(v gjson.Result, dst **int64, slot *int64) {
-	n, ok := frame.Int64(v)
-	if ok && n >= 0 && *dst == nil {
-		*slot = n
-		*dst = slot
-	}
-}
-
 // turn is a turn summary's event, its usage and the storage of its six
 // token counts: one allocation, where each count was one of its own (a
 // turn summary comes with every prompt response).
@@ -66,6 +56,7 @@ type turn struct {
 	ev     acpdialect.Event
 	u      acpdialect.Usage
 	counts [6]int64
+	acp    uint8 // the counts read from ACP's usage, which the quota's never replace
 }
 
 func newTurn() *turn {
@@ -155,12 +146,11 @@ func readRateLimit(r *frame.Reader) *acpdialect.RateLimit {
 // (the ACP v2 draft answers a prompt at once, with a message id).
 func TurnEvent(result gjson.Result) *acpdialect.Event {
 	t := newTurn()
-	u := &t.u
 	r := frame.NewReader(result)
 	r.Object(func(k string) {
 		switch k {
 		case "usage":
-			readTokens(r, t)
+			readTokens(r, t, true)
 		case "_meta":
 			r.Object(func(k string) {
 				if k == "quota" {
@@ -169,32 +159,52 @@ func TurnEvent(result gjson.Result) *acpdialect.Event {
 			})
 		}
 	})
-	if u.InputTokens == nil && u.OutputTokens == nil && u.TotalTokens == nil &&
-		u.CachedReadTokens == nil && u.CachedWriteTokens == nil && u.ThoughtTokens == nil {
+	if !t.counted() {
 		return nil
 	}
 	return &t.ev
 }
 
-// readTokens reads a token count object, in ACP's names or the quota's.
-// A count already read is kept: ACP's usage comes first.
-func readTokens(r *frame.Reader, t *turn) {
-	u, n := &t.u, &t.counts
+// counted reports whether the turn has any token count.
+func (t *turn) counted() bool {
+	u := &t.u
+	return u.InputTokens != nil || u.OutputTokens != nil || u.TotalTokens != nil ||
+		u.CachedReadTokens != nil || u.CachedWriteTokens != nil || u.ThoughtTokens != nil
+}
+
+// readTokens reads a token count object, in ACP's names (acp) or the
+// quota's. ACP's usage wins over the quota's in whichever order the two
+// come; within one object, a count already read is kept.
+func readTokens(r *frame.Reader, t *turn, acp bool) {
+	u := &t.u
 	r.Object(func(k string) {
-		v := r.Value()
+		var i int
+		var dst **int64
 		switch k {
 		case "inputTokens":
-			readCountAt(v, &u.InputTokens, &n[0])
+			i, dst = 0, &u.InputTokens
 		case "outputTokens":
-			readCountAt(v, &u.OutputTokens, &n[1])
+			i, dst = 1, &u.OutputTokens
 		case "cachedReadTokens", "cachedInputTokens":
-			readCountAt(v, &u.CachedReadTokens, &n[2])
+			i, dst = 2, &u.CachedReadTokens
 		case "cachedWriteTokens":
-			readCountAt(v, &u.CachedWriteTokens, &n[3])
+			i, dst = 3, &u.CachedWriteTokens
 		case "thoughtTokens", "reasoningOutputTokens":
-			readCountAt(v, &u.ThoughtTokens, &n[4])
+			i, dst = 4, &u.ThoughtTokens
 		case "totalTokens":
-			readCountAt(v, &u.TotalTokens, &n[5])
+			i, dst = 5, &u.TotalTokens
+		default:
+			return
+		}
+		n, ok := frame.Int64(r.Value())
+		bit := uint8(1) << i
+		switch {
+		case !ok || n < 0:
+		case acp && t.acp&bit == 0:
+			t.acp |= bit
+			t.counts[i], *dst = n, &t.counts[i]
+		case !acp && *dst == nil:
+			t.counts[i], *dst = n, &t.counts[i]
 		}
 	})
 }
@@ -204,7 +214,7 @@ func readQuota(r *frame.Reader, t *turn) {
 	r.Object(func(k string) {
 		switch k {
 		case "token_count":
-			readTokens(r, t)
+			readTokens(r, t, false)
 		case "model_usage":
 			var models []string
 			r.Array(func() {
@@ -246,7 +256,7 @@ func HandleAccountingUsage(params gjson.Result) acpdialect.Action {
 		case "sessionId":
 			fill(&sid, r.String())
 		case "usage":
-			readTokens(r, t)
+			readTokens(r, t, true)
 		case "scope":
 			fill(&scope, r.String())
 		case "origin":
@@ -257,6 +267,9 @@ func HandleAccountingUsage(params gjson.Result) acpdialect.Action {
 			})
 		}
 	})
+	if !t.counted() {
+		return acpdialect.Action{} // nothing to book
+	}
 	if u.Origin == "" {
 		switch scope {
 		case "user_turn":
