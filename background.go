@@ -48,6 +48,24 @@ func (c *Conn) byAlias(s *session, alias string) string {
 	return alias
 }
 
+// foldEarly merges into card p (of session) the card its alias made before
+// the alias named p's card: a monitor's events that came before its
+// registration are then counted on the monitor's card. That early card
+// stays as it was, and ends with the other (endBackground).
+func (c *Conn) foldEarly(session, alias string, p Payload) Payload {
+	if c.d == nil || c.d.MergeLate == nil {
+		return p
+	}
+	early := c.tools.Get(correlate.Key{Session: session, ID: alias})
+	if early == nil {
+		return p
+	}
+	if m, ok := c.d.MergeLate(p, early.payload); ok {
+		return m
+	}
+	return p
+}
+
 // endBackground asks the dialect to end session s's background cards and
 // reports those that changed.
 func (c *Conn) endBackground(s *session, reason string) []Event {
@@ -57,8 +75,11 @@ func (c *Conn) endBackground(s *session, reason string) []Event {
 	// The cards are changed after the walk, which must not change the
 	// store: measuring a card again may evict aliases for the budget.
 	var ids []string
-	c.aliases.Each(s.id, func(_ correlate.Key, id *string) bool {
+	c.aliases.Each(s.id, func(ak correlate.Key, id *string) bool {
 		ids = append(ids, *id)
+		if ak.ID != *id {
+			ids = append(ids, ak.ID) // a card the alias made early, if any (foldEarly)
+		}
 		return true
 	})
 	var out []Event

@@ -183,6 +183,9 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 	if c.childSessions() {
 		next = c.linkCard(k, old, next)
 	}
+	if a := next.alias(); a != "" && a != old.alias() && a != k.ID {
+		next = c.foldEarly(k.Session, a, next)
+	}
 	st.payload = next
 	c.tools.Changed(k)
 	next = st.payload // as kept: cut if it grew too large

@@ -71,7 +71,7 @@ func Dialect() *acpdialect.Dialect {
 		Updates: []acpdialect.Update{
 			{Kind: "usage_update", Standard: true, Event: UsageEvent},
 			{Kind: "agent_message_chunk", Standard: true, Event: ChunkEvent, HandleAll: HandleChunk},
-			{Kind: "agent_thought_chunk", Standard: true, Event: ChunkEvent},
+			{Kind: "agent_thought_chunk", Standard: true, Event: ChunkEvent, HandleAll: HandleChunk},
 			{Kind: "user_message_chunk", Standard: true, Event: ChunkEvent, HandleAll: HandleChunk},
 			{Kind: "tool_call", Standard: true, Event: CompactToolEvent},
 			{Kind: "tool_call_update", Standard: true, Event: CompactToolEvent},

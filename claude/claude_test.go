@@ -109,7 +109,14 @@ func TestParseTaskNotifications(t *testing.T) {
 		{"no event", "<task-notification><task-id>bash_1</task-id><status>completed</status></task-notification>", nil},
 		{"no id", "<task-notification><event>x</event></task-notification>", nil},
 		{"unclosed", "<task-notification><task-id>m1</task-id><event>x</event>", nil},
-		{"text after event", "<task-notification><task-id>m1</task-id><event>x</event>tail</task-notification>", nil},
+		{"summary after the event", "<task-notification><task-id>m1</task-id><event>x</event><summary>s</summary></task-notification>",
+			[]claude.Notification{{TaskID: "m1", Event: "x", Start: 0, End: 96}}},
+		{"id after the event", "<task-notification><summary>s</summary><event>x</event><task-id>m1</task-id></task-notification>",
+			[]claude.Notification{{TaskID: "m1", Event: "x", Start: 0, End: 96}}},
+		{"an id inside the body is the body's", "<task-notification><event>a <task-id>m9</task-id> b</event></task-notification>", nil},
+		{"a body with markup", "<task-notification><task-id>m1</task-id><event>x </event> y</event></task-notification>",
+			[]claude.Notification{{TaskID: "m1", Event: "x </event> y", Start: 0, End: 87}}},
+		{"an id with markup", "<task-notification><task-id>m<1</task-id><event>x</event></task-notification>", nil},
 		{"plain", "no envelope here", nil},
 	}
 	for _, tt := range tests {
@@ -425,5 +432,33 @@ func TestAsyncTaskOfUnknownType(t *testing.T) {
 	}
 	if p := r.Events[0].Payload; p == nil || p.Kind != acpdialect.KindGeneric || p.Title != "wf" || r.Events[0].ToolCallID != "at4" {
 		t.Errorf("card %+v", r.Events[0])
+	}
+}
+
+// A monitor's event is counted whichever chunk kind carries it, as its
+// span is hidden in each: a thought chunk's too.
+func TestMonitorEventInEveryChunkKind(t *testing.T) {
+	for _, kind := range []string{"agent_message_chunk", "agent_thought_chunk", "user_message_chunk"} {
+		c := acpdialect.NewRegistry(claude.Dialect()).NewConn(acpdialect.Options{Agent: claude.ID})
+		if _, err := c.Outbound([]byte(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)); err != nil {
+			t.Fatal(err)
+		}
+		r, err := c.Inbound([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"` + kind +
+			`","content":{"type":"text","text":"<task-notification><task-id>bmon1</task-id><event>E1</event></task-notification>"}}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var counted, hidden bool
+		for _, ev := range r.Events {
+			if p := ev.Payload; p != nil && p.Monitor != nil && p.Monitor.EventCount == 1 && ev.ToolCallID == "bmon1" {
+				counted = true
+			}
+			if m := ev.Message(); m != nil && len(m.Hidden) == 1 {
+				hidden = true
+			}
+		}
+		if !counted || !hidden {
+			t.Errorf("%s: event counted %v, span hidden %v", kind, counted, hidden)
+		}
 	}
 }

@@ -96,7 +96,8 @@ type Notification struct {
 
 // ParseTaskNotifications finds the envelopes
 // <task-notification><task-id>ID</task-id>...<event>BODY</event></task-notification>
-// in text, in order, at most MaxNotifications. One without a task id or an
+// in text, in order, at most MaxNotifications; their elements may come in
+// any order, with others (<summary>) between. One without a task id or an
 // event (a background command's completion notice) is not a monitor event
 // and is skipped. Strings view text.
 func ParseTaskNotifications(text string) []Notification {
@@ -123,28 +124,38 @@ func ParseTaskNotifications(text string) []Notification {
 	return out
 }
 
-// parseEnvelope reads the task id (the envelope's first element) and the
-// event body of an envelope's inside.
+// parseEnvelope reads the task id and the event body of an envelope's
+// inside, its elements in any order: the body runs from the first <event>
+// to the last </event>, and the task id is the first <task-id> outside it
+// (the body is the monitored command's output, which may hold anything).
 func parseEnvelope(in string) (Notification, bool) {
-	in = strings.TrimSpace(in)
-	rest, ok := strings.CutPrefix(in, "<task-id>")
+	start := strings.Index(in, "<event>")
+	end := strings.LastIndex(in, "</event>")
+	if start < 0 || end < start+len("<event>") {
+		return Notification{}, false
+	}
+	id, ok := taskID(in[:start])
+	if !ok {
+		id, ok = taskID(in[end+len("</event>"):])
+	}
 	if !ok {
 		return Notification{}, false
 	}
-	id, rest, ok := strings.Cut(rest, "</task-id>")
+	return Notification{TaskID: id, Event: in[start+len("<event>") : end]}, true
+}
+
+// taskID reads the first <task-id>ID</task-id> in s: an id with no markup.
+func taskID(s string) (string, bool) {
+	_, rest, ok := strings.Cut(s, "<task-id>")
+	if !ok {
+		return "", false
+	}
+	id, _, ok := strings.Cut(rest, "</task-id>")
 	id = strings.TrimSpace(id)
 	if !ok || id == "" || strings.Contains(id, "<") {
-		return Notification{}, false
+		return "", false
 	}
-	_, rest, ok = strings.Cut(rest, "<event>")
-	if !ok {
-		return Notification{}, false
-	}
-	body, after, ok := strings.Cut(rest, "</event>")
-	if !ok || strings.TrimSpace(after) != "" {
-		return Notification{}, false
-	}
-	return Notification{TaskID: id, Event: body}, true
+	return id, true
 }
 
 // humanPrefix moves start back over a "Human:" (and spaces) just before
