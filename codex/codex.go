@@ -50,6 +50,7 @@ package codex
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/terminal"
@@ -129,6 +130,7 @@ func Match(name, title string) bool {
 }
 
 func firstWordCodex(s string) bool {
+	s = strings.TrimSpace(s)
 	if strings.HasPrefix(s, "@") {
 		i := strings.IndexByte(s, '/')
 		if i < 0 {
@@ -136,9 +138,7 @@ func firstWordCodex(s string) bool {
 		}
 		s = s[i+1:]
 	}
-	end := strings.IndexFunc(s, func(r rune) bool {
-		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
-	})
+	end := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	if end < 0 {
 		end = len(s)
 	}

@@ -77,8 +77,10 @@ func mcpCall(u frame.ToolUpdate, m Meta, prev acpdialect.Payload) acpdialect.Pay
 		}
 		if errMsg != "" {
 			t.Error, _ = tail(errMsg, MaxMCPError, false)
-			prev.Status = acpdialect.StatusFailed
 		}
+	}
+	if t.Error != "" && prev.Status != acpdialect.StatusCancelled {
+		prev.Status = acpdialect.StatusFailed // once reported, the call failed
 	}
 	prev.Kind = acpdialect.KindMCPTool
 	if prev.MCPTool == nil || !sameMCP(*prev.MCPTool, t) {
@@ -144,6 +146,8 @@ func resultText(v gjson.Result) string {
 		return ""
 	case v.IsObject():
 		if c := v.Get("content"); c.IsArray() {
+			// Every block is joined: the card keeps the tail, which is in
+			// the last blocks (the string is at most the frame's size).
 			var b strings.Builder
 			c.ForEach(func(_, item gjson.Result) bool {
 				if t := item.Get("text"); t.Type == gjson.String {
@@ -152,7 +156,7 @@ func resultText(v gjson.Result) string {
 					}
 					b.WriteString(t.Str)
 				}
-				return b.Len() <= MaxMCPOutput
+				return true
 			})
 			return b.String()
 		}
@@ -160,18 +164,25 @@ func resultText(v gjson.Result) string {
 	return strings.Clone(v.Raw)
 }
 
+// errorText reads a reported error: a non-empty string, an object's
+// non-empty message, else the object's JSON ({} is no error). Anything else
+// (null, false, 0, an array) is no error: a wrong-typed value is absent.
 func errorText(v gjson.Result) string {
 	switch {
 	case v.Type == gjson.String:
 		return strings.Clone(v.Str)
-	case !v.Exists() || v.Type == gjson.Null:
-		return ""
 	case v.IsObject():
 		if m := v.Get("message"); m.Type == gjson.String && m.Str != "" {
 			return strings.Clone(m.Str)
 		}
+		empty := true
+		frame.Members(v, func(string, gjson.Result) bool { empty = false; return false })
+		if empty {
+			return "" // {}
+		}
+		return strings.Clone(v.Raw)
 	}
-	return strings.Clone(v.Raw)
+	return ""
 }
 
 // tail returns s cut to its last max bytes (at a character boundary) and

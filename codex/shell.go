@@ -39,7 +39,7 @@ func shellCall(u frame.ToolUpdate, m Meta, prev acpdialect.Payload) acpdialect.P
 	}
 	sh := prev.Shell
 	if m.Terminal {
-		sh = terminal.Fold(sh, terminal.ReadMeta(u.Meta))
+		sh = terminal.FoldChunks(sh, terminal.ReadMeta(u.Meta))
 	}
 	prev.Kind = acpdialect.KindShell
 	prev.Shell = terminal.FoldCommand(sh, c)

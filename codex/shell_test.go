@@ -40,11 +40,16 @@ func TestShellRules(t *testing.T) {
 			output("c1", `{"terminal_output_delta":{"data":"cc a.o\n","terminal_id":"c1"}}`, ""),
 			output("c1", `{"terminal_output_delta":{"data":"ld app\n","terminal_id":"c1"}}`, ""),
 		}, []string{`"shell":{"command":"make","cwd":"/w","terminal_id":"c1","output":"cc a.o\nld app\n"}}`}, nil},
-		{"cumulative replaced", acpdialect.Options{}, []string{
+		// codex-acp sends chunks only: one that repeats the output so far
+		// (a command that prints the same line twice) is appended, and the
+		// final formatted_output agrees with what was kept.
+		{"a chunk that repeats the output appended", acpdialect.Options{}, []string{
 			command("c1", "make"),
-			output("c1", `{"terminal_output":{"data":"cc a.o\n","terminal_id":"c1"}}`, ""),
-			output("c1", `{"terminal_output":{"data":"cc a.o\ncc b.o\n","terminal_id":"c1"}}`, ""),
-		}, []string{`"output":"cc a.o\ncc b.o\n"}}`}, []string{`"output":"cc a.o\ncc a.o\n`}},
+			output("c1", `{"terminal_output":{"data":"a","terminal_id":"c1"}}`, ""),
+			output("c1", `{"terminal_output":{"data":"ab","terminal_id":"c1"}}`, ""),
+			output("c1", `{"terminal_output":{"data":"ab","terminal_id":"c1"}}`, ""),
+			output("c1", `{"terminal_exit":{"exit_code":0,"signal":null,"terminal_id":"c1"}}`, `"status":"completed","rawOutput":{"formatted_output":"aabab","exit_code":0}`),
+		}, []string{`"output":"aab"}}`, `"output":"aabab","exit_code":0}}`}, []string{`"output":"ab"}}`}},
 		{"a chunk in terminal_output appended", acpdialect.Options{}, []string{
 			command("c1", "make"),
 			output("c1", `{"terminal_output":{"data":"cc a.o\n","terminal_id":"c1"}}`, ""),

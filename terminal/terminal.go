@@ -8,9 +8,10 @@
 //
 //   - terminal_info {terminal_id, cwd?}: the terminal, on the tool_call;
 //   - terminal_output {terminal_id, data}, or a bare string: output for
-//     the terminal. Claude's adapter sends the whole output; codex-acp
-//     sends each chunk as it comes. Data that starts with the output kept
-//     so far is the whole output and replaces it; other data is appended;
+//     the terminal. Claude's adapter sends the whole output ([Fold]: data
+//     that starts with the output kept so far is the whole output and
+//     replaces it; other data is appended); codex-acp sends each chunk as
+//     it comes ([FoldChunks]: always appended);
 //   - terminal_output_delta {terminal_id, data}: output to append;
 //   - terminal_exit {terminal_id, exit_code, signal}: the command ended.
 //
@@ -164,7 +165,14 @@ func once(seen *uint8, bit uint8) bool {
 // again, longer) and is appended otherwise (the next chunk);
 // terminal_output_delta's is appended. The output keeps at most Limit
 // bytes, its tail.
-func Fold(sh *acpdialect.Shell, m Meta) *acpdialect.Shell {
+func Fold(sh *acpdialect.Shell, m Meta) *acpdialect.Shell { return fold(sh, m, false) }
+
+// FoldChunks is Fold for an adapter that sends terminal_output chunk by
+// chunk (codex-acp): its data is always appended, even when it repeats
+// the output so far (a command that prints the same line twice).
+func FoldChunks(sh *acpdialect.Shell, m Meta) *acpdialect.Shell { return fold(sh, m, true) }
+
+func fold(sh *acpdialect.Shell, m Meta, chunks bool) *acpdialect.Shell {
 	var n acpdialect.Shell
 	if sh != nil {
 		n = *sh
@@ -172,6 +180,8 @@ func Fold(sh *acpdialect.Shell, m Meta) *acpdialect.Shell {
 	setOwned(&n.TerminalID, m.TerminalID)
 	setOwned(&n.Cwd, m.Cwd)
 	switch {
+	case m.HasOutput && chunks:
+		appendOutput(&n, m.Output)
 	case m.HasOutput && m.Output == n.Output:
 	case m.HasOutput && strings.HasPrefix(m.Output, n.Output):
 		n.Output, n.OutputTruncated = bounded(m.Output)

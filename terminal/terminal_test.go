@@ -69,6 +69,30 @@ func TestFold(t *testing.T) {
 	}
 }
 
+// FoldChunks appends every terminal_output, even one that repeats the
+// output so far or starts with it; Fold takes such data as the whole
+// output again.
+func TestFoldChunks(t *testing.T) {
+	tests := []struct {
+		data       []string
+		fold, each string
+	}{
+		{[]string{"a", "ab"}, "ab", "aab"},
+		{[]string{"x\n", "x\n"}, "x\n", "x\nx\n"},
+		{[]string{"a", "b"}, "ab", "ab"},
+	}
+	for _, tt := range tests {
+		var whole, chunks *acpdialect.Shell
+		for _, d := range tt.data {
+			m := terminal.Meta{Output: d, HasOutput: true}
+			whole, chunks = terminal.Fold(whole, m), terminal.FoldChunks(chunks, m)
+		}
+		if whole.Output != tt.fold || chunks.Output != tt.each {
+			t.Errorf("%q: Fold %q, FoldChunks %q; want %q, %q", tt.data, whole.Output, chunks.Output, tt.fold, tt.each)
+		}
+	}
+}
+
 func TestFoldBounded(t *testing.T) {
 	big := strings.Repeat("é", terminal.Limit) // two bytes a rune
 	sh := terminal.Fold(nil, terminal.Meta{Output: big, HasOutput: true})
