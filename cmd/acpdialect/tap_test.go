@@ -210,11 +210,21 @@ func TestTapGrace(t *testing.T) {
 	self, _ := os.Executable()
 	dir := t.TempDir()
 	fakeEnv(t, "stubborn", dir)
+	// The client's stdin ends once the agent has started its grandchild:
+	// a slow start (a race build on a busy machine) must not be ended
+	// before there is a group to check.
+	stdin, client := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
 		done <- runCtx(context.Background(), []string{"tap", "--grace", "50ms", "--", self, "-test.run=^$"},
-			strings.NewReader(""), io.Discard, io.Discard)
+			stdin, io.Discard, io.Discard)
 	}()
+	for deadline := time.Now().Add(wait); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "child-pid")); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	client.Close()
 	select {
 	case code := <-done:
 		if code != 128+int(syscall.SIGTERM) {
