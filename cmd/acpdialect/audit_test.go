@@ -95,3 +95,40 @@ func TestAuditBadLines(t *testing.T) {
 		t.Errorf("--strict with skipped lines: exit %d, want %d", code, exitFail)
 	}
 }
+
+// TestAuditLongTranscript: a transcript longer than the reader's buffer
+// (1.5 MB here) is counted by the names its lines hold: a name kept from
+// an early line must not change when later lines reuse the buffer.
+func TestAuditLongTranscript(t *testing.T) {
+	_, resp := tw.Initialize(0, "cursor-agent")
+	var b strings.Builder
+	b.Write(append(resp, '\n'))
+	filler := strings.Repeat("word ", 100)
+	const n = 3000
+	for i := range n {
+		kind := "agent_message_chunk"
+		if i%1000 == 0 {
+			kind = "mood_update"
+		}
+		b.Write(append(tw.SessionUpdate("s1", map[string]any{"sessionUpdate": kind,
+			"content": map[string]any{"type": "text", "text": filler}}), '\n'))
+	}
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	code, out, errs := cli(t, "", "audit", "--json", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	got := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var it audit.Item
+		if err := json.Unmarshal([]byte(l), &it); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		got[it.Kind+" "+it.Name] = it.Count
+	}
+	want := map[string]int{"update agent_message_chunk": n - 3, "update mood_update": 3}
+	if len(got) != len(want) || got["update agent_message_chunk"] != n-3 || got["update mood_update"] != 3 {
+		t.Errorf("items %v; want %v", got, want)
+	}
+}

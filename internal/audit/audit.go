@@ -78,19 +78,25 @@ func (a *Audit) Items() []Item {
 type seen struct {
 	kind, name string
 	line       int
+	count      int
 }
 
 // File audits one transcript. agent names the dialect as --agent does
 // ("" identifies it from the initialize response).
 func (a *Audit) File(reg *acpdialect.Registry, name string, r io.Reader, agent string) error {
 	var occ []seen
-	counts := map[[2]string]int{}
+	index := map[[2]string]int{} // into occ
 	note := func(kind, n string, line int) {
-		k := [2]string{kind, n}
-		if counts[k] == 0 {
-			occ = append(occ, seen{kind, n, line})
+		// n views the reader's buffer, which the next lines reuse: it is
+		// only looked up (assigning to a map under a string key stores
+		// the key again), and the first occurrence keeps a copy.
+		if i, ok := index[[2]string{kind, n}]; ok {
+			occ[i].count++
+			return
 		}
-		counts[k]++
+		n = strings.Clone(n)
+		index[[2]string{kind, n}] = len(occ)
+		occ = append(occ, seen{kind, n, line, 1})
 	}
 	bad := func(b replay.BadLine) {
 		a.BadLines++
@@ -108,7 +114,7 @@ func (a *Audit) File(reg *acpdialect.Registry, name string, r io.Reader, agent s
 	sum := s.Finish()
 	d := reg.ByID(sum.Agent)
 	for _, o := range occ {
-		a.add(o, counts[[2]string{o.kind, o.name}], name, d)
+		a.add(o, o.count, name, d)
 	}
 	return ferr
 }

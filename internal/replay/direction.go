@@ -73,9 +73,9 @@ func (r *requests) side(d Direction) map[string]uint64 {
 func (r *requests) sent(d Direction, id string) {
 	r.seq++
 	m := r.side(d)
-	if _, ok := m[id]; !ok {
-		id = strings.Clone(id) // the line's buffer is reused
-	}
+	// The line's buffer is reused: the key is a copy, even for an id seen
+	// before, since assigning under a string key stores the key again.
+	id = strings.Clone(id)
 	m[id] = r.seq
 	r.order[d] = append(r.order[d], sentReq{id, r.seq})
 	for len(m) > r.limit && len(r.order[d]) > 0 {

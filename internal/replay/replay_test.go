@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/internal/scan"
 	tw "github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/tidwall/gjson"
 )
@@ -331,5 +332,25 @@ func TestDialectCallsGoToTheAgent(t *testing.T) {
 	}
 	if len(r.Events) != 1 || r.Events[0].Event.Type != acpdialect.EventSessionInfo || r.Events[0].Event.Method != "_callee/steps" {
 		t.Errorf("events %+v, want the call's result read", r.Events)
+	}
+}
+
+// TestRequestIDsOwnTheirKeys: an id seen again is looked up with a view
+// of a line whose buffer is reused next; the table keeps its own copy, so
+// that the id is still found once the buffer holds another line.
+func TestRequestIDsOwnTheirKeys(t *testing.T) {
+	r := newRequests(8)
+	buf := []byte(`"a"`)
+	view := func() string { return scan.UnsafeString(buf) }
+	r.sent(ClientToAgent, view())
+	r.sent(ClientToAgent, view()) // again: the map's key must not become the view
+	copy(buf, `"z"`)
+	if _, ok := r.client[`"a"`]; !ok {
+		t.Fatalf("the id \"a\" is lost once the line's buffer is reused: %v", r.client)
+	}
+	for _, e := range r.order[ClientToAgent] {
+		if e.id != `"a"` {
+			t.Fatalf("the order holds %q", e.id)
+		}
 	}
 }
