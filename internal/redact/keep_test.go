@@ -131,3 +131,34 @@ func TestByteOrderMark(t *testing.T) {
 		t.Errorf("a mark on line 2: got %q", again.String())
 	}
 }
+
+// TestEnvAndHeaders: the values of ACP's env and headers lists (every
+// session/new's MCP servers, terminal/create) are credentials, whatever
+// their names say; the names stay.
+func TestEnvAndHeaders(t *testing.T) {
+	var in bytes.Buffer
+	for _, b := range [][]byte{
+		testwire.Request(1, "session/new", map[string]any{"cwd": "/w", "mcpServers": []any{
+			map[string]any{"name": "db", "command": "db-mcp", "args": []any{}, "env": []any{map[string]any{"name": "DB_PASSWORD", "value": "Tr0ub4dor3"}}},
+			map[string]any{"type": "http", "name": "api", "url": "https://x", "headers": []any{map[string]any{"name": "X-Api-Key", "value": "plainkeyvalue42"}}},
+		}}),
+		testwire.Request(2, "terminal/create", map[string]any{"sessionId": "s1", "command": "make", "env": []any{map[string]any{"name": "TOKEN", "value": "tok_live_abcdef"}, map[string]any{"name": "MODE", "value": "fast"}}}),
+		testwire.Request(3, "terminal/create", map[string]any{"sessionId": "s1", "command": "make", "env": map[string]any{"REGION": "euwest"}}),
+	} {
+		in.Write(append(b, '\n'))
+	}
+	var out bytes.Buffer
+	if err := New().Copy(&out, &in); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"Tr0ub4dor3", "plainkeyvalue42", "tok_live_abcdef", `"fast"`, "euwest"} {
+		if bytes.Contains(out.Bytes(), []byte(s)) {
+			t.Errorf("%s survived:\n%s", s, out.Bytes())
+		}
+	}
+	for _, s := range []string{`"name":"DB_PASSWORD"`, `"name":"X-Api-Key"`, `"name":"MODE"`, `"REGION":"<secret-`} {
+		if !bytes.Contains(out.Bytes(), []byte(s)) {
+			t.Errorf("%s lost:\n%s", s, out.Bytes())
+		}
+	}
+}

@@ -215,7 +215,7 @@ func (rd *Redactor) value(path []string, s string) string {
 		key = path[len(path)-1]
 	}
 	switch {
-	case secretKey.MatchString(key) && s != "":
+	case (secretKey.MatchString(key) || inEnv(path)) && s != "":
 		return rd.placeholder("secret", s)
 	case !hasAlnum(s):
 		return s // nothing to hide: "", "---"
@@ -229,6 +229,15 @@ func (rd *Redactor) value(path []string, s string) string {
 		return s
 	}
 	return rd.text(kindOf(path, s), s)
+}
+
+// inEnv reports whether a value is one of an environment's or of HTTP
+// headers' (ACP's env and headers lists of {name, value}, or an object of
+// them): where credentials are passed, whatever their names say. The
+// names stay.
+func inEnv(path []string) bool {
+	n := len(path)
+	return n >= 2 && (path[n-2] == "env" || path[n-2] == "headers") && path[n-1] != "name"
 }
 
 // prose reports whether a value under a kept key reads as content rather
