@@ -2,14 +2,17 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -31,8 +34,13 @@ launch "acpdialect tap --record session.jsonl -- agent acp" instead of
 
   --record FILE  write the transcript: every message of both directions,
                  one per line, in wire order, each line written as it
-                 passes (nothing is lost when either side exits)
-  --events FILE  write the normalized events, one JSON object per line
+                 passes (nothing is lost when either side exits); the
+                 file is created once the agent has started
+  --events FILE  write the normalized events, one JSON object per line:
+                 those a client on acpdialect gets, as replay --json
+                 gives them for the record (without --answer, a reply
+                 event is the reply such a client would send, not the
+                 editor's own)
   --answer       answer the vendor requests the agent's dialect allows
                  (Cursor's cursor/task gets {} and never reaches the
                  editor; a blocking question gets its default), for an
@@ -41,9 +49,12 @@ launch "acpdialect tap --record session.jsonl -- agent acp" instead of
   --grace D      how long the agent has to exit once the editor closes its
                  side, before its process group is ended (default 2s)
 
-The agent runs in a process group of its own; SIGINT and SIGTERM are
-passed to it, and the group is ended when the agent exits or the editor
-goes away. The tap exits with the agent's status.
+The agent runs in a process group of its own; SIGINT, SIGTERM and SIGHUP
+are passed to it, and the group is ended when the agent exits or the
+editor goes away (stops reading, or closes its side). The tap exits with
+the agent's status: 127 when AGENT is not found, 126 when it cannot be
+run. Killed itself with SIGKILL, the tap cannot end the group: Linux ends
+the agent's own process (a parent-death signal), not what it started.
 `)
 }
 
@@ -97,6 +108,29 @@ func tapCmd(s stdio, args []string) int {
 	return t.run()
 }
 
+// openOutputs creates the --record and --events files, once the agent has
+// started: a run that could not start leaves an earlier record as it was.
+func (t *tap) openOutputs() error {
+	var err error
+	if t.record, err = create(t.f.record); err != nil {
+		return err
+	}
+	t.events, err = create(t.f.events)
+	return err
+}
+
+// startStatus is the exit status of an agent that could not be started,
+// as a shell gives it: 127 not found, 126 not runnable.
+func startStatus(err error) int {
+	switch {
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		return 127
+	case errors.Is(err, fs.ErrPermission):
+		return 126
+	}
+	return exitFail
+}
+
 // tap is one agent run for one editor.
 type tap struct {
 	s     stdio
@@ -104,6 +138,9 @@ type tap struct {
 	cmd   *exec.Cmd
 	toAg  *os.File // the agent's stdin
 	fromA *os.File // the agent's stdout
+	// cutOff says the tap stopped reading the agent's stdout after the
+	// agent exited (a process it left outside its group still held it).
+	cutOff atomic.Bool
 
 	mu      sync.Mutex // orders the record and the events in wire order, and guards conn
 	conn    *acpdialect.Conn
@@ -115,13 +152,6 @@ type tap struct {
 
 func newTap(s stdio, f tapFlags) (*tap, error) {
 	t := &tap{s: s, f: f}
-	var err error
-	if t.record, err = create(f.record); err != nil {
-		return nil, err
-	}
-	if t.events, err = create(f.events); err != nil {
-		return nil, err
-	}
 	reg := replay.Builtins()
 	agent := f.agent
 	if agent == "unknown" || agent == "none" {
@@ -152,22 +182,42 @@ func (t *tap) close() {
 // run starts the agent, passes the bytes until it exits, and returns its
 // status.
 func (t *tap) run() int {
+	// Registered before the first write: a SIGPIPE (the editor stopped
+	// reading) must not kill the tap before it ends the agent's group.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	defer signal.Stop(sigs)
 	if err := t.start(); err != nil {
 		t.s.errorf("%v", err)
+		return startStatus(err)
+	}
+	if err := t.openOutputs(); err != nil {
+		t.s.errorf("%v", err)
+		_ = proc.Signal(t.cmd.Process.Pid, syscall.SIGKILL)
+		_ = t.cmd.Wait()
 		return exitFail
 	}
 	exited := make(chan struct{})
-	go t.forwardSignals(exited)
+	go t.forwardSignals(sigs, exited)
 	go t.fromEditor(exited)
-	waited := make(chan error, 1)
+	waited, read := make(chan error, 1), make(chan struct{})
 	go func() {
 		err := t.cmd.Wait()
 		// The agent is gone: end what it left in its group, which also
 		// closes its stdout for good.
 		_ = proc.Signal(t.cmd.Process.Pid, syscall.SIGKILL)
 		waited <- err
+		// A process it started outside its group (setsid) may still
+		// hold its stdout: after the grace period, stop reading it.
+		select {
+		case <-read:
+		case <-time.After(t.f.grace):
+			t.cutOff.Store(true)
+			t.fromA.Close()
+		}
 	}()
 	t.fromAgent()
+	close(read)
 	err := <-waited
 	close(exited)
 	t.finish()
@@ -217,15 +267,16 @@ func exitStatus(err error) int {
 	return ee.ExitCode()
 }
 
-// forwardSignals passes SIGINT and SIGTERM to the agent's group.
-func (t *tap) forwardSignals(exited <-chan struct{}) {
-	ch := make(chan os.Signal, 4)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(ch)
+// forwardSignals passes SIGINT, SIGTERM and SIGHUP to the agent's group.
+// SIGPIPE is only caught: the write that raised it fails, and the tap
+// ends the group as for any editor that went away.
+func (t *tap) forwardSignals(sigs <-chan os.Signal, exited <-chan struct{}) {
 	for {
 		select {
-		case sig := <-ch:
-			_ = proc.Signal(t.cmd.Process.Pid, sig.(syscall.Signal))
+		case sig := <-sigs:
+			if sig != syscall.SIGPIPE {
+				_ = proc.Signal(t.cmd.Process.Pid, sig.(syscall.Signal))
+			}
 		case <-exited:
 			return
 		}
@@ -236,9 +287,19 @@ func (t *tap) forwardSignals(exited <-chan struct{}) {
 // away it closes the agent's stdin, and ends the agent's group if it has
 // not exited after the grace period.
 func (t *tap) fromEditor(exited <-chan struct{}) {
+	agentClosed := false
 	err := eachLine(t.s.in, func(line []byte) error {
+		if agentClosed {
+			return nil // nowhere to go; the editor is still there
+		}
 		t.observe(line, replay.ClientToAgent)
-		return t.toAgent(line)
+		if err := t.toAgent(line); err != nil {
+			// The agent closed its stdin: its doing, not the editor's.
+			// It runs on; its group ends when the editor goes away.
+			t.s.errorf("agent: its stdin is closed: %v", err)
+			agentClosed = true
+		}
+		return nil
 	})
 	if err != nil {
 		t.s.errorf("editor: %v", err)
@@ -283,7 +344,10 @@ func (t *tap) fromAgent() {
 		_, err := w.Write(line)
 		return err
 	})
-	if err != nil {
+	switch {
+	case err != nil && t.cutOff.Load():
+		t.s.errorf("the agent exited; stopped reading what the processes it left still write")
+	case err != nil:
 		t.s.errorf("editor gone: %v", err)
 		_ = proc.Signal(t.cmd.Process.Pid, syscall.SIGTERM)
 		_, _ = io.Copy(io.Discard, t.fromA) // until the group is gone
@@ -309,7 +373,7 @@ func (t *tap) observe(line []byte, d replay.Direction) []byte {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.recordLine(line)
-	frame := trimEOL(line)
+	frame := bytes.TrimSpace(line) // as replay reads the record
 	if len(frame) == 0 || frame[0] != '{' {
 		return nil
 	}

@@ -236,10 +236,16 @@ func TestTapGrace(t *testing.T) {
 	noProcessLeft(t, filepath.Join(dir, "child-pid"))
 }
 
-// TestTapSignal: SIGTERM to the tap reaches the agent's group; the tap
-// exits with the agent's status, and every line that passed is in the
-// record.
+// TestTapSignal: SIGTERM and SIGHUP to the tap reach the agent's group;
+// the tap exits with the agent's status, and every line that passed is in
+// the record.
 func TestTapSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) { tapSignal(t, sig) })
+	}
+}
+
+func tapSignal(t *testing.T, sig syscall.Signal) {
 	self, _ := os.Executable()
 	dir := t.TempDir()
 	fakeEnv(t, "cursor", dir)
@@ -260,16 +266,126 @@ func TestTapSignal(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond) // polls a file: no event to wait on
 	}
-	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Process.Signal(sig)
 	err := cmd.Wait()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 128+int(syscall.SIGTERM) {
-		t.Errorf("tap ended with %v, want exit status %d", err, 128+int(syscall.SIGTERM))
+	if !errors.As(err, &ee) || ee.ExitCode() != 128+int(sig) {
+		t.Errorf("tap ended with %v, want exit status %d", err, 128+int(sig))
 	}
 	if b, _ := os.ReadFile(rec); bytes.Count(b, []byte("\n")) != 2 {
 		t.Errorf("record after the signal:\n%s", b)
 	}
 	noProcessLeft(t, filepath.Join(dir, "child-pid"))
+}
+
+// TestTapEditorStopsReading: an editor that closes the tap's stdout gets
+// the tap's SIGPIPE caught: the tap ends the agent's whole group (its
+// grandchild too) and says why, instead of dying and leaving them.
+func TestTapEditorStopsReading(t *testing.T) {
+	self, _ := os.Executable()
+	dir := t.TempDir()
+	fakeEnv(t, "cursor", dir)
+	cmd := exec.Command(self, "-test.run=^$", "--", "tap", "--", self, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "ACPDIALECT_CLI_CHILD=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdin, _ := cmd.StdinPipe()
+	defer stdin.Close()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(wait); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "child-pid")); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	stdout.Close() // the editor stops reading
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 128+int(syscall.SIGTERM) || !strings.Contains(stderr.String(), "editor gone") {
+		t.Errorf("tap ended with %v (want the agent's SIGTERM, %d); stderr:\n%s", err, 128+int(syscall.SIGTERM), stderr.String())
+	}
+	noProcessLeft(t, filepath.Join(dir, "child-pid"))
+}
+
+// TestTapDetachedChild: a process the agent started outside its group
+// (setsid) keeps the agent's stdout open after the agent exits: the tap
+// stops reading it after the grace period and exits with the agent's
+// status, instead of waiting for that process.
+func TestTapDetachedChild(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(pidFile); err == nil {
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	// Its stderr goes elsewhere: the test's stderr is a buffer, which Wait
+	// would wait to copy (the command's is the terminal's file).
+	script := `setsid -f sh -c 'echo $$ > ` + pidFile + `; exec sleep 30' 2>/dev/null; echo '{}'; exit 3`
+	start := time.Now()
+	var stderr lockedBuffer // the agent's stderr is copied in by another goroutine
+	code := runCtx(context.Background(), []string{"tap", "--grace", "100ms", "--", "sh", "-c", script},
+		strings.NewReader(""), io.Discard, &stderr)
+	if code != 3 || time.Since(start) > 10*time.Second || !strings.Contains(stderr.String(), "stopped reading") {
+		t.Errorf("exit %d after %v; stderr: %s", code, time.Since(start), stderr.String())
+	}
+}
+
+// TestTapAgentClosesStdin: an agent that closes its stdin is not the
+// editor going away: the tap says whose pipe closed, and the agent runs on
+// (no grace period starts) while the editor is there.
+func TestTapAgentClosesStdin(t *testing.T) {
+	editor, client := io.Pipe()
+	go func() {
+		io.WriteString(client, "{\"a\":1}\n")
+		time.Sleep(300 * time.Millisecond)
+		io.WriteString(client, "{\"b\":2}\n")
+		time.Sleep(700 * time.Millisecond)
+		client.Close()
+	}()
+	var out, stderr lockedBuffer // the agent's stderr is copied in by another goroutine
+	code := runCtx(context.Background(), []string{"tap", "--grace", "100ms", "--", "sh", "-c", "exec 0<&-; echo started; sleep 0.6; echo done"},
+		editor, &out, &stderr)
+	if code != 0 || out.String() != "started\ndone\n" || !strings.Contains(stderr.String(), "agent: its stdin is closed") ||
+		strings.Contains(stderr.String(), "editor:") {
+		t.Errorf("exit %d, out %q, stderr:\n%s", code, out.String(), stderr.String())
+	}
+}
+
+// TestTapStartFails: an agent that is not found exits 127, as a shell
+// says it, and leaves an earlier record as it was.
+func TestTapStartFails(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "rec.jsonl")
+	os.WriteFile(rec, []byte("{}\n"), 0o644)
+	code := runCtx(context.Background(), []string{"tap", "--record", rec, "--", filepath.Join(t.TempDir(), "no-such-agent")},
+		strings.NewReader(""), io.Discard, io.Discard)
+	if b, _ := os.ReadFile(rec); code != 127 || string(b) != "{}\n" {
+		t.Errorf("exit %d, record %q; want 127 and the record kept", code, b)
+	}
+}
+
+// TestTapFrameWithSpace: a frame with leading whitespace is read by the
+// tap as replay reads its record: the same events.
+func TestTapFrameWithSpace(t *testing.T) {
+	dir := t.TempDir()
+	rec, evs := filepath.Join(dir, "rec.jsonl"), filepath.Join(dir, "events.jsonl")
+	line := ` {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Read","kind":"read","status":"pending"}}}`
+	code := runCtx(context.Background(), []string{"tap", "--record", rec, "--events", evs, "--", "sh", "-c", "echo '" + line + "'"},
+		strings.NewReader(""), io.Discard, io.Discard)
+	got, _ := os.ReadFile(evs)
+	if code != 0 || !bytes.Contains(got, []byte(`"tool_call_id":"t1"`)) {
+		t.Errorf("exit %d, events:\n%s", code, got)
+	}
+	_, want, _ := cli(t, "", "replay", "--json", rec)
+	if string(got) != want {
+		t.Errorf("tap events:\n%s\nreplay of the record:\n%s", got, want)
+	}
 }
 
 // editorClient is an editor that supports nothing beyond updates.

@@ -11,8 +11,9 @@ import (
 )
 
 // Group makes cmd the leader of a new process group, killed with SIGKILL
-// if the process that started it dies first (Linux's parent-death
-// signal; it reaches the leader, whose group the caller then ends).
+// if the process that started it dies first (Linux's parent-death signal:
+// it reaches the leader alone; what the leader started is left, unless
+// the caller lived to end the group).
 func Group(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
