@@ -3,6 +3,7 @@ package acpdialect
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/acpdialect/acpdialect/internal/scan"
@@ -85,7 +86,7 @@ func hintSize(v any) int64 {
 
 // AgentResponse is the agent's response to a redirected request: its
 // result, or its error object when it failed (read with Get; a member the
-// agent did not send does not Exist).
+// agent did not send does not Exist, nor does an "error":null).
 type AgentResponse struct {
 	Result gjson.Result
 	Error  gjson.Result
@@ -336,6 +337,9 @@ func (c *Conn) rewriteResponse(v frameView, r request, rw *Rewrite) Result {
 		Result: scan.Result(v.resultMember()),
 		Error:  scan.Result(scan.Member(v.s, "error")),
 	}
+	if resp.Error.Type == gjson.Null {
+		resp.Error = gjson.Result{} // "error":null beside a result is no error
+	}
 	s := c.sessions[r.session]
 	if s != nil && s.created != r.created {
 		s = nil // the session ended (and maybe began again) since
@@ -355,10 +359,25 @@ func (c *Conn) rewriteResponse(v frameView, r request, rw *Rewrite) Result {
 		w = replyWire(v.id.Raw, st.Result)
 	case resp.Error.IsObject():
 		w = errorWire(v.id.Raw, readError(resp.Error))
+	case resp.Error.Exists():
+		// Not an object: its text, so that the client still reads it.
+		w = errorWire(v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: the agent's error for " + r.method + " is not an object: " +
+			head(resp.Error.Raw, 1024)})
 	default:
 		w = errorWire(v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: no response for " + r.method})
 	}
 	return Result{Wire: w, Events: events}
+}
+
+// head returns s's first max bytes or fewer, ending at a rune.
+func head(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return s[:max]
 }
 
 // readError reads a JSON-RPC error object, data included. Its strings view

@@ -2,6 +2,8 @@ package grok_test
 
 import (
 	"encoding/json"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
@@ -158,6 +160,7 @@ func TestSetConfigResponse(t *testing.T) {
 		{"model string", `{"_meta":{"model":"b"}}`, "", "b", ""},
 		{"model Ok", `{"_meta":{"model":{"Ok":"c"}}}`, "", "c", ""},
 		{"incompatible by data", "", `{"code":-32600,"message":"Cannot switch","data":{"code":"MODEL_SWITCH_INCOMPATIBLE_AGENT"}}`, "", "Cannot switch. Start a new session to use this model."},
+		{"incompatible, no message", "", `{"code":-32600,"data":{"code":"MODEL_SWITCH_INCOMPATIBLE_AGENT"}}`, "", "This model needs another agent. Start a new session to use this model."},
 		{"incompatible by text", "", `{"code":-32600,"message":"x requires agent y. Start a new session to use this model."}`, "", "x requires agent y. Start a new session to use this model."},
 		{"other error", "", `{"code":-32000,"message":"boom"}`, "", ""},
 	}
@@ -254,12 +257,12 @@ func TestParseUsage(t *testing.T) {
 
 func TestParseQuestionAndAnswers(t *testing.T) {
 	q := grok.ParseQuestion(gjson.Parse(`{"toolCallId":"t","questions":[{"question":" Q1 ","options":[{"label":"A"},"B",{"label":""},3],"multiSelect":true},{"question":""},{"question":7},"x"]}`))
-	want := acpdialect.Question{ToolCallID: "t", Questions: []acpdialect.QuestionItem{{ID: "Q1", Prompt: "Q1", AllowMultiple: true,
+	want := acpdialect.Question{ToolCallID: "t", Questions: []acpdialect.QuestionItem{{ID: " Q1 ", Prompt: "Q1", AllowMultiple: true,
 		Options: []acpdialect.QuestionOption{{ID: "A", Label: "A"}, {ID: "B", Label: "B"}}}}}
 	if diff := cmp.Diff(want, q); diff != "" {
 		t.Error(diff)
 	}
-	if got := string(grok.Answered(grok.Answer{Question: "Q1", Labels: []string{"A", " B "}})); got != `{"outcome":"answered","answers":{"Q1":"A, B"}}` {
+	if got := string(grok.Answered(grok.Answer{Question: " Q1 ", Labels: []string{"A", " B "}})); got != `{"outcome":"answered","answers":{" Q1 ":"A, B"}}` {
 		t.Errorf("Answered: %s", got)
 	}
 	if got := string(grok.Answered(grok.Answer{Question: "Q1"})); got != `{"outcome":"declined"}` {
@@ -299,5 +302,55 @@ func TestParseTool(t *testing.T) {
 		if _, ok := grok.ParseTool(gjson.Parse(in)); ok {
 			t.Errorf("%s: ok", in)
 		}
+	}
+}
+
+// A reply with "error":null beside its result is a success (the switch
+// took place), and an error that is not an object reaches the client with
+// its text.
+func TestSetConfigOddErrors(t *testing.T) {
+	f, err := os.ReadFile("testdata/model-switch.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr := strings.SplitN(string(f), "\n", 5)[:4]
+	for _, tc := range []struct{ reply, want string }{
+		{`{"jsonrpc":"2.0","id":2,"error":null,"result":{}}`, `"currentValue":"grok-code-fast"`},
+		{`{"jsonrpc":"2.0","id":2,"error":"boom"}`, `"message":"acpdialect: the agent's error for session/set_config_option is not an object: \"boom\""`},
+	} {
+		c := acpdialect.NewRegistry(grok.Dialect()).NewConn(acpdialect.Options{})
+		for i, l := range hdr {
+			var err error
+			if i%2 == 0 {
+				_, err = c.Outbound([]byte(l))
+			} else {
+				_, err = c.Inbound([]byte(l))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := c.Outbound([]byte(`{"jsonrpc":"2.0","id":2,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"model","value":"grok-code-fast"}}`)); err != nil {
+			t.Fatal(err)
+		}
+		r, err := c.Inbound([]byte(tc.reply))
+		if err != nil || r.Wire == nil || !strings.Contains(string(r.Wire.Frame), tc.want) {
+			t.Errorf("%s: %v, %+v; want %s in the frame", tc.reply, err, r.Wire, tc.want)
+		}
+	}
+}
+
+// A session/new whose current model is not among several gets no config
+// options (a select's current value must be one of them), but keeps its
+// catalog for a later switch; an effort's name capitalizes a non-ASCII
+// first letter whole.
+func TestCatalogWithoutCurrent(t *testing.T) {
+	st := grok.SessionResult("session/new", gjson.Parse(`{"sessionId":"s2","models":{"currentModelId":"x","availableModels":[{"modelId":"a"},{"modelId":"b"}]}}`), nil)
+	if st.Result != nil || len(st.Events) != 0 || st.State == nil {
+		t.Errorf("result %s, %d events, state %v", st.Result, len(st.Events), st.State)
+	}
+	c, _ := grok.ParseCatalog(gjson.Parse(`{"availableModels":[{"modelId":"a","_meta":{"supportsReasoningEffort":true,"reasoningEfforts":["élevé"]}}]}`))
+	if !strings.Contains(string(c.ConfigOptions()), `"value":"élevé","name":"Élevé"`) {
+		t.Errorf("options %s", c.ConfigOptions())
 	}
 }

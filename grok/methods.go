@@ -88,11 +88,14 @@ func HandleQuestion(params gjson.Result) acpdialect.Action {
 func ParseQuestion(params gjson.Result) acpdialect.Question {
 	q := acpdialect.Question{ToolCallID: frame.Str(params.Get("toolCallId")), Questions: []acpdialect.QuestionItem{}}
 	params.Get("questions").ForEach(func(_, it gjson.Result) bool {
-		text := strings.TrimSpace(it.Get("question").String())
+		// A question's id is its text exactly as sent: Grok keys the
+		// answers by it. Only the prompt shown is trimmed.
+		raw := it.Get("question").String()
+		text := strings.TrimSpace(raw)
 		if it.Get("question").Type != gjson.String || text == "" {
 			return true
 		}
-		item := acpdialect.QuestionItem{ID: strings.Clone(text), Prompt: strings.Clone(text),
+		item := acpdialect.QuestionItem{ID: strings.Clone(raw), Prompt: strings.Clone(text),
 			Options: []acpdialect.QuestionOption{}, AllowMultiple: it.Get("multiSelect").Type == gjson.True}
 		it.Get("options").ForEach(func(_, o gjson.Result) bool {
 			label := o

@@ -3,6 +3,8 @@ package grok
 import (
 	"encoding/json"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
@@ -60,8 +62,9 @@ type Catalog struct {
 // ParseCatalog reads the legacy models object of a session/new or
 // session/load result ({availableModels, currentModelId}). Entries without
 // a modelId, and fields of the wrong type, are skipped. The current model
-// is currentModelId when the catalog has it, else the only model. ok is
-// false when there is no model.
+// is currentModelId when the catalog has it, else the only model, else
+// none (which of several runs is not known). ok is false when there is no
+// model.
 func ParseCatalog(models gjson.Result) (Catalog, bool) {
 	var c Catalog
 	models.Get("availableModels").ForEach(func(_, m gjson.Result) bool {
@@ -123,7 +126,8 @@ func parseEfforts(list gjson.Result) []Effort {
 			return true
 		}
 		if x.Name == "" {
-			x.Name = strings.ToUpper(x.Value[:1]) + x.Value[1:]
+			r, n := utf8.DecodeRuneInString(x.Value)
+			x.Name = string(unicode.ToUpper(r)) + x.Value[n:]
 		}
 		frame.Own(&x.Value, &x.Name)
 		out = append(out, x)
@@ -284,6 +288,12 @@ func sessionCatalog(result gjson.Result) acpdialect.Step {
 	c, ok := ParseCatalog(result.Get("models"))
 	if !ok {
 		return acpdialect.Step{}
+	}
+	if c.Current == "" {
+		// Which of several models runs is not known: a select needs its
+		// current value among its options, and a guess would be invented.
+		// The catalog waits for a switch or Grok's model_changed.
+		return acpdialect.Step{State: &c}
 	}
 	opts := c.ConfigOptions()
 	return acpdialect.Step{

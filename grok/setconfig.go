@@ -251,7 +251,10 @@ func ClassifyError(e gjson.Result) (acpdialect.RPCError, bool) {
 		!(strings.Contains(msg, "requires agent") && strings.Contains(msg, "Start a new session")) {
 		return acpdialect.RPCError{}, false
 	}
-	if !strings.Contains(msg, "Start a new session") {
+	switch {
+	case strings.TrimSpace(msg) == "":
+		msg = "This model needs another agent. Start a new session to use this model."
+	case !strings.Contains(msg, "Start a new session"):
 		msg = strings.TrimSuffix(msg, ".") + ". Start a new session to use this model."
 	}
 	c := int(e.Get("code").Int())
