@@ -44,14 +44,24 @@ func (r *Registry) ByID(id string) *Dialect {
 	return nil
 }
 
-// ByAgent returns the first dialect whose Match accepts an agent's
-// initialize agentInfo name and title, or nil for an unknown agent. This is
-// how a Conn identifies its agent. Dialects match known names
-// (MatchName), never a substring, so the order matters only for dialects
-// that claim the same name.
+// ByAgent returns the dialect whose Match accepts an agent's initialize
+// agentInfo name and title, or nil for an unknown agent. This is how a
+// Conn identifies its agent. The name decides first: the first dialect
+// that accepts the name alone (title "") wins, and only when none does is
+// each asked with the title too, so that an agent named as one dialect's
+// and titled as another's is the first's whatever the registration
+// order. Dialects match known names (MatchName), never a substring, so
+// the order matters only for dialects that claim the same name.
 func (r *Registry) ByAgent(name, title string) *Dialect {
 	if r == nil || (name == "" && title == "") {
 		return nil
+	}
+	if name != "" {
+		for _, d := range r.dialects {
+			if d.Match != nil && d.Match(name, "") {
+				return d
+			}
+		}
 	}
 	for _, d := range r.dialects {
 		if d.Match != nil && d.Match(name, title) {

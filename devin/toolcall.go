@@ -103,7 +103,9 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		t.Name = strings.Clone(m.ToolName)
 		prev.Tool = &t
 	}
-	if m.Parent != "" && m.Parent != RootAgent && m.Parent != prev.ParentToolCallID {
+	// A card is never its own parent (Devin tags a subagent's own traffic
+	// with its id).
+	if m.Parent != "" && m.Parent != RootAgent && m.Parent != prev.ParentToolCallID && m.Parent != u.ID.Str {
 		prev.ParentToolCallID = strings.Clone(m.Parent)
 	}
 	if m.Started == nil && m.Completed == nil {

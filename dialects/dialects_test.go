@@ -29,3 +29,28 @@ func TestRegistryHasEveryBuiltin(t *testing.T) {
 		}
 	}
 }
+
+// The name decides before the title: an agent named as one dialect's and
+// titled as another's is the first's, whatever the registration order;
+// the title decides only when no dialect knows the name.
+func TestIdentifyNameBeforeTitle(t *testing.T) {
+	reg := dialects.Registry()
+	for _, tc := range []struct{ name, title, want string }{
+		{"gemini-cli", "Auggie Agent", "gemini"},
+		{"devin", "Gemini", "devin"},
+		{"OpenCode", "Cursor Agent", "opencode"},
+		{"copilot", "gemini", "copilot"},
+		{"codex-acp", "Claude Code", "codex"},
+		{"", "Gemini CLI", "gemini"},
+		{"some-proxy", "Cursor Agent", "cursor"},
+		{"some-proxy", "nothing known", ""},
+	} {
+		got := ""
+		if d := reg.ByAgent(tc.name, tc.title); d != nil {
+			got = d.ID
+		}
+		if got != tc.want {
+			t.Errorf("ByAgent(%q, %q) = %q, want %q", tc.name, tc.title, got, tc.want)
+		}
+	}
+}

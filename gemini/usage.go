@@ -13,7 +13,7 @@ import (
 // (input_tokens, output_tokens). The model is model_usage's when the turn
 // used exactly one; with several, no one model answered the turn and none
 // is named. A count that is not a whole number of zero or more is absent.
-// It returns nil when the result has neither object.
+// It returns nil when it reads neither a count nor a model.
 func TurnUsage(r gjson.Result) *acpdialect.Event {
 	usage := r.Get("usage")
 	quota := r.Get("_meta.quota")
@@ -34,7 +34,16 @@ func TurnUsage(r gjson.Result) *acpdialect.Event {
 		})
 		x.Model = OnlyModel(quota.Get("model_usage"))
 	}
+	if !counted(&x) && x.Model == "" {
+		return nil // nothing read: no empty summary
+	}
 	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &x}
+}
+
+// counted reports whether u has a token count (a zero sent counts).
+func counted(u *acpdialect.Usage) bool {
+	return u.InputTokens != nil || u.OutputTokens != nil || u.ThoughtTokens != nil ||
+		u.CachedReadTokens != nil || u.CachedWriteTokens != nil || u.TotalTokens != nil
 }
 
 // OnlyModel returns the model of a model_usage list that holds exactly

@@ -64,7 +64,8 @@ func readCost(v gjson.Result) (*float64, string) {
 // TurnUsage reads a session/prompt result's usage into a turn summary:
 // OpenCode sums it over every assistant message of the turn (subtasks
 // included), and sends the thought and cached counts only when they are
-// not zero. It returns nil when the result has no usage object.
+// not zero. It returns nil when the result has no usage object, or one
+// with no count it can read.
 func TurnUsage(r gjson.Result) *acpdialect.Event {
 	usage := r.Get("usage")
 	if !usage.IsObject() {
@@ -72,5 +73,9 @@ func TurnUsage(r gjson.Result) *acpdialect.Event {
 	}
 	x := acpdialect.Usage{Turn: true}
 	x.ReadTokens(usage)
+	if x.InputTokens == nil && x.OutputTokens == nil && x.ThoughtTokens == nil &&
+		x.CachedReadTokens == nil && x.CachedWriteTokens == nil && x.TotalTokens == nil {
+		return nil
+	}
 	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &x}
 }
