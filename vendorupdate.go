@@ -105,13 +105,38 @@ func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Pay
 // link records that child is the session of the native subagent on card
 // k: later updates naming only the child find the card, and the child
 // session's tool calls nest under it, whenever its first frame comes.
+//
+// A child that is k's own session or one of its ancestors is refused: the
+// link would make a cycle (a session nested under its own descendant), in
+// which a client walking the tree would never stop.
 func (c *Conn) link(k correlate.Key, child string) {
+	if c.ancestorOrSelf(k.Session, child) {
+		return
+	}
 	child = strings.Clone(child) // a store key: see vendorUpdate
 	c.children.Put(correlate.Key{Session: k.Session, ID: child}, k.ID)
 	c.childOf.Put(correlate.Key{ID: child}, k)
 	if cs := c.sessions[child]; cs != nil && cs.parent.Session == "" {
 		cs.parent = k
 	}
+}
+
+// ancestorOrSelf reports whether session a is s or a session s nests
+// under, through the parent cards of child sessions (at most maxDepth
+// levels: a deeper chain is taken as a cycle).
+func (c *Conn) ancestorOrSelf(s, a string) bool {
+	const maxDepth = 64
+	for range maxDepth {
+		if s == a {
+			return true
+		}
+		p := c.childOf.Get(correlate.Key{ID: s})
+		if p == nil {
+			return false
+		}
+		s = p.Session
+	}
+	return true
 }
 
 // mergeNative merges a native update's payload into a card with merge,

@@ -186,3 +186,27 @@ func TestOtherAgentUnaffected(t *testing.T) {
 		t.Errorf("early stats %+v", e)
 	}
 }
+
+// A task in a child session that names an ancestor session (here the
+// root) is not linked: the root would nest under its own descendant, a
+// cycle a client walking the tree would never leave. The root's cards
+// keep no parent and its text stays the standard chunk.
+func TestNoLinkCycle(t *testing.T) {
+	c := conn(t, acpdialect.Options{})
+	feed(t, c, taskStart("root", "t1"), false)
+	feed(t, c, taskDone("root", "t1", "c1"), false)
+	feed(t, c, taskStart("c1", "t2"), false)
+	feed(t, c, taskDone("c1", "t2", "c3"), false)
+	feed(t, c, taskStart("c3", "t3"), false)
+	out := feed(t, c, taskDone("c3", "t3", "root"), false) // the grandchild names the root
+	out += feed(t, c, taskDone("root", "t1", "c1"), false)
+	out += feed(t, c, chunk("root", "root text"), false)
+	for _, bad := range []string{`"tool_call_id":"t1","payload":{"kind":"subagent_task","status":"completed","title":"t","parent_tool_call_id"`, `"message"`} {
+		if strings.Contains(out, bad) {
+			t.Errorf("a cycle: %s in\n%s", bad, out)
+		}
+	}
+	if got := feed(t, c, chunk("c3", "grandchild text"), false); !strings.Contains(got, `"parent_tool_call_id":"t2"`) {
+		t.Errorf("the grandchild's text no longer nests under its own card:\n%s", got)
+	}
+}
