@@ -267,6 +267,13 @@ func (e Event) SessionInfo() *SessionInfo { o, _ := e.Object.(*SessionInfo); ret
 // Config returns the event's config options, or nil.
 func (e Event) Config() *Config { o, _ := e.Object.(*Config); return o }
 
+// HasCounts reports whether u has a token count of a turn (a zero sent
+// counts): a reader that read none makes no turn summary.
+func (u *Usage) HasCounts() bool {
+	return u.InputTokens != nil || u.OutputTokens != nil || u.ThoughtTokens != nil ||
+		u.CachedReadTokens != nil || u.CachedWriteTokens != nil || u.TotalTokens != nil
+}
+
 // ReadTokens reads ACP's turn token counts (PromptResponse.usage:
 // inputTokens, outputTokens, thoughtTokens, cachedReadTokens,
 // cachedWriteTokens, totalTokens) from obj into u, for a dialect's

@@ -149,3 +149,18 @@ func TestPayloadCut(t *testing.T) {
 		t.Error("a second cut to the same limit reports a change")
 	}
 }
+
+// HasCounts sees each of the six turn counts, a zero included, and
+// nothing else.
+func TestUsageHasCounts(t *testing.T) {
+	zero := int64(0)
+	if (&acpdialect.Usage{Turn: true, Model: "m", Used: &zero}).HasCounts() {
+		t.Error("a usage without turn counts has counts")
+	}
+	for i, u := range []acpdialect.Usage{{InputTokens: &zero}, {OutputTokens: &zero}, {ThoughtTokens: &zero},
+		{CachedReadTokens: &zero}, {CachedWriteTokens: &zero}, {TotalTokens: &zero}} {
+		if !u.HasCounts() {
+			t.Errorf("count %d not seen", i)
+		}
+	}
+}

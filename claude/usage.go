@@ -159,17 +159,10 @@ func TurnEvent(result gjson.Result) *acpdialect.Event {
 			})
 		}
 	})
-	if !t.counted() {
+	if !t.u.HasCounts() {
 		return nil
 	}
 	return &t.ev
-}
-
-// counted reports whether the turn has any token count.
-func (t *turn) counted() bool {
-	u := &t.u
-	return u.InputTokens != nil || u.OutputTokens != nil || u.TotalTokens != nil ||
-		u.CachedReadTokens != nil || u.CachedWriteTokens != nil || u.ThoughtTokens != nil
 }
 
 // readTokens reads a token count object, in ACP's names (acp) or the
@@ -267,7 +260,7 @@ func HandleAccountingUsage(params gjson.Result) acpdialect.Action {
 			})
 		}
 	})
-	if !t.counted() {
+	if !t.u.HasCounts() {
 		return acpdialect.Action{} // nothing to book
 	}
 	if u.Origin == "" {

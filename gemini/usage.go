@@ -34,16 +34,10 @@ func TurnUsage(r gjson.Result) *acpdialect.Event {
 		})
 		x.Model = OnlyModel(quota.Get("model_usage"))
 	}
-	if !counted(&x) && x.Model == "" {
+	if !x.HasCounts() && x.Model == "" {
 		return nil // nothing read: no empty summary
 	}
 	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &x}
-}
-
-// counted reports whether u has a token count (a zero sent counts).
-func counted(u *acpdialect.Usage) bool {
-	return u.InputTokens != nil || u.OutputTokens != nil || u.ThoughtTokens != nil ||
-		u.CachedReadTokens != nil || u.CachedWriteTokens != nil || u.TotalTokens != nil
 }
 
 // OnlyModel returns the model of a model_usage list that holds exactly

@@ -73,8 +73,7 @@ func TurnUsage(r gjson.Result) *acpdialect.Event {
 	}
 	x := acpdialect.Usage{Turn: true}
 	x.ReadTokens(usage)
-	if x.InputTokens == nil && x.OutputTokens == nil && x.ThoughtTokens == nil &&
-		x.CachedReadTokens == nil && x.CachedWriteTokens == nil && x.TotalTokens == nil {
+	if !x.HasCounts() {
 		return nil
 	}
 	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &x}
