@@ -326,8 +326,11 @@ func TestTapDetachedChild(t *testing.T) {
 		}
 	})
 	// Its stderr goes elsewhere: the test's stderr is a buffer, which Wait
-	// would wait to copy (the command's is the terminal's file).
-	script := `setsid -f sh -c 'echo $$ > ` + pidFile + `; exec sleep 30' 2>/dev/null; echo '{}'; exit 3`
+	// would wait to copy (the command's is the terminal's file). The agent
+	// exits once the process has left its group (it wrote its pid after
+	// setsid), or the group's end would still reach it.
+	script := `setsid -f sh -c 'echo $$ > ` + pidFile + `; exec sleep 30' 2>/dev/null; ` +
+		`while [ ! -s ` + pidFile + ` ]; do sleep 0.01; done; echo '{}'; exit 3`
 	start := time.Now()
 	var stderr lockedBuffer // the agent's stderr is copied in by another goroutine
 	code := runCtx(context.Background(), []string{"tap", "--grace", "100ms", "--", "sh", "-c", script},
@@ -342,15 +345,20 @@ func TestTapDetachedChild(t *testing.T) {
 // (no grace period starts) while the editor is there.
 func TestTapAgentClosesStdin(t *testing.T) {
 	editor, client := io.Pipe()
+	var out, stderr lockedBuffer // the agent's stderr is copied in by another goroutine
+	waitFor := func(s string) {
+		for deadline := time.Now().Add(wait); !strings.Contains(out.String(), s) && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond) // polls the output: no event to wait on
+		}
+	}
 	go func() {
 		io.WriteString(client, "{\"a\":1}\n")
-		time.Sleep(300 * time.Millisecond)
+		waitFor("started") // the agent has closed its stdin
 		io.WriteString(client, "{\"b\":2}\n")
-		time.Sleep(700 * time.Millisecond)
+		waitFor("done") // it ran on, past the grace period
 		client.Close()
 	}()
-	var out, stderr lockedBuffer // the agent's stderr is copied in by another goroutine
-	code := runCtx(context.Background(), []string{"tap", "--grace", "100ms", "--", "sh", "-c", "exec 0<&-; echo started; sleep 0.6; echo done"},
+	code := runCtx(context.Background(), []string{"tap", "--grace", "100ms", "--", "sh", "-c", "exec 0<&-; echo started; sleep 0.5; echo done"},
 		editor, &out, &stderr)
 	if code != 0 || out.String() != "started\ndone\n" || !strings.Contains(stderr.String(), "agent: its stdin is closed") ||
 		strings.Contains(stderr.String(), "editor:") {
