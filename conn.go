@@ -217,8 +217,8 @@ var ErrInvalidJSON = errors.New("acpdialect: frame is not valid JSON")
 // correlates vendor metadata with tool calls, and returns the replies the
 // client owes and the normalized events.
 //
-// Make one with Registry.NewConn (or DefaultRegistry's): the zero Conn is
-// not usable. A Conn is not safe for concurrent use; serialize calls
+// Make one with Registry.NewConn (dialects.Registry() holds the built-in
+// dialects): the zero Conn is not usable. A Conn is not safe for concurrent use; serialize calls
 // (wiretap does). Frames are only read during the call: the caller may
 // reuse the buffer.
 //
