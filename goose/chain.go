@@ -44,8 +44,9 @@ func MergeSummary(cur, next string) string {
 }
 
 // ToolCall carries a tool call's chain on its card (Payload.Chain): the
-// id as the agent sent it last, the summary as MergeSummary says. The card
-// keeps its kind; the chain object is copied before a change.
+// id as the agent sent it last, the summary as MergeSummary says. A new id
+// is another chain: the summary of the one before does not carry over. The
+// card keeps its kind; the chain object is copied before a change.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	id, summary := ParseChain(u.Meta)
 	if id == "" && summary == "" {
@@ -56,7 +57,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		ch = *prev.Chain
 	}
 	if id != "" && id != ch.ID {
-		ch.ID = strings.Clone(id) // id views the frame
+		ch = acpdialect.Chain{ID: strings.Clone(id)} // id views the frame
 	}
 	if s := MergeSummary(ch.Summary, summary); s != ch.Summary {
 		ch.Summary = strings.Clone(s) // only a new summary, which views the frame, differs

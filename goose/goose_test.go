@@ -81,6 +81,12 @@ func TestToolCall(t *testing.T) {
 		{"no chain keys keep the chain", acpdialect.Payload{Kind: acpdialect.KindGeneric, Chain: chain("c1", "Explored")},
 			`{"status":"completed"}`, chain("c1", "Explored")},
 		{"no chain at all", acpdialect.Payload{Kind: acpdialect.KindGeneric}, `{"_meta":{"x":1}}`, nil},
+		{"another chain drops the old summary", acpdialect.Payload{Kind: acpdialect.KindGeneric, Chain: chain("c1", "Explored")},
+			`{"_meta":{"_goose/tool-chain-id":"c2"}}`, chain("c2", "")},
+		{"another chain takes its own placeholder", acpdialect.Payload{Kind: acpdialect.KindGeneric, Chain: chain("c1", "Explored")},
+			`{"_meta":{"_goose/tool-chain-id":"c2","_goose/tool-chain-summary":"working"}}`, chain("c2", "working")},
+		{"a summary without an id stays on the chain", acpdialect.Payload{Kind: acpdialect.KindGeneric, Chain: chain("c1", "working")},
+			`{"_meta":{"_goose/tool-chain-summary":"Edited"}}`, chain("c1", "Edited")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
