@@ -116,12 +116,13 @@ func auditFile(s stdio, a *audit.Audit, name, agent string) int {
 	return exitOK
 }
 
-// writeAudit writes the items in aligned columns.
+// writeAudit writes the items in aligned columns. Names come from the
+// agent, so they are made safe for a terminal first.
 func writeAudit(w *bufio.Writer, items []audit.Item) {
 	rows := [][]string{{"STATUS", "KIND", "NAME", "COUNT", "FIRST", "AGENT"}}
 	for _, it := range items {
-		rows = append(rows, []string{it.Status, it.Kind, it.Name, strconv.Itoa(it.Count),
-			it.File + ":" + strconv.Itoa(it.Line), it.Agent})
+		rows = append(rows, []string{it.Status, it.Kind, safe(it.Name), strconv.Itoa(it.Count),
+			safe(it.File) + ":" + strconv.Itoa(it.Line), safe(it.Agent)})
 	}
 	width := make([]int, len(rows[0]))
 	for _, r := range rows {

@@ -114,5 +114,9 @@ type stdio struct {
 }
 
 func (s stdio) errorf(format string, args ...any) {
-	fmt.Fprintf(s.err, "acpdialect: "+format+"\n", args...)
+	// Messages quote the input (a bad line's reason, a file name): made
+	// safe for a terminal like the view.
+	msg := fmt.Sprintf(format, args...)
+	body := strings.TrimRight(msg, "\n")
+	fmt.Fprint(s.err, "acpdialect: "+safe(body)+msg[len(body):]+"\n")
 }

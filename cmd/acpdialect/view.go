@@ -202,10 +202,12 @@ func (v *view) paint(code, s string) string {
 
 // write lays a row out: the line number and session padded to the widest
 // so far, the type to 16 (tool_call_update), a nested line indented under
-// its parent.
+// its parent. Every column may hold the agent's text, so each is made safe
+// for a terminal; the colours are the view's own.
 func (v *view) write(r row) {
 	num := strconv.Itoa(r.line)
-	sess := shortID(orDash(r.session))
+	sess := safe(shortID(orDash(r.session)))
+	r.what, r.text = safe(r.what), safe(r.text)
 	v.lineW = max(v.lineW, len(num))
 	v.sessW = max(v.sessW, utf8.RuneCountInString(sess))
 	var b strings.Builder
@@ -468,7 +470,7 @@ func orDash(s string) string {
 // stats line (pending.* are its "pending" store's counters).
 func summary(sum replay.Summary, cards int) string {
 	st := sum.Stats
-	agent := sum.Agent
+	agent := safe(sum.Agent)
 	if agent == "" {
 		agent = "unknown"
 	}
