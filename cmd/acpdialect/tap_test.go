@@ -331,10 +331,14 @@ func TestTapDetachedChild(t *testing.T) {
 	// setsid), or the group's end would still reach it.
 	script := `setsid -f sh -c 'echo $$ > ` + pidFile + `; exec sleep 30' 2>/dev/null; ` +
 		`while [ ! -s ` + pidFile + ` ]; do sleep 0.01; done; echo '{}'; exit 3`
+	// The editor stays: at its EOF the grace period would end an agent
+	// still waiting for setsid on a loaded machine (exit 143).
+	editor, stay := io.Pipe()
+	defer stay.Close()
 	start := time.Now()
 	var stderr lockedBuffer // the agent's stderr is copied in by another goroutine
 	code := runCtx(context.Background(), []string{"tap", "--grace", "100ms", "--", "sh", "-c", script},
-		strings.NewReader(""), io.Discard, &stderr)
+		editor, io.Discard, &stderr)
 	if code != 3 || time.Since(start) > 10*time.Second || !strings.Contains(stderr.String(), "stopped reading") {
 		t.Errorf("exit %d after %v; stderr: %s", code, time.Since(start), stderr.String())
 	}
