@@ -182,8 +182,13 @@ func (t *turnState) response(f replay.Frame, r row, dst []row) []row {
 	res := gjson.Parse(f.Result)
 	if f.Dir == replay.ClientToAgent {
 		p, ok := t.permissions[f.ID]
+		if !ok && f.ID == "" {
+			// An "id":null error (a parse error, of either side) answers
+			// no request, so no event shows it.
+			return t.errorRow(f, r, "", dst)
+		}
 		if !ok {
-			return dst
+			return dst // the client's answer to a request its reply event shows
 		}
 		delete(t.permissions, f.ID)
 		r.what, r.session, r.text = "answer", p.session, "id="+f.ID+" "+permissionAnswer(res, f.Error, p.options)
@@ -194,9 +199,7 @@ func (t *turnState) response(f replay.Frame, r row, dst []row) []row {
 	method := req.method
 	r.session = req.session
 	if f.Error != "" {
-		e := gjson.Parse(f.Error)
-		r.what, r.text = "error", strings.TrimSpace("id="+f.ID+" "+method+" -> "+e.Get("code").Raw+" "+quote(e.Get("message").String()))
-		return append(dst, r)
+		return t.errorRow(f, r, method, dst)
 	}
 	switch method {
 	case "session/prompt":
@@ -210,6 +213,21 @@ func (t *turnState) response(f replay.Frame, r row, dst []row) []row {
 		return dst
 	}
 	r.text = strings.TrimSpace(r.text)
+	return append(dst, r)
+}
+
+// errorRow shows an error response, naming the method of the request it
+// answers when that is known; a response without an error shows nothing.
+func (t *turnState) errorRow(f replay.Frame, r row, method string, dst []row) []row {
+	if f.Error == "" {
+		return dst
+	}
+	e := gjson.Parse(f.Error)
+	head := "id=" + cmpOr(f.ID, "null") + " "
+	if method != "" {
+		head += method + " "
+	}
+	r.what, r.text = "error", strings.TrimSpace(head+"-> "+e.Get("code").Raw+" "+quote(e.Get("message").String()))
 	return append(dst, r)
 }
 

@@ -145,3 +145,28 @@ func TestViewColor(t *testing.T) {
 		t.Error("NO_COLOR ignored")
 	}
 }
+
+// TestViewUnmatchedError: an "id":null error (a parse error) is shown,
+// not dropped; the client's answers to agent requests still show only
+// through their reply events.
+func TestViewUnmatchedError(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`,
+		`{"jsonrpc":"2.0","id":77,"error":{"code":-32603,"message":"lost"}}`,
+		`{"jsonrpc":"2.0","id":78,"result":{}}`,
+	}, "\n") + "\n"
+	code, out, errs := cli(t, in, "replay", "-")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	got := squash(out)
+	for _, w := range []string{`2 error - id=null -> -32700 "Parse error"`} {
+		if !strings.Contains(got, w) {
+			t.Errorf("view lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(got, "\n3 ") || strings.Contains(got, "\n4 ") {
+		t.Errorf("an unmatched answer is shown:\n%s", out)
+	}
+}
