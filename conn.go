@@ -95,7 +95,9 @@ type Options struct {
 	Now func() time.Time
 	// MaxOutput bounds the output text a card keeps (Shell.Output,
 	// MCPTool.Output), in bytes: past it the tail is kept and
-	// OutputTruncated says so. Default DefaultMaxOutput.
+	// OutputTruncated says so. Default DefaultMaxOutput. A dialect may
+	// keep less of its own (Codex keeps at most codex.MaxMCPOutput of an
+	// MCP call's output), never more.
 	MaxOutput int
 	// MaxHeld and MaxHeldBytes bound the message events held for each
 	// session that may be an unlinked subagent's (Dialect.ChildSessions),

@@ -33,8 +33,11 @@ type Event struct {
 	// delta (tool_call and tool_call_update).
 	Payload *Payload `json:"payload,omitempty"`
 
-	// Method and ID name the request a reply answers; ID is exactly the
-	// bytes received (a number, a string, ...).
+	// Method and ID name the request an event belongs to: the agent
+	// request a reply answers (or a question asks), or the client request
+	// whose result an event reads (capabilities from initialize, a turn's
+	// usage from session/prompt, models). ID is exactly the bytes received
+	// (a number, a string, ...). Result or Error is the reply's answer.
 	Method string          `json:"method,omitempty"`
 	ID     json.RawMessage `json:"id,omitempty"`
 	Result json.RawMessage `json:"result,omitempty"`

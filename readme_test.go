@@ -104,6 +104,8 @@ func TestReadmeContractNamesPayloadFields(t *testing.T) {
 			}
 		}
 	}
+	walk(reflect.TypeOf(acpdialect.Event{}), "Event")
+	walk(reflect.TypeOf(acpdialect.RPCError{}), "RPCError")
 	walk(reflect.TypeOf(acpdialect.Payload{}), "Payload")
 	for _, o := range []acpdialect.Object{&acpdialect.Question{}, &acpdialect.Plan{}, &acpdialect.Todos{},
 		&acpdialect.Image{}, &acpdialect.Models{}, &acpdialect.Commands{}, &acpdialect.Usage{},
@@ -112,5 +114,21 @@ func TestReadmeContractNamesPayloadFields(t *testing.T) {
 		&acpdialect.AuthStatus{}, &acpdialect.SessionInfo{}, &acpdialect.Config{}} {
 		typ := reflect.TypeOf(o).Elem()
 		walk(typ, typ.Name())
+	}
+}
+
+// The README's sample output is what `go run ./cmd/acpdialect replay`
+// prints: the CLI's own golden file of that run, verbatim.
+func TestReadmeSampleIsTheCLIOutput(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile("cmd/acpdialect/testdata/sample.view.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```\n"+string(golden)+"```\n") {
+		t.Errorf("the README's sample output is not cmd/acpdialect/testdata/sample.view.golden:\n%s", golden)
 	}
 }

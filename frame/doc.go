@@ -26,6 +26,6 @@
 //   - Merges: [Keep] is the copy-on-write step of a hook that merges a
 //     frame into a payload's kind object.
 //
-// The package depends on nothing of acpdialect's, so a parser written with
-// it can be tested on bytes alone.
+// The package does not import acpdialect (only its internal JSON scanner),
+// so a parser written with it can be tested on bytes alone.
 package frame
