@@ -12,15 +12,21 @@ import (
 // turnState is what the view remembers across frames to show a turn: the
 // client's requests by id (a response says what it answers), the agent's
 // permission requests (their answer names an option) and each tool call's
-// nesting depth. Each table is cleared when it reaches maxRemembered: the
-// view then shows less, never grows.
+// nesting depth. Each table is cleared when it reaches maxRemembered, and
+// keeps no key over maxKey bytes and no text over maxText characters: the
+// view then shows less, never grows (4,096 requests with 1 MB ids would
+// otherwise hold 4 GB).
 type turnState struct {
 	requests    map[string]request       // client request id -> what it asked
 	permissions map[string]permissionReq // permission request id -> its session and options
 	depths      map[string]int           // tool call id -> depth
 }
 
-const maxRemembered = 4096
+const (
+	maxRemembered = 4096
+	maxKey        = 1 << 10 // bytes of an id the view remembers
+	maxOptions    = 64      // options of a permission request remembered for its answer
+)
 
 // permissionReq is a permission request awaiting the client's answer:
 // its session, and its options' names by id.
@@ -36,8 +42,12 @@ func newTurnState() *turnState {
 	return &turnState{requests: map[string]request{}, permissions: map[string]permissionReq{}, depths: map[string]int{}}
 }
 
-// remember puts k=v in m, clearing m when it is full.
+// remember puts k=v in m, clearing m when it is full; a key over maxKey
+// is not remembered.
 func remember[V any](m map[string]V, k string, v V) {
+	if len(k) > maxKey {
+		return
+	}
 	if len(m) >= maxRemembered {
 		clear(m)
 	}
@@ -135,7 +145,7 @@ func (t *turnState) rows(f replay.Frame, dst []row) []row {
 		return t.response(f, r, dst)
 	case f.Dir == replay.ClientToAgent:
 		if f.ID != "" {
-			remember(t.requests, strings.Clone(f.ID), request{strings.Clone(f.Method), r.session})
+			remember(t.requests, strings.Clone(f.ID), request{strings.Clone(truncate(f.Method)), cut(r.session)})
 		}
 		return t.clientRequest(f, r, dst)
 	case f.Method == "session/update":
@@ -238,13 +248,15 @@ func (t *turnState) permission(f replay.Frame, r row) row {
 	opts := map[string]string{}
 	var names []string
 	p.Get("options").ForEach(func(_, o gjson.Result) bool {
-		id, name := strings.Clone(o.Get("optionId").String()), strings.Clone(o.Get("name").String())
-		opts[id] = name
+		id, name := o.Get("optionId").String(), o.Get("name").String()
+		if len(opts) < maxOptions && len(id) <= maxKey {
+			opts[strings.Clone(id)] = cut(name)
+		}
 		names = append(names, word(cmpOr(name, id))+"("+o.Get("kind").String()+")")
 		return true
 	})
 	if f.ID != "" {
-		remember(t.permissions, strings.Clone(f.ID), permissionReq{r.session, opts})
+		remember(t.permissions, strings.Clone(f.ID), permissionReq{cut(r.session), opts})
 	}
 	tc := p.Get("toolCall")
 	r.what = "permission"

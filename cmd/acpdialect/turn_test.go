@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/internal/replay"
 	tw "github.com/acpdialect/acpdialect/internal/testwire"
 )
 
@@ -168,5 +170,32 @@ func TestViewUnmatchedError(t *testing.T) {
 	}
 	if strings.Contains(got, "\n3 ") || strings.Contains(got, "\n4 ") {
 		t.Errorf("an unmatched answer is shown:\n%s", out)
+	}
+}
+
+// TestViewMemoryIsBounded: the view remembers no id over maxKey bytes, no
+// more than maxOptions options of a permission request and only the
+// shown start of a method, so an agent's huge ids cannot grow it.
+func TestViewMemoryIsBounded(t *testing.T) {
+	ts := newTurnState()
+	huge := `"` + strings.Repeat("x", 1<<20) + `"`
+	ts.rows(replay.Frame{Line: 1, Dir: replay.ClientToAgent, Method: "session/prompt", ID: huge, Params: `{}`}, nil)
+	ts.rows(replay.Frame{Line: 2, Dir: replay.ClientToAgent, Method: strings.Repeat("m", 1<<20), ID: "3", Params: `{}`}, nil)
+	var opts []string
+	for i := range 1000 {
+		opts = append(opts, `{"optionId":"o`+strconv.Itoa(i)+`","name":"n","kind":"allow_once"}`)
+	}
+	ts.rows(replay.Frame{Line: 3, Dir: replay.AgentToClient, Method: "session/request_permission", ID: "4",
+		Params: `{"sessionId":"s1","toolCall":{"toolCallId":"t"},"options":[` + strings.Join(opts, ",") + `]}`}, nil)
+	ts.depth("s1", strings.Repeat("t", 1<<20), "")
+
+	if _, ok := ts.requests[huge]; ok || len(ts.depths) != 0 {
+		t.Errorf("an id of 1 MB is remembered (%d requests, %d depths)", len(ts.requests), len(ts.depths))
+	}
+	if m := ts.requests["3"].method; len(m) > 4*maxText {
+		t.Errorf("a method of %d bytes is remembered", len(m))
+	}
+	if n := len(ts.permissions["4"].options); n != maxOptions {
+		t.Errorf("%d options remembered, want %d", n, maxOptions)
 	}
 }
