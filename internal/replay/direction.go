@@ -1,6 +1,9 @@
 package replay
 
-import "strings"
+import (
+	"crypto/sha256"
+	"strings"
+)
 
 // Direction is which way a frame travels.
 type Direction uint8
@@ -45,7 +48,9 @@ func agentServes(method string) bool {
 // requests tracks the requests of both sides that still await a response,
 // by id bytes, with the sequence number at which each was sent. At most
 // limit per side are kept (the oldest is forgotten), so that a transcript
-// of requests never answered does not grow the table.
+// of requests never answered does not grow the table; an id longer than
+// maxIDKey is kept as its hash (idKey), so that huge ids do not grow it
+// either.
 type requests struct {
 	seq    uint64
 	limit  int
@@ -70,12 +75,33 @@ func (r *requests) side(d Direction) map[string]uint64 {
 	return r.agent
 }
 
+// maxIDKey is the longest id kept as is. Real ids are numbers or short
+// strings; a longer one (a 1 MB string id) is kept as its SHA-256, so that
+// the table's bytes stay bounded by its count: 2 sides x (limit + order)
+// ids of at most this many bytes.
+const maxIDKey = 128
+
+// idKey is the table's key for a raw id: the id itself when short, else a
+// marker byte (never the first byte of a JSON value, so the two kinds
+// never meet) and the id's SHA-256, equal for equal ids as the id is.
+func idKey(id string) string {
+	if len(id) <= maxIDKey {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return "#" + string(sum[:])
+}
+
 func (r *requests) sent(d Direction, id string) {
 	r.seq++
 	m := r.side(d)
 	// The line's buffer is reused: the key is a copy, even for an id seen
 	// before, since assigning under a string key stores the key again.
-	id = strings.Clone(id)
+	if len(id) <= maxIDKey {
+		id = strings.Clone(id)
+	} else {
+		id = idKey(id)
+	}
 	m[id] = r.seq
 	r.order[d] = append(r.order[d], sentReq{id, r.seq})
 	for len(m) > r.limit && len(r.order[d]) > 0 {
@@ -104,6 +130,7 @@ func (r *requests) compact(d Direction) {
 
 // forget drops a request of side d that was answered out of band.
 func (r *requests) forget(d Direction, id string) {
+	id = idKey(id)
 	if d == ClientToAgent {
 		delete(r.client, id)
 	} else {
@@ -121,6 +148,7 @@ func (r *requests) forget(d Direction, id string) {
 //   - if neither does, it is taken as client -> agent, where the Conn
 //     ignores it (an answer to an agent request the Conn does not track).
 func (r *requests) answer(id string) Direction {
+	id = idKey(id)
 	c, cok := r.client[id]
 	a, aok := r.agent[id]
 	switch {
