@@ -115,7 +115,8 @@ var bom = []byte("\xef\xbb\xbf")
 
 // Feed replays every line of r. It returns a *BadLine at the first bad
 // line with Options.Strict, the sink's error, or a read error; io.EOF
-// ends it without error. A last line without a newline counts.
+// ends it without error. A last line without a newline counts; the part
+// of a line that a read error cut is not a line, and is not replayed.
 func (s *Stream) Feed(r io.Reader) error {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
@@ -123,17 +124,17 @@ func (s *Stream) Feed(r io.Reader) error {
 	}
 	for n := 1; ; n++ {
 		line, rerr := s.readLine(br)
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return rerr
+		}
 		if n == 1 {
 			line = bytes.TrimPrefix(line, bom)
 		}
 		if err := s.Line(n, line); err != nil {
 			return err
 		}
-		if errors.Is(rerr, io.EOF) {
-			return nil
-		}
 		if rerr != nil {
-			return rerr
+			return nil
 		}
 	}
 }
