@@ -125,7 +125,7 @@ func replayStream(s stdio, f replayFlags, in io.Reader) int {
 		// bound, for GC cycles that cost little on so small a heap.
 		defer debug.SetGCPercent(debug.SetGCPercent(50))
 	}
-	out := bufio.NewWriterSize(s.out, 64<<10)
+	out := bufio.NewWriterSize(outWriter{s.out}, 64<<10)
 	src := bufio.NewReaderSize(flushReader{in, out}, 256<<10)
 	o, err := newOutput(f, out, useColor(s.out))
 	if err != nil {
@@ -137,17 +137,22 @@ func replayStream(s stdio, f replayFlags, in io.Reader) int {
 		return exitUsage
 	}
 	status := exitOK
-	if err := stream.Feed(src); err != nil {
+	ferr := stream.Feed(src)
+	if ferr != nil {
 		// A --strict bad line, a read error or a closed output: show
 		// what came before.
 		var bad *replay.BadLine
-		if !errors.As(err, &bad) {
-			s.errorf("%v", err)
+		if !errors.As(ferr, &bad) {
+			s.errorf("%v", ferr)
 		}
 		status = exitFail
 	}
+	// A failed output fails every write after (bufio keeps the error):
+	// it is reported once.
 	if err := o.finish(stream.Finish()); err != nil {
-		s.errorf("%v", err)
+		if err != ferr {
+			s.errorf("%v", err)
+		}
 		return exitFail
 	}
 	if f.json && !f.final && o.events == 0 && status == exitOK {
@@ -230,8 +235,32 @@ func (o *output) finish(sum replay.Summary) error {
 	return o.w.Flush()
 }
 
+// outWriter names standard output in its write errors ("write stdout: no
+// space left on device", not the device's path), as a *writeError: one
+// that flushReader returns is the output's, not the input's.
+type outWriter struct{ w io.Writer }
+
+func (o outWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		err = &writeError{err}
+	}
+	return n, err
+}
+
+// writeError is a failed write of the output.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return "write stdout: " + e.err.Error() }
+func (e *writeError) Unwrap() error { return e.err }
+
 // flushReader flushes the output before each read of the input: the
-// moment the input might block.
+// moment the input might block. A failed flush ends the reading (the
+// replay's output is gone) with the write error.
 type flushReader struct {
 	r io.Reader
 	w *bufio.Writer
