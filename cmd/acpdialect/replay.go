@@ -34,8 +34,9 @@ input.
                 counters (JSON lines; wins over --json)
   --strict      stop with exit status 1 at the first bad line (by default
                 a bad line is reported on stderr and skipped)
-  --follow      keep reading FILE as it grows, like tail -f, until
-                interrupted (then --final prints the final state)
+  --follow      keep reading FILE as it grows, like tail -f (from its
+                start again if it is truncated), until interrupted (then
+                --final prints the final state)
 
 Exit status: 0 done, 1 unreadable input or --strict bad line, 2 usage.
 `, known())
@@ -104,7 +105,7 @@ func replayCmd(s stdio, args []string) int {
 		s.errorf("%v", err) // before opening anything: a usage error
 		return exitUsage
 	}
-	in, closeIn, err := open(s.ctx, f, s.in)
+	in, closeIn, err := open(s, f)
 	if err != nil {
 		s.errorf("%v", err)
 		return exitFail
@@ -276,13 +277,13 @@ func (f flushReader) Read(p []byte) (int, error) {
 }
 
 // open returns the input: the embedded sample, stdin for "-", or a file
-// (followed as it grows with --follow).
-func open(ctx context.Context, f replayFlags, stdin io.Reader) (io.Reader, func(), error) {
+// (followed as it grows with --follow, until s.ctx ends).
+func open(s stdio, f replayFlags) (io.Reader, func(), error) {
 	switch f.file {
 	case "":
 		return bytes.NewReader(sample), func() {}, nil
 	case "-":
-		return stdin, func() {}, nil
+		return s.in, func() {}, nil
 	}
 	fh, err := os.Open(f.file)
 	if err != nil {
@@ -293,7 +294,7 @@ func open(ctx context.Context, f replayFlags, stdin io.Reader) (io.Reader, func(
 		return nil, nil, fmt.Errorf("%s is a directory, not a transcript", f.file)
 	}
 	if f.follow {
-		return &followReader{ctx: ctx, f: fh, poll: followPoll}, func() { fh.Close() }, nil
+		return &followReader{ctx: s.ctx, f: fh, poll: followPoll, warn: s.errorf}, func() { fh.Close() }, nil
 	}
 	return fh, func() { fh.Close() }, nil
 }
@@ -303,11 +304,13 @@ const followPoll = 100 * time.Millisecond
 
 // followReader reads a file that grows, like tail -f: at its end it waits
 // and reads again, until ctx ends (then it reports io.EOF, and the replay
-// finishes as at the end of a file).
+// finishes as at the end of a file). A file truncated under it is read
+// again from its start, as tail -f does.
 type followReader struct {
 	ctx  context.Context
 	f    *os.File
 	poll time.Duration
+	warn func(format string, args ...any) // to stderr
 }
 
 func (r *followReader) Read(p []byte) (int, error) {
@@ -318,6 +321,13 @@ func (r *followReader) Read(p []byte) (int, error) {
 		if n > 0 || (err != nil && !errors.Is(err, io.EOF)) {
 			return n, err
 		}
+		rewound, err := r.rewind()
+		if err != nil {
+			return 0, err
+		}
+		if rewound {
+			continue
+		}
 		t.Reset(r.poll)
 		select {
 		case <-r.ctx.Done():
@@ -325,4 +335,23 @@ func (r *followReader) Read(p []byte) (int, error) {
 		case <-t.C:
 		}
 	}
+}
+
+// rewind goes back to the file's start when the file is now shorter than
+// what was read: it was truncated (rotated with copytruncate, rewritten),
+// so what follows the old offset would never come. A truncation the file
+// has already outgrown again by the time it is checked goes unseen, as in
+// tail -f; a line the truncation cut joins the first new one (one bad line).
+func (r *followReader) rewind() (bool, error) {
+	st, err := r.f.Stat()
+	if err != nil {
+		return false, err
+	}
+	off, err := r.f.Seek(0, io.SeekCurrent)
+	if err != nil || st.Size() >= off {
+		return false, err
+	}
+	r.warn("%s: file truncated, reading from start", r.f.Name())
+	_, err = r.f.Seek(0, io.SeekStart)
+	return err == nil, err
 }

@@ -1,11 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"context"
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	tw "github.com/acpdialect/acpdialect/internal/testwire"
 )
 
 // fullWriter fails every write as a write to /dev/full does.
@@ -39,5 +47,64 @@ func TestReplayWriteError(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want exit %d, stderr %q", code, errb.String(), exitFail, want)
 			}
 		})
+	}
+}
+
+// TestReplayFollowTruncated: --follow reads a file truncated under it from
+// its start again, like tail -f, and says so on stderr.
+func TestReplayFollowTruncated(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	var errb bytes.Buffer // read once the command has ended
+	code := make(chan int, 1)
+	go func() {
+		c := runCtx(ctx, []string{"replay", "--json", "--agent", "cursor", "--follow", path}, nil, pw, &errb)
+		pw.Close()
+		code <- c
+	}()
+	out := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			out <- sc.Text()
+		}
+		close(out)
+	}()
+	write := func(id int) {
+		t.Helper()
+		if _, err := f.Write(append(tw.CursorTask(id, map[string]any{"toolCallId": "t1"}), '\n')); err != nil {
+			t.Fatal(err)
+		}
+		if l := next(t, out); !strings.Contains(l, fmt.Sprintf(`"id":%d,"result":{}`, id)) {
+			t.Fatalf("after id %d: %s", id, l)
+		}
+	}
+	write(100)
+	write(101)
+	if err := f.Truncate(0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	write(7) // shorter than what was read: the replay must start over to see it
+	cancel()
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Fatalf("exit %d", c)
+		}
+	case <-time.After(wait):
+		t.Fatal("--follow did not end when interrupted")
+	}
+	if want := "acpdialect: " + path + ": file truncated, reading from start\n"; errb.String() != want {
+		t.Errorf("stderr %q, want %q", errb.String(), want)
 	}
 }
