@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/acpdialect/acpdialect/internal/scan"
+	"github.com/tidwall/gjson"
 )
 
 // A one-pass validator for transcript lines. json.Valid walks every byte
@@ -125,7 +126,7 @@ func (v *validator) object(i int, t *top) int {
 		if i >= len(v.s) || v.s[i] != '"' {
 			return -1
 		}
-		kend := v.str(i + 1)
+		kstart, kend := i, v.str(i+1)
 		if kend < 0 {
 			return -1
 		}
@@ -140,6 +141,10 @@ func (v *validator) object(i int, t *top) int {
 			return -1
 		}
 		if t != nil {
+			if strings.IndexByte(key, '\\') >= 0 {
+				// "\u006dethod" is "method", as the Conn reads it.
+				key = gjson.Parse(v.s[kstart:kend]).Str
+			}
 			t.note(key, span{i, end}, v.s[i:end])
 		}
 		i = skipWS(v.s, end)
@@ -158,8 +163,8 @@ func (v *validator) object(i int, t *top) int {
 }
 
 // note records a top-level member's raw value, first occurrence first
-// (as gjson and the Conn read them). An escaped key is compared as
-// written: the SDKs never escape these names.
+// (as gjson and the Conn read them), by its key decoded: the SDKs never
+// escape these names, but a frame that does means the same.
 func (t *top) note(key string, sp span, raw string) {
 	var p *string
 	var i int

@@ -5,18 +5,21 @@ import (
 	"strings"
 	"testing"
 
+	tw "github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/tidwall/gjson"
 )
 
 // FuzzValid: the validator accepts what json.Valid accepts, and rejects
 // it too unless the difference is inside a long string (whose contents
-// it does not check); it finds the top-level members gjson finds first.
+// it does not check); it finds the top-level members gjson finds first,
+// escaped names decoded as gjson decodes them.
 func FuzzValid(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":[1,-2.5e+3,true,false,null,"\u00e9\n"]}}`,
 		`{"a":"` + strings.Repeat("x", 40) + `\"` + strings.Repeat("y", 40) + `"}`,
 		"{\"a\":\"tab\there\"}", `[01]`, `{"a":1,}`, `"\x"`, `1.`, `-`, `{"id":1,"id":2}`, ` {} `, `[[[]]]`,
 		`{"method":"a\"b"}`, "\"\u2028\"", `{"a":"\ud800"}`, `"\u12G4"`,
+		`{"\u006dethod":"x","method":"y","i\u0064":1}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -30,9 +33,6 @@ func FuzzValid(f *testing.F) {
 			return
 		}
 		for _, m := range []struct{ key, raw string }{{"method", tp.method}, {"id", tp.id}, {"params", tp.params}, {"result", tp.result}} {
-			if strings.Contains(string(b), `\`) {
-				continue // gjson reads escaped keys unescaped; the replay does not need them
-			}
 			if g := gjson.GetBytes(b, m.key).Raw; g != m.raw {
 				t.Fatalf("%s = %q, gjson %q (%q)", m.key, m.raw, g, b)
 			}
@@ -93,4 +93,47 @@ func FuzzSessionID(f *testing.F) {
 			t.Fatalf("sessionID(%q) = %q, member %q", obj, got, want)
 		}
 	})
+}
+
+// TestEscapedMemberNames: a frame whose top-level member names are
+// escaped ("\u006dethod") is the same JSON as one whose names are not,
+// and replays the same, as the Conn reads it (it decodes member names).
+func TestEscapedMemberNames(t *testing.T) {
+	escape := strings.NewReplacer(`"method":`, `"\u006dethod":`, `"id":`, `"\u0069d":`,
+		`"params":`, `"p\u0061rams":`, `"result":`, `"r\u0065sult":`)
+	plain := append(cursorInit(), tw.CursorTaskToolCall("s1", "t1"), task(9),
+		tw.Request(3, "session/request_permission", map[string]any{"sessionId": "s1"}))
+	var escaped [][]byte
+	for _, f := range plain {
+		// The first of each name is the top-level one in these frames.
+		e := string(f)
+		for _, k := range []string{"method", "id", "params", "result"} {
+			if i := strings.Index(e, `"`+k+`":`); i >= 0 {
+				e = e[:i] + escape.Replace(e[i:i+len(k)+3]) + e[i+len(k)+3:]
+			}
+		}
+		if e == string(f) || !json.Valid([]byte(e)) {
+			t.Fatalf("frame not escaped: %s", e)
+		}
+		escaped = append(escaped, []byte(e))
+	}
+	want, err := Run(Builtins(), transcript(plain...), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Run(Builtins(), transcript(escaped...), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Bad) != 0 {
+		t.Errorf("escaped names taken for bad lines: %+v", got.Bad)
+	}
+	w, _ := json.Marshal([]any{want.Agent, want.Events, want.Replies, want.Cards, want.Sessions})
+	g, _ := json.Marshal([]any{got.Agent, got.Events, got.Replies, got.Cards, got.Sessions})
+	if string(g) != string(w) {
+		t.Errorf("escaped names replay as\n%s\nplain ones as\n%s", g, w)
+	}
+	if len(want.Events) == 0 || len(want.Replies) == 0 {
+		t.Errorf("the transcript shows nothing: %s", w)
+	}
 }
