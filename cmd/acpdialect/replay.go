@@ -183,9 +183,10 @@ func newOutput(f replayFlags, w *bufio.Writer, color bool) (*output, error) {
 }
 
 // useColor says whether to colour the view: only on a terminal, and not
-// when NO_COLOR is set (https://no-color.org).
+// when NO_COLOR is set to a non-empty value (https://no-color.org: an
+// empty NO_COLOR is as if unset).
 func useColor(w io.Writer) bool {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	f, ok := w.(*os.File)

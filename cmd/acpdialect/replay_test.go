@@ -108,3 +108,40 @@ func TestReplayFollowTruncated(t *testing.T) {
 		t.Errorf("stderr %q, want %q", errb.String(), want)
 	}
 }
+
+// TestNoColor: only a non-empty NO_COLOR turns colour off
+// (https://no-color.org); colour needs a character device, as a terminal.
+func TestNoColor(t *testing.T) {
+	dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer dev.Close()
+	if st, err := dev.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Skip("the null device is not a character device here")
+	}
+	tests := []struct {
+		name  string
+		value string
+		set   bool
+		want  bool
+	}{
+		{"unset", "", false, true},
+		{"empty", "", true, true},
+		{"set", "1", true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("NO_COLOR", tt.value) // restored after the test
+			if !tt.set {
+				os.Unsetenv("NO_COLOR")
+			}
+			if got := useColor(dev); got != tt.want {
+				t.Errorf("useColor with NO_COLOR %s = %v, want %v", tt.name, got, tt.want)
+			}
+			if got := useColor(&bytes.Buffer{}); got {
+				t.Error("useColor on a buffer = true, want false")
+			}
+		})
+	}
+}
