@@ -57,6 +57,10 @@ func auditCmd(s stdio, args []string) int {
 		auditUsage(s.err)
 		return exitUsage
 	}
+	if err := replay.CheckAgent(replay.Builtins(), agent); err != nil {
+		s.errorf("%v", err) // before opening anything: a usage error
+		return exitUsage
+	}
 	a := audit.New()
 	a.Bad = func(file string, b replay.BadLine) { s.errorf("%s: %v", file, &b) }
 	for _, name := range files {

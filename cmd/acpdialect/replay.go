@@ -101,7 +101,7 @@ func replayCmd(s stdio, args []string) int {
 		replayUsage(s.err)
 		return exitUsage
 	}
-	if _, err := replay.NewStream(replay.Builtins(), replay.Options{Agent: f.agent}, replay.Sink{}, nil); err != nil {
+	if err := replay.CheckAgent(replay.Builtins(), f.agent); err != nil {
 		s.errorf("%v", err) // before opening anything: a usage error
 		return exitUsage
 	}

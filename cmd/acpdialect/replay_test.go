@@ -145,3 +145,28 @@ func TestNoColor(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownAgentIsUsage: an --agent no dialect resolves is a usage
+// error (exit 2), found before any FILE is opened.
+func TestUnknownAgentIsUsage(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.jsonl")
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"audit, missing file", []string{"audit", "--agent", "bogus", missing}},
+		{"audit, stdin", []string{"audit", "--agent", "bogus", "-"}},
+		{"replay, missing file", []string{"replay", "--agent", "bogus", missing}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errs := cli(t, "{}\n", tt.args...)
+			if code != exitUsage || !strings.HasPrefix(errs, `acpdialect: unknown agent "bogus"; known: cursor, `) {
+				t.Errorf("exit %d, stderr %q; want exit %d, unknown agent", code, errs, exitUsage)
+			}
+		})
+	}
+	if code, _, errs := cli(t, "{}\n", "audit", "--agent", "none", "-"); code != exitOK {
+		t.Errorf("--agent none: exit %d, stderr %q", code, errs)
+	}
+}

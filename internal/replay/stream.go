@@ -73,16 +73,13 @@ type Stream struct {
 // NewStream starts a replay on a new Conn from reg. final, if not nil,
 // gets the events and sessions for the final state.
 func NewStream(reg *acpdialect.Registry, opts Options, sink Sink, final *Final) (*Stream, error) {
-	switch strings.ToLower(opts.Agent) {
-	case "unknown", "none":
+	if err := CheckAgent(reg, opts.Agent); err != nil {
+		return nil, err
+	}
+	if standardOnly(opts.Agent) {
 		// An empty registry identifies nothing: standard ACP whatever the
 		// initialize response says.
 		reg, opts.Agent = acpdialect.NewRegistry(), ""
-	case "":
-	default:
-		if reg.ByID(opts.Agent) == nil && reg.ByAgent(opts.Agent, "") == nil {
-			return nil, fmt.Errorf("%w %q; known: %s", ErrUnknownAgent, opts.Agent, Known(reg))
-		}
 	}
 	s := &Stream{
 		// The transcript holds the client's own answers to blocking
@@ -98,6 +95,25 @@ func NewStream(reg *acpdialect.Registry, opts Options, sink Sink, final *Final) 
 		final.agent = s.conn.Agent
 	}
 	return s, nil
+}
+
+// CheckAgent returns an ErrUnknownAgent error, naming the known ones,
+// when reg does not resolve agent (Options.Agent): a command checks it
+// before it opens any input.
+func CheckAgent(reg *acpdialect.Registry, agent string) error {
+	if agent == "" || standardOnly(agent) || reg.ByID(agent) != nil || reg.ByAgent(agent, "") != nil {
+		return nil
+	}
+	return fmt.Errorf("%w %q; known: %s", ErrUnknownAgent, agent, Known(reg))
+}
+
+// standardOnly reports whether agent asks for standard ACP only.
+func standardOnly(agent string) bool {
+	switch strings.ToLower(agent) {
+	case "unknown", "none":
+		return true
+	}
+	return false
 }
 
 // Known lists the names --agent accepts: the registry's dialect IDs, then
