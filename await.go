@@ -9,7 +9,6 @@ import (
 
 	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/acpdialect/acpdialect/internal/scan"
-	"github.com/tidwall/gjson"
 )
 
 // DefaultAnswerTimeout is how long a blocking request (a question, a plan)
@@ -65,16 +64,10 @@ func (a *awaited) Evict() {
 	a.c.stats.AnswersEvicted++
 }
 
-// awaitKey is the table's key for a request id: a string id by its value,
-// because a client's JSON library may write it back escaped otherwise
-// (encoding/json writes "<" as \u003c); any other id by its bytes, which
-// the SDKs echo as they are.
-func awaitKey(id string) string {
-	if len(id) > 1 && id[0] == '"' && strings.IndexByte(id, '\\') >= 0 {
-		return `"` + gjson.Parse(id).Str + `"`
-	}
-	return id
-}
+// awaitKey is the key of a request id, in the table of agent requests
+// awaiting the client's answer and in that of client requests awaiting
+// the agent's response: see scan.IDKey.
+func awaitKey(id string) string { return scan.IDKey(id) }
 
 // awaitRequest registers a blocking request that the client will answer.
 // Beyond MaxRequests waiting at once, or the waiting requests' share of the

@@ -817,7 +817,7 @@ func (c *Conn) Outbound(frame []byte) (Result, error) {
 }
 
 func (c *Conn) tracked(id string) bool {
-	_, ok := c.requests[id]
+	_, ok := c.requests[awaitKey(id)]
 	return ok
 }
 
@@ -855,6 +855,7 @@ func requestSize(id string, r request) int64 {
 // response, or the request is too large. views says the request's method
 // and session view the frame: it keeps copies.
 func (c *Conn) track(id string, r request, views bool) bool {
+	id = awaitKey(id) // the agent may echo a string id escaped otherwise
 	if _, ok := c.requests[id]; ok {
 		return false
 	}
@@ -949,14 +950,15 @@ func (c *Conn) compactRequests() {
 // response handles the agent's response to a client request. One that
 // is not JSON ends nothing: the client's SDK never sees it.
 func (c *Conn) response(v frameView) (Result, error) {
-	r, ok := c.requests[v.id.Raw]
+	key := awaitKey(v.id.Raw)
+	r, ok := c.requests[key]
 	if !ok {
 		return Result{}, nil
 	}
 	if !v.checked && c.invalid(v.s) {
 		return Result{}, ErrInvalidJSON
 	}
-	c.untrack(v.id.Raw, r)
+	c.untrack(key, r)
 	var ended []Event // cards the response ends
 	switch r.method {
 	case "initialize":

@@ -390,3 +390,30 @@ func TestClientServedMethodsGetNoReply(t *testing.T) {
 		}
 	}
 }
+
+// The agent's response names the client's string id by its value, escaped
+// or not, as the ACP SDK matches it: the Conn reads it as the response to
+// that request. Other ids are matched by their bytes.
+func TestResponseToEscapedID(t *testing.T) {
+	tests := []struct {
+		name, sent, echoed string
+		want               string // the agent identified, or "" if the response matched nothing
+	}{
+		{"same bytes", `"a<1>"`, `"a<1>"`, "cursor"},
+		{"escaped by the agent", `"a<1>"`, `"a\u003c1\u003e"`, "cursor"},
+		{"escaped by the client", `"p\u0031"`, `"p1"`, "cursor"},
+		{"escaped backslash", `"a\\b"`, `"a\u005cb"`, "cursor"},
+		{"another string", `"p1"`, `"p2"`, ""},
+		{"a number is not its string", `1`, `"1"`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, registry(), acpdialect.Options{})
+			h.out([]byte(`{"jsonrpc":"2.0","id":` + tc.sent + `,"method":"initialize","params":{"protocolVersion":1}}`))
+			h.quiet([]byte(`{"jsonrpc":"2.0","id":` + tc.echoed + `,"result":{"agentInfo":{"name":"cursor-agent"}}}`))
+			if got := h.c.Agent(); got != tc.want {
+				t.Errorf("Agent() = %q; want %q", got, tc.want)
+			}
+		})
+	}
+}

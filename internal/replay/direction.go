@@ -3,6 +3,8 @@ package replay
 import (
 	"crypto/sha256"
 	"strings"
+
+	"github.com/acpdialect/acpdialect/internal/scan"
 )
 
 // Direction is which way a frame travels.
@@ -81,10 +83,12 @@ func (r *requests) side(d Direction) map[string]uint64 {
 // ids of at most this many bytes.
 const maxIDKey = 128
 
-// idKey is the table's key for a raw id: the id itself when short, else a
-// marker byte (never the first byte of a JSON value, so the two kinds
-// never meet) and the id's SHA-256, equal for equal ids as the id is.
+// idKey is the table's key for a raw id: its key as the Conn matches it
+// (scan.IDKey: a string by its value) when short, else a marker byte
+// (never the first byte of a JSON value, so the two kinds never meet) and
+// that key's SHA-256, equal for equal ids as the key is.
 func idKey(id string) string {
+	id = scan.IDKey(id)
 	if len(id) <= maxIDKey {
 		return id
 	}
@@ -97,11 +101,7 @@ func (r *requests) sent(d Direction, id string) {
 	m := r.side(d)
 	// The line's buffer is reused: the key is a copy, even for an id seen
 	// before, since assigning under a string key stores the key again.
-	if len(id) <= maxIDKey {
-		id = strings.Clone(id)
-	} else {
-		id = idKey(id)
-	}
+	id = strings.Clone(idKey(id))
 	m[id] = r.seq
 	r.order[d] = append(r.order[d], sentReq{id, r.seq})
 	for len(m) > r.limit && len(r.order[d]) > 0 {

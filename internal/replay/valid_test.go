@@ -137,3 +137,26 @@ func TestEscapedMemberNames(t *testing.T) {
 		t.Errorf("the transcript shows nothing: %s", w)
 	}
 }
+
+// A response that writes the request's string id escaped (as encoding/json
+// writes "<") answers that request, in the replay as in the Conn: the
+// agent is identified and the turn's prompt response ends it.
+func TestEscapedResponseIDs(t *testing.T) {
+	lines := []string{
+		`{"jsonrpc":"2.0","id":"i<1>","method":"initialize","params":{"protocolVersion":1}}`,
+		`{"jsonrpc":"2.0","id":"i\u003c1\u003e","result":{"agentInfo":{"name":"cursor-agent"}}}`,
+		`{"jsonrpc":"2.0","id":"n\u0031","method":"session/new","params":{"cwd":"/","mcpServers":[]}}`,
+		`{"jsonrpc":"2.0","id":"n1","result":{"sessionId":"s1"}}`,
+	}
+	var frames [][]byte
+	for _, l := range lines {
+		frames = append(frames, []byte(l))
+	}
+	got, err := Run(Builtins(), transcript(frames...), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Agent != "cursor" || len(got.Sessions) != 1 {
+		t.Errorf("agent %q, %d sessions; want cursor and s1", got.Agent, len(got.Sessions))
+	}
+}

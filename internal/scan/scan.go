@@ -371,3 +371,17 @@ func ValidScalar(s string) bool {
 func UnsafeString(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
+
+// IDKey is the key by which a JSON-RPC id is matched to its request: a
+// string id by its value, because the other side's JSON library may write
+// it back escaped otherwise (encoding/json writes "<" as \u003c; the ACP
+// SDK compares ids by value too); any other id by its bytes, which the
+// SDKs echo as they are. An unescaped string is its own key, so the common
+// case allocates nothing. The key of a key is not the key (an escaped
+// backslash decodes to one): derive it once, from the id as received.
+func IDKey(id string) string {
+	if len(id) > 1 && id[0] == '"' && strings.IndexByte(id, '\\') >= 0 {
+		return `"` + gjson.Parse(id).Str + `"`
+	}
+	return id
+}
