@@ -29,6 +29,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Redactor redacts the lines of one transcript; its placeholders are
@@ -89,82 +90,128 @@ func (rd *Redactor) Line(line []byte) []byte {
 		return []byte(InvalidLine)
 	}
 	var out bytes.Buffer
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	w := walker{rd: rd, dec: dec, out: &out}
-	if err := w.value(nil); err != nil {
-		return []byte(InvalidLine)
-	}
+	w := walker{rd: rd, in: b, out: &out}
+	w.value(nil)
 	return out.Bytes()
 }
 
-// walker re-writes one JSON value token by token, keeping key order.
+// walker re-writes one valid JSON value, keeping key order and the bytes
+// of every member name and string it keeps, escapes included: replay
+// compares ids and member names as written ("p\u0031" is not the id "p1",
+// "\u006dethod" is no method), so a re-encoded one would replay
+// differently. Whitespace between tokens is dropped.
 type walker struct {
 	rd  *Redactor
-	dec *json.Decoder
+	in  []byte // valid JSON (json.Valid), so the scan needs no checks
+	i   int    // the next byte to read
 	out *bytes.Buffer
 }
 
 // value writes the next value; path is the keys above it (an array adds
 // none).
-func (w *walker) value(path []string) error {
-	tok, err := w.dec.Token()
-	if err != nil {
-		return err
+func (w *walker) value(path []string) {
+	w.space()
+	switch w.in[w.i] {
+	case '{':
+		w.object(path)
+	case '[':
+		w.array(path)
+	case '"':
+		raw, s := w.readString()
+		w.keepOr(raw, s, w.rd.value(path, s))
+	default:
+		w.out.Write(w.literal()) // a number, true, false or null
 	}
-	switch v := tok.(type) {
-	case json.Delim:
-		if v == '{' {
-			return w.object(path)
-		}
-		return w.array(path)
-	case string:
-		w.str(w.rd.value(path, v))
-	case json.Number:
-		w.out.WriteString(v.String())
-	case bool:
-		fmt.Fprint(w.out, v)
-	case nil:
-		w.out.WriteString("null")
-	}
-	return nil
 }
 
-func (w *walker) object(path []string) error {
+func (w *walker) object(path []string) {
+	w.i++ // {
 	w.out.WriteByte('{')
-	for i := 0; w.dec.More(); i++ {
-		tok, err := w.dec.Token()
-		if err != nil {
-			return err
+	for n := 0; ; n++ {
+		w.space()
+		if w.in[w.i] == '}' {
+			break
 		}
-		key, _ := tok.(string)
-		if i > 0 {
+		if n > 0 {
+			w.i++ // ,
 			w.out.WriteByte(',')
+			w.space()
 		}
-		w.str(w.rd.key(key)) // keys stay, unless one is a secret or content
+		raw, key := w.readString()
+		w.keepOr(raw, key, w.rd.key(key)) // keys stay, unless one is a secret or content
+		w.space()
+		w.i++ // :
 		w.out.WriteByte(':')
-		if err := w.value(append(path[:len(path):len(path)], key)); err != nil {
-			return err
-		}
+		w.value(append(path[:len(path):len(path)], key))
+		w.space()
 	}
-	_, err := w.dec.Token() // }
+	w.i++ // }
 	w.out.WriteByte('}')
-	return err
 }
 
-func (w *walker) array(path []string) error {
+func (w *walker) array(path []string) {
+	w.i++ // [
 	w.out.WriteByte('[')
-	for i := 0; w.dec.More(); i++ {
-		if i > 0 {
+	for n := 0; ; n++ {
+		w.space()
+		if w.in[w.i] == ']' {
+			break
+		}
+		if n > 0 {
+			w.i++ // ,
 			w.out.WriteByte(',')
 		}
-		if err := w.value(path); err != nil {
-			return err
-		}
+		w.value(path)
+		w.space()
 	}
-	_, err := w.dec.Token() // ]
+	w.i++ // ]
 	w.out.WriteByte(']')
-	return err
+}
+
+func (w *walker) space() {
+	for w.i < len(w.in) && (w.in[w.i] == ' ' || w.in[w.i] == '\t' || w.in[w.i] == '\n' || w.in[w.i] == '\r') {
+		w.i++
+	}
+}
+
+// readString reads the string at w.i: its bytes as written, quotes included,
+// and its value.
+func (w *walker) readString() (raw []byte, s string) {
+	j := w.i + 1
+	for w.in[j] != '"' {
+		if w.in[j] == '\\' {
+			j++ // the escaped byte, which may be a quote
+		}
+		j++
+	}
+	raw = w.in[w.i : j+1]
+	w.i = j + 1
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return raw, string(inner)
+	}
+	json.Unmarshal(raw, &s) // valid: it cannot fail
+	return raw, s
+}
+
+// literal reads the number, true, false or null at w.i, as written.
+func (w *walker) literal() []byte {
+	j := w.i
+	for j < len(w.in) && !strings.ContainsRune(",]} \t\r\n", rune(w.in[j])) {
+		j++
+	}
+	raw := w.in[w.i:j]
+	w.i = j
+	return raw
+}
+
+// keepOr writes raw, the string s as written, if redaction kept s as it
+// is (got == s), else got.
+func (w *walker) keepOr(raw []byte, s, got string) {
+	if got == s {
+		w.out.Write(raw)
+		return
+	}
+	w.str(got)
 }
 
 // str writes s as a JSON string, with <, > and & as they are.
