@@ -234,9 +234,25 @@ var keep = map[string]bool{
 	"state": true, "decisionReasonType": true, "level": true,
 }
 
-// identityKeys are objects whose strings identify the agent and client:
-// the dialect is chosen by them.
-var identityKeys = map[string]bool{"agentInfo": true, "clientInfo": true, "info": true}
+// identity reports whether path is the agent's or the client's name,
+// title or version in initialize: result.agentInfo (ACP v1), result.info
+// (the v2 draft), params.clientInfo. The dialect is chosen by them. Only
+// there: an info object elsewhere (a tool's output) is content.
+func identity(path []string) bool {
+	if len(path) != 3 || path[2] != "name" && path[2] != "title" && path[2] != "version" {
+		return false
+	}
+	return path[0] == "result" && (path[1] == "agentInfo" || path[1] == "info") ||
+		path[0] == "params" && path[1] == "clientInfo"
+}
+
+// nameLike reports whether s reads as a product's name, title or version
+// ("Claude Agent", "@agentclientprotocol/claude-agent-acp", "0.32.0
+// (commit eb99b871)"): one short line of a few words, not a path.
+func nameLike(s string) bool {
+	return len(s) <= 64 && len(strings.Fields(s)) <= 4 && !looksLikePath(s) &&
+		strings.IndexFunc(s, unicode.IsControl) < 0
+}
 
 // isID reports whether key names an identifier (toolCallId, session_id).
 func isID(key string) bool {
@@ -266,7 +282,7 @@ func (rd *Redactor) value(path []string, s string) string {
 		return rd.placeholder("secret", s)
 	case !hasAlnum(s):
 		return s // nothing to hide: "", "---"
-	case len(path) > 1 && identityKeys[path[len(path)-2]]:
+	case identity(path) && nameLike(s):
 		return rd.secrets(s)
 	case (keep[key] || isID(key)) && !prose(key, s):
 		return rd.secrets(s)

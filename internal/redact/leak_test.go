@@ -1,0 +1,42 @@
+package redact
+
+import (
+	"testing"
+)
+
+// redactsTo checks each line's redaction, each with a Redactor of its own.
+func redactsTo(t *testing.T, tests []struct{ in, want string }) {
+	t.Helper()
+	for _, tt := range tests {
+		if got := string(New().Line([]byte(tt.in))); got != tt.want {
+			t.Errorf("%s\n got  %s\n want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestIdentity: the agent's and client's names, titles and versions in
+// initialize stay (the dialect is chosen by them), but only there and
+// only when they read as a name; an info object elsewhere (a tool's
+// output) is content like any other.
+func TestIdentity(t *testing.T) {
+	redactsTo(t, []struct{ in, want string }{
+		{`{"id":1,"result":{"info":{"name":"@agentclientprotocol/claude-agent-acp","title":"Claude Agent","version":"0.80.0"}}}`,
+			`{"id":1,"result":{"info":{"name":"@agentclientprotocol/claude-agent-acp","title":"Claude Agent","version":"0.80.0"}}}`},
+		{`{"id":1,"result":{"agentInfo":{"name":"Kimi Code CLI","title":"Auggie Agent","version":"0.32.0 (commit eb99b871)"}}}`,
+			`{"id":1,"result":{"agentInfo":{"name":"Kimi Code CLI","title":"Auggie Agent","version":"0.32.0 (commit eb99b871)"}}}`},
+		{`{"id":0,"method":"initialize","params":{"clientInfo":{"name":"example-client","version":"0.4.0"}}}`,
+			`{"id":0,"method":"initialize","params":{"clientInfo":{"name":"example-client","version":"0.4.0"}}}`},
+		// not a name: words, a path, secrets
+		{`{"id":1,"result":{"agentInfo":{"name":"acme","title":"the quarterly numbers are bad and nobody may know it yet"}}}`,
+			`{"id":1,"result":{"agentInfo":{"name":"acme","title":"<text-1>"}}}`},
+		{`{"id":1,"result":{"info":{"name":"acme","title":"line one\nline two"}}}`, `{"id":1,"result":{"info":{"name":"acme","title":"<text-1>"}}}`},
+		{`{"id":1,"result":{"info":{"name":"acme","title":"/home/alice/plan"}}}`, `{"id":1,"result":{"info":{"name":"acme","title":"<path-1>"}}}`},
+		{`{"id":1,"result":{"info":{"name":"acme sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx"}}}`, `{"id":1,"result":{"info":{"name":"acme <secret-1>"}}}`},
+		// an info object elsewhere is content
+		{`{"params":{"update":{"rawOutput":{"info":{"x":"falcon","details":"the quarterly numbers are bad"}}}}}`,
+			`{"params":{"update":{"rawOutput":{"info":{"x":"<output-1>","details":"<output-2>"}}}}}`},
+		{`{"params":{"update":{"_meta":{"vendor":{"info":{"note":"the quarterly numbers are bad"}}}}}}`,
+			`{"params":{"update":{"_meta":{"vendor":{"info":{"note":"<text-1>"}}}}}}`},
+		{`{"params":{"agentInfo":{"note":"the quarterly numbers are bad"}}}`, `{"params":{"agentInfo":{"note":"<text-1>"}}}`},
+	})
+}
