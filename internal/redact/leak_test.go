@@ -40,3 +40,25 @@ func TestIdentity(t *testing.T) {
 		{`{"params":{"agentInfo":{"note":"the quarterly numbers are bad"}}}`, `{"params":{"agentInfo":{"note":"<text-1>"}}}`},
 	})
 }
+
+// TestSecretKeyNames: a key that names a secret, in any case and with -
+// or _ between its words (HTTP headers, environment variables), has its
+// value redacted; a key that counts tokens does not.
+func TestSecretKeyNames(t *testing.T) {
+	for _, key := range []string{"x-api-key", "X-Api-Key", "api-key", "api_key", "apiKey", "OPENAI_API_KEY", "x-goog-api-key",
+		"Authorization", "proxy-authorization", "Cookie", "set-cookie", "Set-Cookie", "x-auth-token", "GITHUB_TOKEN", "access_token",
+		"refreshToken", "token", "client_secret", "clientSecret", "password", "db-passwd", "private-key", "privateKey",
+		"credentials", "aws_access_key_id", "passphrase"} {
+		in := `{"_meta":{"http":{"` + key + `":"plainvalue42"}}}`
+		want := `{"_meta":{"http":{"` + key + `":"<secret-1>"}}}`
+		if got := string(New().Line([]byte(in))); got != want {
+			t.Errorf("%s\n got  %s\n want %s", in, got, want)
+		}
+	}
+	for _, key := range []string{"inputTokens", "totalTokens", "token_count", "tokenBudget", "tokensUsed", "max_tokens", "authMethods", "tokenizer"} {
+		in := `{"_meta":{"usage":{"` + key + `":"plainvalue42"}}}`
+		if got := string(New().Line([]byte(in))); got != in {
+			t.Errorf("%s\n got  %s\n want it as it is", in, got)
+		}
+	}
+}

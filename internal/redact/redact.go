@@ -278,7 +278,7 @@ func (rd *Redactor) value(path []string, s string) string {
 		key = path[len(path)-1]
 	}
 	switch {
-	case (secretKey.MatchString(key) || inEnv(path)) && s != "":
+	case (secretName(key) || inEnv(path)) && s != "":
 		return rd.placeholder("secret", s)
 	case !hasAlnum(s):
 		return s // nothing to hide: "", "---"
@@ -334,11 +334,11 @@ func identifier(s string) bool {
 }
 
 // secretShaped reports whether s looks like a secret: it matches a
-// secret pattern, names one (secretKey: a password, a token), or holds a
+// secret pattern, names one (secretWord: a password, a token), or holds a
 // long run of letters and digits that reads as random (16 or more with
 // both letters and digits, or 32 or more).
 func secretShaped(s string) bool {
-	if secretRE.MatchString(s) || emailRE.MatchString(s) || secretKey.MatchString(s) {
+	if secretRE.MatchString(s) || emailRE.MatchString(s) || secretWord.MatchString(s) {
 		return true
 	}
 	run, letters, digits := 0, false, false
@@ -515,7 +515,7 @@ func (rd *Redactor) keep(b *strings.Builder, kind, s string, m []int) {
 		return
 	}
 	b.WriteString(s[m[0]:m[2]])
-	if g := strings.TrimSpace(s[m[2]:m[3]]); idRE.MatchString(g) && !secretKey.MatchString(g) {
+	if g := strings.TrimSpace(s[m[2]:m[3]]); idRE.MatchString(g) && !secretWord.MatchString(g) {
 		b.WriteString(rd.secrets(s[m[2]:m[3]]))
 	} else {
 		rd.piece(b, kind, s[m[2]:m[3]])
@@ -541,9 +541,9 @@ func (rd *Redactor) piece(b *strings.Builder, kind, s string) {
 // Secrets: patterns for keys, tokens and addresses that may appear in any
 // string, kept ones included.
 var (
-	secretKey = regexp.MustCompile(`(?i)(token|secret|password|passwd|api_?key|apikey|authorization|cookie|credential|private_?key)`)
-	emailRE   = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`)
-	secretRE  = regexp.MustCompile(strings.Join([]string{
+	secretWord = regexp.MustCompile(`(?i)(token|secret|password|passwd|api[_-]?key|authorization|cookie|credential|private[_-]?key)`)
+	emailRE    = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`)
+	secretRE   = regexp.MustCompile(strings.Join([]string{
 		`sk-[A-Za-z0-9_-]{16,}`,                                   // OpenAI, Anthropic (sk-ant-...), others
 		`gh[pousr]_[A-Za-z0-9]{20,}`,                              // GitHub tokens
 		`github_pat_[A-Za-z0-9_]{20,}`,                            // GitHub fine-grained tokens
@@ -558,6 +558,26 @@ var (
 		`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@`, // credentials in a URL
 	}, "|"))
 )
+
+// secretNameRE is what a key that names a secret holds, once lowercased
+// and without separators (secretName): "token" only at its end, since
+// inputTokens, token_count and tokenBudget count tokens.
+var secretNameRE = regexp.MustCompile(`secret|passw(or)?d|passphrase|apikey|authorization|cookie|credential|privatekey|accesskey|bearer|token$`)
+
+// secretName reports whether an object key names a secret, in any case
+// and whatever separates its words: apiKey, x-api-key, OPENAI_API_KEY,
+// Authorization, Proxy-Authorization, Set-Cookie, client_secret,
+// GITHUB_TOKEN, x-auth-token.
+func secretName(key string) bool {
+	norm := strings.Map(func(r rune) rune {
+		switch r {
+		case '-', '_', '.', ' ':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, key)
+	return secretNameRE.MatchString(norm)
+}
 
 // secrets replaces what looks like a secret or an e-mail address in s.
 func (rd *Redactor) secrets(s string) string {
