@@ -62,3 +62,23 @@ func TestSecretKeyNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretKeyValues: everything under a secret-named key is a secret,
+// however deep and whatever its type: strings and numbers become
+// placeholders; true, false and null, which hold no secret, and the keys
+// stay.
+func TestSecretKeyValues(t *testing.T) {
+	redactsTo(t, []struct{ in, want string }{
+		{`{"password":"hunter2"}`, `{"password":"<secret-1>"}`},
+		{`{"password":{"value":"hunter2"}}`, `{"password":{"value":"<secret-1>"}}`},
+		{`{"apiKey":["sk-x1","plain"]}`, `{"apiKey":["<secret-1>","<secret-2>"]}`},
+		{`{"secret":12345678}`, `{"secret":"<secret-1>"}`},
+		{`{"x-api-key":-1.5e3}`, `{"x-api-key":"<secret-1>"}`},
+		{`{"credentials":{"user":"alice","nested":[{"pin":1234,"code":"x9"}],"on":true,"off":false,"none":null,"empty":""}}`,
+			`{"credentials":{"user":"<secret-1>","nested":[{"pin":"<secret-2>","code":"<secret-3>"}],"on":true,"off":false,"none":null,"empty":""}}`},
+		{`{"token":1234,"other":1234}`, `{"token":"<secret-1>","other":1234}`},
+		{`{"env":{"PORT":5432},"headers":[{"name":"X-Pin","value":1234}]}`, `{"env":{"PORT":"<secret-1>"},"headers":[{"name":"X-Pin","value":"<secret-2>"}]}`},
+		// counts of tokens are no secrets
+		{`{"usage":{"inputTokens":12,"totalTokens":40,"token_count":3,"tokenBudget":1000}}`, `{"usage":{"inputTokens":12,"totalTokens":40,"token_count":3,"tokenBudget":1000}}`},
+	})
+}

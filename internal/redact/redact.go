@@ -119,8 +119,13 @@ func (w *walker) value(path []string) {
 	case '"':
 		raw, s := w.readString()
 		w.keepOr(raw, s, w.rd.value(path, s))
-	default:
-		w.out.Write(w.literal()) // a number, true, false or null
+	default: // a number, true, false or null
+		raw := w.literal()
+		if isNumber(raw) && secretAt(path) {
+			w.str(w.rd.placeholder("secret", string(raw)))
+			return
+		}
+		w.out.Write(raw)
 	}
 }
 
@@ -204,6 +209,11 @@ func (w *walker) literal() []byte {
 	return raw
 }
 
+// isNumber reports whether a literal is a number (not true, false, null).
+func isNumber(raw []byte) bool {
+	return raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9'
+}
+
 // keepOr writes raw, the string s as written, if redaction kept s as it
 // is (got == s), else got.
 func (w *walker) keepOr(raw []byte, s, got string) {
@@ -278,7 +288,7 @@ func (rd *Redactor) value(path []string, s string) string {
 		key = path[len(path)-1]
 	}
 	switch {
-	case (secretName(key) || inEnv(path)) && s != "":
+	case secretAt(path) && s != "":
 		return rd.placeholder("secret", s)
 	case !hasAlnum(s):
 		return s // nothing to hide: "", "---"
@@ -292,6 +302,18 @@ func (rd *Redactor) value(path []string, s string) string {
 		return s
 	}
 	return rd.text(kindOf(path, s), s)
+}
+
+// secretAt reports whether a value at path is a secret: under a key that
+// names one, at any depth ({"password":{"value":...}}, {"apiKey":[...]}),
+// or an env or headers value.
+func secretAt(path []string) bool {
+	for _, k := range path {
+		if secretName(k) {
+			return true
+		}
+	}
+	return inEnv(path)
 }
 
 // inEnv reports whether a value is one of an environment's or of HTTP
