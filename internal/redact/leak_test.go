@@ -82,3 +82,26 @@ func TestSecretKeyValues(t *testing.T) {
 		{`{"usage":{"inputTokens":12,"totalTokens":40,"token_count":3,"tokenBudget":1000}}`, `{"usage":{"inputTokens":12,"totalTokens":40,"token_count":3,"tokenBudget":1000}}`},
 	})
 }
+
+// TestToolInputOutput: in a tool's input and output, a one-word value is
+// the tool's data (a file name, a code) even under a key kept elsewhere
+// (name, code, type, model); only what the dialects read stays: ids, the
+// tool's name, a subagent's type, kinds, statuses, triggers and content
+// block types.
+func TestToolInputOutput(t *testing.T) {
+	redactsTo(t, []struct{ in, want string }{
+		{`{"rawOutput":{"name":"falcon","code":"X7Q"}}`, `{"rawOutput":{"name":"<output-1>","code":"<output-2>"}}`},
+		{`{"rawInput":{"type":"confidential","name":"Falcon","model":"falcon9","version":"v2","role":"ceo"}}`,
+			`{"rawInput":{"type":"<text-1>","name":"<text-2>","model":"<text-3>","version":"<text-4>","role":"<text-5>"}}`},
+		{`{"arguments":{"name":"report"},"output":{"mimeType":"secretformat"}}`, `{"arguments":{"name":"<text-1>"},"output":{"mimeType":"<output-1>"}}`},
+		// what the dialects read stays
+		{`{"rawInput":{"_toolName":"task","subagent_type":"explore","id":"web-1","senderThreadId":"th_1","receiverThreadIds":["th_2"],"status":"inProgress","agentsStates":{"th_2":{"status":"running","message":"Checking"}}}}`,
+			`{"rawInput":{"_toolName":"task","subagent_type":"explore","id":"web-1","senderThreadId":"th_1","receiverThreadIds":["th_2"],"status":"inProgress","agentsStates":{"th_2":{"status":"running","message":"<text-1>"}}}}`},
+		{`{"rawOutput":[{"type":"text","text":"Found"},{"type":"resource_link","uri":"/a/b"}],"kind":"x"}`,
+			`{"rawOutput":[{"type":"text","text":"<output-1>"},{"type":"resource_link","uri":"<path-1>"}],"kind":"x"}`},
+		{`{"rawOutput":{"trigger":"automatic","preTokens":1000,"metadata":{"sessionId":"ses_1","model":{"providerID":"p","modelID":"m"}}}}`,
+			`{"rawOutput":{"trigger":"automatic","preTokens":1000,"metadata":{"sessionId":"ses_1","model":{"providerID":"p","modelID":"m"}}}}`},
+		// outside a tool's input and output, kept keys keep their values
+		{`{"name":"falcon","code":"X7Q","type":"confidential","model":"falcon9"}`, `{"name":"falcon","code":"X7Q","type":"confidential","model":"falcon9"}`},
+	})
+}

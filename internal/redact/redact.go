@@ -16,7 +16,15 @@
 // (Claude's <task-notification> envelopes with their task ids,
 // "Monitor started (task <id>,", OpenCode's "task_id: <id>" and
 // <task_result>, Auggie's "sub-agent-<type>:" titles, ...), the rest of
-// the text still redacted. Secrets win over all of it.
+// the text still redacted. In a tool's input and output only what the
+// dialects read stays: ids, the tool's name, a subagent's type, kinds,
+// statuses, triggers and content block types; a name or code there is
+// the tool's data. Secrets win over all of it: everything under a key
+// that names one (apiKey, X-Api-Key, Authorization, Set-Cookie,
+// password, GITHUB_TOKEN), at any depth, numbers included.
+//
+// What stays keeps its bytes as written, escapes included: replay
+// compares ids and member names as written.
 package redact
 
 import (
@@ -234,7 +242,8 @@ func (w *walker) str(s string) {
 
 // keep are the keys whose string values are structure, not content: ids,
 // methods, kinds, statuses and other enums, names of tools and models.
-// Their values are still searched for secrets.
+// Their values are still searched for secrets. In a tool's input and
+// output toolStructure decides instead.
 var keep = map[string]bool{
 	"jsonrpc": true, "method": true, "id": true, "sessionUpdate": true, "kind": true, "status": true,
 	"type": true, "stopReason": true, "role": true, "outcome": true, "mimeType": true, "priority": true,
@@ -264,9 +273,10 @@ func nameLike(s string) bool {
 		strings.IndexFunc(s, unicode.IsControl) < 0
 }
 
-// isID reports whether key names an identifier (toolCallId, session_id).
+// isID reports whether key names an identifier (id, toolCallId,
+// session_id).
 func isID(key string) bool {
-	return strings.HasSuffix(key, "Id") || strings.HasSuffix(key, "ID") || strings.HasSuffix(key, "_id") ||
+	return key == "id" || strings.HasSuffix(key, "Id") || strings.HasSuffix(key, "ID") || strings.HasSuffix(key, "_id") ||
 		strings.HasSuffix(key, "Ids") || strings.HasSuffix(key, "_ids")
 }
 
@@ -294,7 +304,7 @@ func (rd *Redactor) value(path []string, s string) string {
 		return s // nothing to hide: "", "---"
 	case identity(path) && nameLike(s):
 		return rd.secrets(s)
-	case (keep[key] || isID(key)) && !prose(key, s):
+	case (isID(key) || keep[key] && !inTool(path) || inTool(path) && toolStructure(key, s)) && !prose(key, s):
 		return rd.secrets(s)
 	case phrases[s]:
 		return s
@@ -403,6 +413,11 @@ func content(path []string) bool {
 	if contentKeys[key] || pathKeys[key] || commandKeys[key] {
 		return true
 	}
+	return inTool(path)
+}
+
+// inTool reports whether path is in a tool's input or output.
+func inTool(path []string) bool {
 	for _, k := range path {
 		if outputKeys[k] || inputKeys[k] {
 			return true
@@ -410,6 +425,29 @@ func content(path []string) bool {
 	}
 	return false
 }
+
+// toolStructure reports whether a value in a tool's input or output is
+// structure the dialects read, and not the tool's data: the tool's name
+// (Cursor's rawInput._toolName "task" makes a subagent), a subagent's
+// type (OpenCode's task has one), a kind, status or trigger (Codex moves
+// a subagent's status forward by rawInput's, Claude reads a compaction's
+// trigger in rawOutput), or a content block's type
+// (Claude joins the "text" blocks of rawOutput). A kept key is not
+// enough there: a name, code or type in a tool's input or output may be
+// a file name or a secret code. Ids stay everywhere (isID).
+func toolStructure(key, s string) bool {
+	switch key {
+	case "_toolName", "toolName", "subagent_type", "subagentType", "kind", "status", "trigger":
+		return true
+	case "type":
+		return blockTypes[s]
+	}
+	return false
+}
+
+// blockTypes are the types of MCP's and ACP's content blocks.
+var blockTypes = map[string]bool{"text": true, "image": true, "audio": true, "resource": true, "resource_link": true,
+	"content": true, "diff": true, "terminal": true}
 
 // Placeholder kinds, by key.
 var (
