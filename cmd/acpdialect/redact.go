@@ -19,14 +19,16 @@ and thought text, file contents, paths, command lines and outputs, and
 anything that looks like a secret (API keys, tokens, e-mail addresses)
 become placeholders of the same kind (<text-3>, <path-1>, <command-2>,
 <output-4>, <secret-1>, <email-1>), the same value always the same
-placeholder. JSON-RPC structure, methods, ids, tool call ids, update
-kinds, statuses, _meta keys and one-word identifiers outside text stay,
-and so do the fixed phrases and markup agents write into text that the
-dialects read (task notifications and their task ids, subagent title
-prefixes), so the result replays to the same events apart from the
-redacted strings. A line that is not JSON is replaced whole; a
-byte-order mark is kept. Review the output before sharing it: the
-patterns catch the usual secrets, not every one.
+placeholder; everything under a key that names a secret (apiKey,
+X-Api-Key, Authorization, password, ...) is a secret. JSON-RPC
+structure, methods, ids, tool call ids, update kinds, statuses, _meta
+keys and one-word identifiers outside text and tool input and output
+stay, as written, and so do the fixed phrases and markup agents write
+into text that the dialects read (task notifications and their task
+ids, subagent title prefixes), so the result replays to the same events
+apart from the redacted strings. A line that is not JSON is replaced
+whole; a byte-order mark is kept. Review the output before sharing it:
+the patterns catch the usual secrets, not every one.
 `)
 }
 
