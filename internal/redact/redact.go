@@ -99,7 +99,7 @@ func (rd *Redactor) Line(line []byte) []byte {
 	}
 	var out bytes.Buffer
 	w := walker{rd: rd, in: b, out: &out}
-	w.value(nil)
+	w.value(nil, false)
 	return out.Bytes()
 }
 
@@ -116,20 +116,21 @@ type walker struct {
 }
 
 // value writes the next value; path is the keys above it (an array adds
-// none).
-func (w *walker) value(path []string) {
+// none), secret whether one of them names a secret (secretName: worked
+// out once per key, not once per value).
+func (w *walker) value(path []string, secret bool) {
 	w.space()
 	switch w.in[w.i] {
 	case '{':
-		w.object(path)
+		w.object(path, secret)
 	case '[':
-		w.array(path)
+		w.array(path, secret)
 	case '"':
 		raw, s := w.readString()
-		w.keepOr(raw, s, w.rd.value(path, s))
+		w.keepOr(raw, s, w.rd.value(path, secret, s))
 	default: // a number, true, false or null
 		raw := w.literal()
-		if isNumber(raw) && secretAt(path) {
+		if isNumber(raw) && (secret || inEnv(path)) {
 			w.str(w.rd.placeholder("secret", string(raw)))
 			return
 		}
@@ -137,7 +138,7 @@ func (w *walker) value(path []string) {
 	}
 }
 
-func (w *walker) object(path []string) {
+func (w *walker) object(path []string, secret bool) {
 	w.i++ // {
 	w.out.WriteByte('{')
 	for n := 0; ; n++ {
@@ -155,14 +156,14 @@ func (w *walker) object(path []string) {
 		w.space()
 		w.i++ // :
 		w.out.WriteByte(':')
-		w.value(append(path[:len(path):len(path)], key))
+		w.value(append(path[:len(path):len(path)], key), secret || secretName(key))
 		w.space()
 	}
 	w.i++ // }
 	w.out.WriteByte('}')
 }
 
-func (w *walker) array(path []string) {
+func (w *walker) array(path []string, secret bool) {
 	w.i++ // [
 	w.out.WriteByte('[')
 	for n := 0; ; n++ {
@@ -174,7 +175,7 @@ func (w *walker) array(path []string) {
 			w.i++ // ,
 			w.out.WriteByte(',')
 		}
-		w.value(path)
+		w.value(path, secret)
 		w.space()
 	}
 	w.i++ // ]
@@ -291,14 +292,17 @@ func (rd *Redactor) key(k string) string {
 	return rd.secrets(k)
 }
 
-// value is a string value at path, redacted.
-func (rd *Redactor) value(path []string, s string) string {
+// value is a string value at path, redacted; secret is whether a key
+// of path names a secret: then the whole value is one, at any depth
+// ({"password":{"value":...}}, {"apiKey":[...]}), as is an env or headers
+// value.
+func (rd *Redactor) value(path []string, secret bool, s string) string {
 	key := ""
 	if len(path) > 0 {
 		key = path[len(path)-1]
 	}
 	switch {
-	case secretAt(path) && s != "":
+	case (secret || inEnv(path)) && s != "":
 		return rd.placeholder("secret", s)
 	case !hasAlnum(s):
 		return s // nothing to hide: "", "---"
@@ -312,18 +316,6 @@ func (rd *Redactor) value(path []string, s string) string {
 		return s
 	}
 	return rd.text(kindOf(path, s), s)
-}
-
-// secretAt reports whether a value at path is a secret: under a key that
-// names one, at any depth ({"password":{"value":...}}, {"apiKey":[...]}),
-// or an env or headers value.
-func secretAt(path []string) bool {
-	for _, k := range path {
-		if secretName(k) {
-			return true
-		}
-	}
-	return inEnv(path)
 }
 
 // inEnv reports whether a value is one of an environment's or of HTTP
