@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
@@ -210,9 +209,21 @@ func (k *kit) concerns(method string, b []byte) bool {
 	return k.method(method, true) != nil || k.method(method, false) != nil
 }
 
-// method returns the dialect's handler for a frame's method, or nil.
+// method returns the dialect's handler for a frame's method, or nil: as
+// the Conn finds it, by its exact name, else (for a "_" method the table
+// lists without it, the alias a client on the SDK knows) by the name
+// without its "_".
 func (k *kit) method(name string, isRequest bool) *acpdialect.Method {
-	name = strings.TrimPrefix(name, "_")
+	if m := k.methodNamed(name, isRequest); m != nil {
+		return m
+	}
+	if len(name) > 1 && name[0] == '_' {
+		return k.methodNamed(name[1:], isRequest)
+	}
+	return nil
+}
+
+func (k *kit) methodNamed(name string, isRequest bool) *acpdialect.Method {
 	for i := range k.d.Methods {
 		m := &k.d.Methods[i]
 		want := acpdialect.Notification

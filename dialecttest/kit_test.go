@@ -74,6 +74,17 @@ func TestBrokenDialectsFail(t *testing.T) {
 			rule:   "pure", says: "Updates[acme_progress].HandleAll returned a value that views the frame",
 		},
 		{
+			name: "keeps a view of the frame in a \"_\" extension method",
+			break_: func(d *acpdialect.Dialect) {
+				d.Methods = append(d.Methods, acpdialect.Method{Name: "_acme/notice", Kind: acpdialect.Notification,
+					Handle: func(params gjson.Result) acpdialect.Action {
+						return acpdialect.Action{Late: acpdialect.Late{ToolCallID: frame.View(params.Get("toolCallId"))}}
+					}})
+			},
+			frames: append([][]byte{dialecttest.Notify("_acme/notice", map[string]any{"toolCallId": "t1"})}, goodFrames...),
+			rule:   "pure", says: "Options.Frames[0]: Methods[_acme/notice].Handle returned a value that views the frame",
+		},
+		{
 			name: "keeps a view of the frame",
 			break_: func(d *acpdialect.Dialect) {
 				d.Methods[0].Handle = func(params gjson.Result) acpdialect.Action {
