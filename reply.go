@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect/internal/scan"
 )
@@ -97,14 +98,20 @@ func oneLineString(v string) (_ string, ok bool) {
 }
 
 // fitReply makes a Method's reply fit the wire: a result that spans lines
-// is compacted, and one that is not one JSON value becomes an internal
-// error (-32603) that says so, where the agent would otherwise get a broken
-// frame; error data that is not one JSON value is left out.
+// is compacted, and one that is not one JSON value, or not valid UTF-8,
+// becomes an internal error (-32603) that says so, where the agent would
+// otherwise get a broken frame (json.Valid does not check UTF-8, but the
+// agent's decoder replaces or rejects such bytes: the agent would read
+// another value than the dialect meant); error data that is not one JSON
+// value in valid UTF-8 is left out.
 func fitReply(act Action, dialect, method string) Action {
 	if act.Error != nil {
 		if len(act.Error.Data) > 0 {
 			e := *act.Error // the dialect's own, maybe shared: never changed
 			d, _ := oneLineString(string(e.Data))
+			if !utf8.ValidString(d) {
+				d = ""
+			}
 			e.Data = RawJSON(d)
 			act.Error = &e
 		}
@@ -114,12 +121,21 @@ func fitReply(act Action, dialect, method string) Action {
 		return act
 	}
 	r, ok := oneLine(act.Result)
-	if !ok {
-		act.Result, act.Await = nil, false
-		act.Error = &RPCError{Code: -32603, Message: "acpdialect: the " + dialect + " dialect's result for " + method + " is not one JSON value"}
-		return act
+	switch {
+	case !ok:
+		return refuseResult(act, dialect, method, "is not one JSON value")
+	case !utf8.Valid(r):
+		return refuseResult(act, dialect, method, "is not valid UTF-8")
 	}
 	act.Result = r
+	return act
+}
+
+// refuseResult replaces a result the wire cannot carry with the -32603
+// error that says why.
+func refuseResult(act Action, dialect, method, why string) Action {
+	act.Result, act.Await = nil, false
+	act.Error = &RPCError{Code: -32603, Message: "acpdialect: the " + dialect + " dialect's result for " + method + " " + why}
 	return act
 }
 

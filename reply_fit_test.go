@@ -11,9 +11,9 @@ import (
 
 // A third-party dialect's hooks may return JSON that spans lines, or that
 // is not JSON: the frames the Conn writes stay one valid JSON line each.
-// A result that spans lines is compacted; one that is not one JSON value
-// becomes a -32603 error that says so; error data that is not JSON is left
-// out.
+// A result that spans lines is compacted; one that is not one JSON value,
+// or not valid UTF-8 (which json.Valid passes), becomes a -32603 error that
+// says so; error data that is not JSON in valid UTF-8 is left out.
 func TestDialectValuesFitTheWire(t *testing.T) {
 	ret := func(a acpdialect.Action) func(gjson.Result) acpdialect.Action {
 		return func(gjson.Result) acpdialect.Action { return a }
@@ -26,6 +26,8 @@ func TestDialectValuesFitTheWire(t *testing.T) {
 			{Name: "x/broken", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Result: json.RawMessage(`{"a":`)})},
 			{Name: "x/two", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Result: json.RawMessage(`{} {}`)})},
 			{Name: "x/data-lines", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Error: &acpdialect.RPCError{Code: -32000, Message: "m", Data: "{\n\"k\": 1}"}})},
+			{Name: "x/utf8", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Result: json.RawMessage("{\"a\":\"\xff\xfe\"}")})},
+			{Name: "x/data-utf8", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Error: &acpdialect.RPCError{Code: -32000, Message: "m", Data: "\"\xff\""}})},
 			{Name: "x/data-broken", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Error: &acpdialect.RPCError{Code: -32000, Message: "m", Data: "nope"}})},
 		},
 		Rewrites: []acpdialect.Rewrite{{
@@ -44,6 +46,8 @@ func TestDialectValuesFitTheWire(t *testing.T) {
 		{"x/lines", `{"jsonrpc":"2.0","id":1,"result":{"a":[1,2]}}`, `"result":{"a":[1,2]}`},
 		{"x/broken", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"acpdialect: the loose dialect's result for x/broken is not one JSON value"}}`, `"code":-32603`},
 		{"x/two", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"acpdialect: the loose dialect's result for x/two is not one JSON value"}}`, `"code":-32603`},
+		{"x/utf8", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"acpdialect: the loose dialect's result for x/utf8 is not valid UTF-8"}}`, `"code":-32603`},
+		{"x/data-utf8", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m"}}`, `"message":"m"}`},
 		{"x/data-lines", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m","data":{"k":1}}}`, `"data":{"k":1}`},
 		{"x/data-broken", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m"}}`, `"message":"m"}`},
 	} {

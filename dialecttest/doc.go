@@ -30,7 +30,8 @@
 //     missing fields, huge values, deep nesting, invalid UTF-8, odd ids)
 //     never panic, and every request gets exactly one reply whose id is the
 //     request's, byte for byte, and never the Conn's refusal of a Result
-//     that is not one JSON value; a frame that is not JSON gets none, nor
+//     that is not one JSON value or not valid UTF-8; a frame that is not
+//     JSON gets none, nor
 //     does a request ACP defines for the client that the dialect only
 //     reads (session/request_permission): the client answers that.
 //   - bounded: a flood of the dialect's frames keeps the connection's heap

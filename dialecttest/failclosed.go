@@ -21,7 +21,9 @@ const (
 )
 
 // hostileValues replace one value of a frame each. The invalid UTF-8 one
-// is raw bytes, so the frame is not valid JSON (no reply is due to it).
+// is raw bytes: the frame is still valid JSON to encoding/json (which does
+// not check UTF-8), so a request carrying it is due its reply, and a
+// handler that copies it into its result has that result refused.
 var hostileValues = []string{
 	`123`, `-1.5e308`, `""`, `[]`, `{}`, `true`, `null`,
 	`"` + strings.Repeat("a", hugeLen) + `"`,
@@ -273,9 +275,9 @@ func (k *kit) feedHostile(b []byte, clientAnswers bool) string {
 		if !json.Valid([]byte(lines[0])) {
 			return fmt.Sprintf("the reply is not valid JSON: %q", lines[0])
 		}
-		// The Conn refuses a Result that is not one JSON value with this
-		// error, where it would break the frame: the dialect's bug.
-		if msg := gjson.Get(lines[0], "error.message").Str; strings.HasSuffix(msg, "is not one JSON value") {
+		// The Conn refuses a Result it cannot put on the wire (not one JSON
+		// value, or not valid UTF-8) with this error: the dialect's bug.
+		if msg := gjson.Get(lines[0], "error.message").Str; strings.HasPrefix(msg, "acpdialect: the "+k.d.ID+" dialect's result for ") {
 			return msg
 		}
 	}

@@ -139,6 +139,17 @@ func TestBrokenDialectsFail(t *testing.T) {
 			rule: "fail_closed", says: "the acme dialect's result for acme/task is not one JSON value",
 		},
 		{
+			name: "answers with invalid UTF-8",
+			break_: func(d *acpdialect.Dialect) {
+				d.Methods[0].Handle = func(gjson.Result) acpdialect.Action {
+					// Valid to json.Valid, but the agent's decoder
+					// would read another string.
+					return acpdialect.Action{Result: json.RawMessage("{\"model\":\"\xff\"}")}
+				}
+			},
+			rule: "fail_closed", says: "the acme dialect's result for acme/task is not valid UTF-8",
+		},
+		{
 			name: "keeps what it reads",
 			break_: func(d *acpdialect.Dialect) {
 				var kept []string // state outside the Conn: unbounded
