@@ -67,7 +67,7 @@ func (k *kit) richest() []sample {
 	best := map[string]int{}
 	var out []sample
 	for _, s := range k.frames {
-		kind := frameKind(s.b)
+		kind := frameKind(s)
 		i, ok := best[kind]
 		switch {
 		case !ok:

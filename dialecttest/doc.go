@@ -44,8 +44,8 @@
 //
 // The frames the kit works from are the dialect's own: one request and one
 // notification per entry of its method table, one update per kind it
-// reads, every matching line of the transcripts in Options.Dir, and
-// Options.Frames. The more real frames it is given, the more it checks.
+// reads, every matching line of the transcripts in Options.Dir (the
+// agent's responses to the dialect's Calls included), and Options.Frames. The more real frames it is given, the more it checks.
 //
 // The package also holds the frame builders a dialect's tests need
 // ([Request], [Notify], [Response], [SessionUpdate], [Initialize],

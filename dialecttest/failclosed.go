@@ -47,7 +47,7 @@ func checkFailClosed(k *kit) []string {
 	var fails []string
 	for _, s := range k.hostile() {
 		for _, clientAnswers := range []bool{false, true} {
-			if msg := k.feedHostile(s.b, clientAnswers); msg != "" {
+			if msg := k.feedHostile(s, clientAnswers); msg != "" {
 				fails = append(fails, fmt.Sprintf("%s (ClientAnswers %v): %s", s.where, clientAnswers, msg))
 				break
 			}
@@ -65,8 +65,8 @@ func checkFailClosed(k *kit) []string {
 func (k *kit) hostile() []sample {
 	perKind := map[string]int{}
 	var out []sample
-	for _, s := range k.frames {
-		key := frameKind(s.b)
+	for _, s := range append(k.frames[:len(k.frames):len(k.frames)], k.responses...) {
+		key := frameKind(s)
 		if perKind[key] >= samplesPerKind {
 			continue
 		}
@@ -76,8 +76,13 @@ func (k *kit) hostile() []sample {
 	return out
 }
 
-// frameKind groups frames: by method, and updates by their kind.
-func frameKind(b []byte) string {
+// frameKind groups frames: by method, updates by their kind, and
+// responses by the Call they answer.
+func frameKind(s sample) string {
+	if isResponse(s.b) {
+		return "response to " + s.call
+	}
+	b := s.b
 	m := gjson.GetBytes(b, "method").Str
 	if m == "session/update" {
 		return m + " " + gjson.GetBytes(b, "params.update.sessionUpdate").Str
@@ -96,10 +101,19 @@ func variants(s sample) []sample {
 	}
 	var out []sample
 	add := func(what string, b []byte) {
-		out = append(out, sample{fmt.Sprintf("%s, %s", s.where, what), b})
+		out = append(out, sample{fmt.Sprintf("%s, %s", s.where, what), b, s.call})
 	}
 	body := "params"
-	if doc["method"] == "session/update" {
+	switch {
+	case isResponse(s.b):
+		body = "result"
+		if _, ok := doc["result"]; !ok {
+			body = "error"
+		}
+		for _, v := range []string{"null", "0", `"x"`, "[]", "true"} {
+			add(body+" = "+v, replaced(doc, body, v))
+		}
+	case doc["method"] == "session/update":
 		body = "params.update"
 	}
 	for _, p := range nodes(doc, body, nodesPerSample) {
@@ -230,16 +244,17 @@ func deepCopy(v any) any {
 	return v
 }
 
-// idOf returns a frame's id bytes and whether it is a request (an id that
-// is not null).
+// idOf returns a frame's id bytes and whether it is a request (a method
+// and an id that is not null; a response has no method).
 func idOf(b []byte) (string, bool) {
 	id := gjson.GetBytes(b, "id")
-	return id.Raw, id.Exists() && id.Type != gjson.Null
+	return id.Raw, id.Exists() && id.Type != gjson.Null && gjson.GetBytes(b, "method").Exists()
 }
 
 // feedHostile feeds one frame to a fresh Conn in a turn and checks the
 // replies: one with the request's id for a valid request, none otherwise.
-func (k *kit) feedHostile(b []byte, clientAnswers bool) string {
+func (k *kit) feedHostile(s sample, clientAnswers bool) string {
+	b := s.b
 	clock := time.Unix(1e9, 0)
 	opts := k.opts.Conn
 	opts.Agent, opts.ClientAnswers, opts.Now = k.d.ID, clientAnswers, func() time.Time { return clock }
@@ -247,6 +262,10 @@ func (k *kit) feedHostile(b []byte, clientAnswers bool) string {
 	var replies []byte
 	msg := protect(func() {
 		_, _ = c.Outbound(Prompt(2, "s1", "go"))
+		if id := gjson.GetBytes(b, "id"); s.call != "" && id.Exists() {
+			// The client's request the response answers, under its id.
+			_, _ = c.Outbound(Request(json.RawMessage(id.Raw), s.call, map[string]any{"sessionId": "s1"}))
+		}
 		res, _ := c.Inbound(b)
 		replies = append(replies, res.Reply...)
 		for _, r := range c.Expire(clock.Add(365 * 24 * time.Hour)) {

@@ -39,7 +39,10 @@ type Options struct {
 	// registry of the dialect alone.
 	Registry *acpdialect.Registry
 	// Frames are more agent -> client frames of the dialect's, for every
-	// rule but the goldens.
+	// rule but the goldens. They are told apart by shape: a request has a
+	// method and an id, a notification a method alone, and a response (an
+	// id and no method) is taken as the agent's answer to each of the
+	// dialect's Calls (fed to their readers, after the client's request).
 	Frames [][]byte
 	// Conn is the base of the options of every connection the kit makes
 	// (Agent is set by the kit).
@@ -99,15 +102,27 @@ type kit struct {
 	opts   Options
 	frames []sample // agent -> client frames of the dialect's
 	// results are the results of the agent's responses to the dialect's
-	// Calls found in the transcripts, by method.
-	results     map[string][]string
+	// Calls found in the transcripts and in Options.Frames, by method.
+	results map[string][]string
+	// responses are the agent's responses those results came in, each with
+	// the Call it answers, for the rules that feed a Conn.
+	responses   []sample
 	transcripts []string // paths
 }
 
-// sample is one frame and where it came from, for messages.
+// sample is one frame and where it came from, for messages. A response
+// also names call, the method of the client's request it answers (one of
+// the dialect's Calls), which the kit sends before it.
 type sample struct {
 	where string
 	b     []byte
+	call  string
+}
+
+// isResponse reports whether a frame has a response's shape: an id and no
+// method.
+func isResponse(b []byte) bool {
+	return !gjson.GetBytes(b, "method").Exists() && gjson.GetBytes(b, "id").Exists()
 }
 
 func newKit(d *acpdialect.Dialect, opts Options) (*kit, error) {
@@ -120,7 +135,7 @@ func newKit(d *acpdialect.Dialect, opts Options) (*kit, error) {
 	k := &kit{d: d, opts: opts, results: map[string][]string{}}
 	k.frames = k.generated()
 	for i, f := range opts.Frames {
-		k.frames = append(k.frames, sample{fmt.Sprintf("Options.Frames[%d]", i), f})
+		k.addFrame(sample{where: fmt.Sprintf("Options.Frames[%d]", i), b: f})
 	}
 	if opts.Dir != "" {
 		paths, err := filepath.Glob(filepath.Join(opts.Dir, "*.jsonl"))
@@ -140,6 +155,28 @@ func newKit(d *acpdialect.Dialect, opts Options) (*kit, error) {
 	return k, nil
 }
 
+// addFrame keeps one of Options.Frames. A response answers a request the
+// kit cannot know: it is taken as a response to each of the dialect's
+// Calls, whose readers must cope with any result; with no Calls it is fed
+// as it is, and due no reply.
+func (k *kit) addFrame(s sample) {
+	if !isResponse(s.b) || len(k.d.Calls) == 0 {
+		k.frames = append(k.frames, s)
+		return
+	}
+	for _, c := range k.d.Calls {
+		k.addResponse(sample{where: s.where, b: s.b, call: c.Name})
+	}
+}
+
+// addResponse keeps a response to the Call s.call.
+func (k *kit) addResponse(s sample) {
+	if r := gjson.GetBytes(s.b, "result"); r.Exists() {
+		k.results[s.call] = append(k.results[s.call], r.Raw)
+	}
+	k.responses = append(k.responses, s)
+}
+
 // generated are the frames the dialect's tables name: a request and a
 // notification per method (as its kind allows), with empty params, and an
 // update per kind of its own.
@@ -147,14 +184,14 @@ func (k *kit) generated() []sample {
 	var out []sample
 	for _, m := range k.d.Methods {
 		if m.Kind&acpdialect.Request != 0 {
-			out = append(out, sample{"method table: " + m.Name, Request(1, m.Name, map[string]any{})})
+			out = append(out, sample{where: "method table: " + m.Name, b: Request(1, m.Name, map[string]any{})})
 		}
 		if m.Kind&acpdialect.Notification != 0 {
-			out = append(out, sample{"method table: " + m.Name, Notify(m.Name, map[string]any{})})
+			out = append(out, sample{where: "method table: " + m.Name, b: Notify(m.Name, map[string]any{})})
 		}
 	}
 	for _, u := range k.d.Updates {
-		out = append(out, sample{"update kinds: " + u.Kind, SessionUpdate("s1", map[string]any{"sessionUpdate": u.Kind})})
+		out = append(out, sample{where: "update kinds: " + u.Kind, b: SessionUpdate("s1", map[string]any{"sessionUpdate": u.Kind})})
 	}
 	return out
 }
@@ -180,11 +217,9 @@ func (k *kit) readTranscript(path string) error {
 		case k.isCall(method) && id != "":
 			calls[id] = method
 		case method == "" && calls[id] != "":
-			if r := gjson.GetBytes(l.Bytes, "result"); r.Exists() {
-				k.results[calls[id]] = append(k.results[calls[id]], r.Raw)
-			}
+			k.addResponse(sample{where: where, b: l.Bytes, call: calls[id]})
 		case k.concerns(method, l.Bytes):
-			k.frames = append(k.frames, sample{where, l.Bytes})
+			k.frames = append(k.frames, sample{where: where, b: l.Bytes})
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package dialecttest_test
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,6 +49,35 @@ var goodFrames = [][]byte{
 func TestGoodDialectPasses(t *testing.T) {
 	if err := dialecttest.Check(good(), dialecttest.Options{Agents: []string{"acme-agent"}, Frames: goodFrames}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The kit tells frames by their shape: a response among Options.Frames is
+// fed as the agent's answer to each of the dialect's Calls, never as a
+// request due a reply.
+func TestResponseFrames(t *testing.T) {
+	resp := dialecttest.Response(5, map[string]any{"models": []any{"m1"}})
+	withCall := func(read func(gjson.Result) *acpdialect.Event) *acpdialect.Dialect {
+		d := good()
+		d.Calls = []acpdialect.Call{{Name: "acme/models", Result: read}}
+		return d
+	}
+	count := func(r gjson.Result) *acpdialect.Event {
+		return &acpdialect.Event{Type: "acme_models", Result: json.RawMessage(fmt.Sprint(len(r.Get("models").Array())))}
+	}
+	if err := dialecttest.Check(good(), dialecttest.Options{Frames: append([][]byte{resp}, goodFrames...)}); err != nil {
+		t.Errorf("a response, no Calls: %v", err)
+	}
+	if err := dialecttest.Check(withCall(count), dialecttest.Options{Frames: append([][]byte{resp}, goodFrames...)}); err != nil {
+		t.Errorf("a response to a Call: %v", err)
+	}
+	panicky := withCall(func(r gjson.Result) *acpdialect.Event {
+		_ = r.Get("models").Value().([]any) // null, a string...: panic
+		return nil
+	})
+	err := dialecttest.Check(panicky, dialecttest.Options{Frames: append([][]byte{resp}, goodFrames...)})
+	if err == nil || !strings.Contains(err.Error(), "fail_closed: Options.Frames[0], result") || !strings.Contains(err.Error(), "panicked") {
+		t.Errorf("a Call reader that panics on a hostile result: %v", err)
 	}
 }
 
