@@ -33,7 +33,8 @@
 //     that is not one JSON value or not valid UTF-8; a frame that is not
 //     JSON gets none, nor
 //     does a request ACP defines for the client that the dialect only
-//     reads (session/request_permission): the client answers that.
+//     reads (session/request_permission), nor one Options.Conn.ClientMethods
+//     names: the client answers those.
 //   - bounded: a flood of the dialect's frames keeps the connection's heap
 //     within its documented byte budget (acpdialect.Options.MaxBytes).
 //   - goldens: every transcript in Options.Dir replays to its

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -277,7 +278,7 @@ func (k *kit) feedHostile(s sample, clientAnswers bool) string {
 	}
 	id, isRequest := idOf(b)
 	want := 0
-	if isRequest && json.Valid(b) && !k.observed(gjson.GetBytes(b, "method").Str) {
+	if method := gjson.GetBytes(b, "method").Str; isRequest && json.Valid(b) && !k.observed(method) && !k.clientServes(method) {
 		want = 1
 	}
 	lines := strings.Split(strings.TrimSuffix(string(replies), "\n"), "\n")
@@ -309,4 +310,10 @@ func (k *kit) feedHostile(s sample, clientAnswers bool) string {
 func (k *kit) observed(method string) bool {
 	m := k.method(method, true)
 	return m != nil && m.Name == method && !k.d.Allows(method)
+}
+
+// clientServes reports whether Options.Conn.ClientMethods names method:
+// the client answers it, so the Conn sends no reply.
+func (k *kit) clientServes(method string) bool {
+	return slices.Contains(k.opts.Conn.ClientMethods, method)
 }

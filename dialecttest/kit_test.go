@@ -52,6 +52,16 @@ func TestGoodDialectPasses(t *testing.T) {
 	}
 }
 
+// A method the client serves itself (Options.Conn.ClientMethods) gets no
+// reply from the Conn, and the kit wants none.
+func TestClientMethods(t *testing.T) {
+	opts := dialecttest.Options{Frames: goodFrames}
+	opts.Conn.ClientMethods = []string{"acme/task", "_acme/other"}
+	if err := dialecttest.Check(good(), opts); err != nil {
+		t.Error(err)
+	}
+}
+
 // The kit tells frames by their shape: a response among Options.Frames is
 // fed as the agent's answer to each of the dialect's Calls, never as a
 // request due a reply.
