@@ -1,6 +1,10 @@
 package dialecttest
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
@@ -17,7 +21,7 @@ func checkGoldens(k *kit) []string {
 	}
 	var fails []string
 	for _, path := range k.transcripts {
-		final, events, err := replay.FileAs(reg, path, k.opts.Agent)
+		final, events, err := replayFile(reg, path, k.opts.Agent)
 		if err != nil {
 			fails = append(fails, err.Error())
 			continue
@@ -34,3 +38,49 @@ func checkGoldens(k *kit) []string {
 	}
 	return fails
 }
+
+// replayFile replays the transcript at path strictly, as replay.FileAs
+// does, and returns its --final and --json outputs. A panic (a dialect's
+// hook, called by the Conn) is an error naming the line it happened on.
+func replayFile(reg *acpdialect.Registry, path, agent string) (final, events []byte, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	final, events, err = replayed(reg, f, replay.Options{Agent: agent, Strict: true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return final, events, nil
+}
+
+// replayed replays a transcript and returns its --final and --json
+// outputs, with a panic returned as an error naming the line.
+func replayed(reg *acpdialect.Registry, r io.Reader, opts replay.Options) (final, events []byte, err error) {
+	line := 0
+	opts.Frame = func(f replay.Frame) { line = f.Line }
+	var rep *replay.Replay
+	if msg := protect(func() { rep, err = replay.Run(reg, r, opts) }); msg != "" {
+		return nil, nil, &panicError{line, msg}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var fb, eb bytes.Buffer
+	if err := rep.WriteFinal(&fb); err != nil {
+		return nil, nil, err
+	}
+	if err := rep.WriteEvents(&eb); err != nil {
+		return nil, nil, err
+	}
+	return fb.Bytes(), eb.Bytes(), nil
+}
+
+// panicError is a panic during a replay, on the transcript's line.
+type panicError struct {
+	line int
+	msg  string
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("line %d: replaying it %s", e.line, e.msg) }

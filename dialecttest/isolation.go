@@ -2,6 +2,7 @@ package dialecttest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/acpdialect/acpdialect"
@@ -23,11 +24,13 @@ func checkIsolation(k *kit) []string {
 		{"unknown-agent", acpdialect.NewRegistry(k.d), acpdialect.NewRegistry()},
 	} {
 		t := k.transcript(tc.agent)
-		with, err1 := replayed(tc.with, t)
-		bare, err2 := replayed(tc.bare, t)
+		with, err1 := replayedBoth(tc.with, t)
+		bare, err2 := replayedBoth(tc.bare, t)
 		switch {
-		case err1 != nil || err2 != nil:
-			fails = append(fails, fmt.Sprintf("replay as %s: %v %v", tc.agent, err1, err2))
+		case err1 != nil:
+			fails = append(fails, fmt.Sprintf("replay as %s, with the dialect registered: %v%s", tc.agent, err1, k.frameAt(err1)))
+		case err2 != nil:
+			fails = append(fails, fmt.Sprintf("replay as %s, without the dialect: %v", tc.agent, err2))
 		case !bytes.Equal(with, bare):
 			fails = append(fails, fmt.Sprintf("the dialect changed the output of a connection identified as %s:\nwith it:\n%s\nwithout it:\n%s", tc.agent, with, bare))
 		}
@@ -57,18 +60,27 @@ func (k *kit) transcript(agent string) []byte {
 	return b.Bytes()
 }
 
-// replayed is the --json and --final output of a transcript.
-func replayed(reg *acpdialect.Registry, transcript []byte) ([]byte, error) {
-	r, err := replay.Run(reg, bytes.NewReader(transcript), replay.Options{})
-	if err != nil {
-		return nil, err
+// transcriptHead is how many lines the transcript holds before the
+// dialect's frames: initialize, session/new, their responses, the prompt.
+const transcriptHead = 5
+
+// frameAt names the frame a replay's panic happened on, if it is one of
+// the kit's.
+func (k *kit) frameAt(err error) string {
+	var p *panicError
+	if !errors.As(err, &p) {
+		return ""
 	}
-	var out bytes.Buffer
-	if err := r.WriteEvents(&out); err != nil {
-		return nil, err
+	if i := p.line - transcriptHead - 1; i >= 0 && i < len(k.frames) {
+		return " (the frame of " + k.frames[i].where + ")"
 	}
-	err = r.WriteFinal(&out)
-	return out.Bytes(), err
+	return ""
+}
+
+// replayedBoth is the --json and then --final output of a transcript.
+func replayedBoth(reg *acpdialect.Registry, transcript []byte) ([]byte, error) {
+	final, events, err := replayed(reg, bytes.NewReader(transcript), replay.Options{})
+	return append(events, final...), err
 }
 
 // checkNames checks that Match accepts the dialect's agent names and
@@ -82,12 +94,18 @@ func (k *kit) checkNames() []string {
 		return fails
 	}
 	for _, name := range k.opts.Agents {
-		if !k.d.Match(name, "") {
+		var ok bool
+		if msg := protect(func() { ok = k.d.Match(name, "") }); msg != "" {
+			fails = append(fails, fmt.Sprintf("Match(%q, \"\") %s", name, msg))
+		} else if !ok {
 			fails = append(fails, fmt.Sprintf("Match(%q, \"\") = false: the dialect does not identify its own agent", name))
 		}
 	}
 	for _, name := range k.nearMisses() {
-		if k.d.Match(name, "") || k.d.Match("", name) {
+		var ok bool
+		if msg := protect(func() { ok = k.d.Match(name, "") || k.d.Match("", name) }); msg != "" {
+			fails = append(fails, fmt.Sprintf("Match on %q, a near miss of its agent names, %s", name, msg))
+		} else if ok {
 			fails = append(fails, fmt.Sprintf("Match accepts %q, a near miss of its agent names", name))
 		}
 	}

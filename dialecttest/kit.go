@@ -63,6 +63,16 @@ var rules = []rule{
 	{"goldens", checkGoldens},
 }
 
+// run runs the rule's check. The rules recover the panics of the hooks
+// they call where they can name the hook and frame; a panic that gets
+// past them is still one failure of the rule, never the caller's crash.
+func (r rule) run(k *kit) (fails []string) {
+	if msg := protect(func() { fails = r.check(k) }); msg != "" {
+		fails = append(fails, "the rule stopped: "+msg)
+	}
+	return fails
+}
+
 // Run checks d against every rule, each in a sub-test of t named after the
 // rule, and reports each failure on its own line.
 func Run(t *testing.T, d *acpdialect.Dialect, opts Options) {
@@ -73,7 +83,7 @@ func Run(t *testing.T, d *acpdialect.Dialect, opts Options) {
 	}
 	for _, r := range rules {
 		t.Run(r.name, func(t *testing.T) {
-			for _, msg := range r.check(k) {
+			for _, msg := range r.run(k) {
 				t.Error(msg)
 			}
 		})
@@ -89,7 +99,7 @@ func Check(d *acpdialect.Dialect, opts Options) error {
 	}
 	var errs []error
 	for _, r := range rules {
-		for _, msg := range r.check(k) {
+		for _, msg := range r.run(k) {
 			errs = append(errs, fmt.Errorf("%s: %s", r.name, msg))
 		}
 	}

@@ -244,6 +244,78 @@ func TestBrokenDialectsFail(t *testing.T) {
 	}
 }
 
+// writeTranscript writes lines as a transcript task.jsonl in a new folder.
+func writeTranscript(t *testing.T, lines ...[]byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	var b []byte
+	for _, l := range lines {
+		b = append(append(b, l...), '\n')
+	}
+	if err := os.WriteFile(filepath.Join(dir, "task.jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// A hook that panics where the kit replays transcripts (goldens,
+// isolation) fails the rule, naming the hook and the line, instead of
+// crashing the test binary.
+func TestReplayPanicsAreFailures(t *testing.T) {
+	req, resp := dialecttest.Initialize(0, "acme-agent")
+	snew, sresp := dialecttest.SessionNew(1, "s1")
+	tests := []struct {
+		name   string
+		break_ func(d *acpdialect.Dialect)
+		lines  [][]byte
+		says   []string
+	}{
+		{
+			name: "Calls.Children in a golden's transcript",
+			break_: func(d *acpdialect.Dialect) {
+				d.Calls = []acpdialect.Call{{Name: "acme/tree", Children: panickyChildren}}
+			},
+			lines: [][]byte{req, resp, snew, sresp,
+				dialecttest.Request(3, "acme/tree", map[string]any{"sessionId": "s1"}),
+				dialecttest.Response(3, map[string]any{"children": []any{}})},
+			says: []string{"goldens: ", "task.jsonl: line 6: replaying it panicked in ", "panickyChildren", "a broken tree"},
+		},
+		{
+			name: "Match on another agent's name",
+			break_: func(d *acpdialect.Dialect) {
+				d.Match = func(name, _ string) bool {
+					if name != "acme-agent" {
+						panic("a name it did not expect")
+					}
+					return true
+				}
+			},
+			says: []string{"isolation: replay as unknown-agent, with the dialect registered: line 2: replaying it panicked in ", "a name it did not expect"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := good()
+			tc.break_(d)
+			opts := dialecttest.Options{Frames: goodFrames}
+			if tc.lines != nil {
+				opts.Dir = writeTranscript(t, tc.lines...)
+			}
+			err := dialecttest.Check(d, opts)
+			if err == nil {
+				t.Fatal("Check passed")
+			}
+			for _, part := range tc.says {
+				if !strings.Contains(err.Error(), part) {
+					t.Errorf("the failure does not say %q:\n%v", part, err)
+				}
+			}
+		})
+	}
+}
+
+func panickyChildren(gjson.Result) []acpdialect.Child { panic("a broken tree") }
+
 // The goldens rule compares, reports a difference with a diff, and
 // rewrites with Update.
 func TestGoldens(t *testing.T) {

@@ -2,6 +2,9 @@ package dialecttest
 
 import (
 	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"unsafe"
 
 	"github.com/acpdialect/acpdialect"
@@ -105,15 +108,33 @@ func over(b []byte) gjson.Result {
 	return gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
-// protect runs fn and reports a panic as a message.
+// protect runs fn and reports a panic as a message that names the
+// function it came from: in a hook the Conn called, that is the hook.
 func protect(fn func()) (msg string) {
 	defer func() {
 		if r := recover(); r != nil {
-			msg = fmt.Sprintf("panicked: %v", r)
+			msg = fmt.Sprintf("panicked%s: %v", panicSite(), r)
 		}
 	}()
 	fn()
 	return ""
+}
+
+// panicSite names the function a panic was raised in, as " in
+// pkg.Func (file.go:line)": the first frame under the runtime's own.
+// Called from the deferred function that recovered it.
+func panicSite() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	for {
+		f, more := frames.Next()
+		if f.Function != "" && !strings.HasPrefix(f.Function, "runtime.") {
+			return fmt.Sprintf(" in %s (%s:%d)", f.Function, filepath.Base(f.File), f.Line)
+		}
+		if !more {
+			return ""
+		}
+	}
 }
 
 // diff is cmp.Diff that reports a value cmp cannot compare instead of

@@ -32,6 +32,10 @@ type Options struct {
 	Agent string
 	// Strict stops at the first bad line and returns it as the error.
 	Strict bool
+	// Frame, if set, sees each valid line before the Conn does, as
+	// Sink.Frame (Run's sink is its own): for a caller that names the
+	// line a dialect's hook panicked on.
+	Frame func(Frame)
 }
 
 // Replay is what a transcript produced, kept whole (Run).
@@ -139,6 +143,7 @@ func Run(reg *acpdialect.Registry, r io.Reader, opts Options) (*Replay, error) {
 		Event: func(rec Record) error { out.Events = append(out.Events, rec); return nil },
 		Bad:   func(b BadLine) { out.Bad = append(out.Bad, b) },
 		Reply: func(rep Reply) { out.Replies = append(out.Replies, rep) },
+		Frame: opts.Frame,
 	}, final)
 	if err != nil {
 		return nil, err
