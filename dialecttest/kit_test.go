@@ -135,6 +135,25 @@ func TestBrokenDialectsFail(t *testing.T) {
 			rule: "pure", says: "views the frame",
 		},
 		{
+			name: "hands out one kind object on every call",
+			break_: func(d *acpdialect.Dialect) {
+				task := &acpdialect.SubagentTask{Model: "m1"}
+				d.Methods[0].Handle = func(params gjson.Result) acpdialect.Action {
+					return acpdialect.Action{Late: acpdialect.Late{ToolCallID: frame.Str(params.Get("toolCallId")),
+						Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: task}}}
+				}
+			},
+			rule: "pure", says: "Methods[acme/task].Handle returned the same *acpdialect.SubagentTask from two calls",
+		},
+		{
+			name: "hands out one event on every call",
+			break_: func(d *acpdialect.Dialect) {
+				ev := &acpdialect.Event{Type: "acme_task"}
+				d.Methods[0].Handle = func(gjson.Result) acpdialect.Action { return acpdialect.Action{Event: ev} }
+			},
+			rule: "pure", says: "Methods[acme/task].Handle returned the same *acpdialect.Event from two calls",
+		},
+		{
 			name: "is not deterministic",
 			break_: func(d *acpdialect.Dialect) {
 				n := 0

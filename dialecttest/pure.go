@@ -3,6 +3,7 @@ package dialecttest
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"unsafe"
@@ -79,6 +80,12 @@ func appendLate(lates []acpdialect.Late, l acpdialect.Late) []acpdialect.Late {
 // result, and what went wrong: a panic, two different results, or a result
 // that changed with the buffer (it views the frame).
 func twice[T any](raw string, hook func(gjson.Result) T) (res T, msg string) {
+	return twiceGiven(raw, hook, nil)
+}
+
+// twiceGiven is twice for a hook also given given (ToolCall's card): the
+// objects it holds may come back from both calls.
+func twiceGiven[T any](raw string, hook func(gjson.Result) T, given any) (res T, msg string) {
 	buf, pristine := []byte(raw), []byte(raw)
 	var first T
 	if msg = protect(func() { first = hook(over(buf)) }); msg != "" {
@@ -89,6 +96,9 @@ func twice[T any](raw string, hook func(gjson.Result) T) (res T, msg string) {
 	}
 	if d := diff(first, res); d != "" {
 		return res, "returned two results for the same frame (-first +second):\n" + d
+	}
+	if t := shared(first, res, given); t != "" {
+		return res, "returned the same " + t + " from two calls: the Conn changes events and kind objects in place and hands them out, so make each fresh for each call"
 	}
 	for i := range buf {
 		buf[i] = '#'
@@ -155,9 +165,9 @@ func pureToolCall(hook func(frame.ToolUpdate, acpdialect.Payload) acpdialect.Pay
 	var msgs []string
 	call := func(prev acpdialect.Payload) acpdialect.Payload {
 		before := prev.Clone()
-		out, msg := twice(update, func(u gjson.Result) acpdialect.Payload {
+		out, msg := twiceGiven(update, func(u gjson.Result) acpdialect.Payload {
 			return hook(frame.ReadToolUpdate(u), prev)
-		})
+		}, prev)
 		if msg != "" {
 			msgs = append(msgs, msg)
 		} else if d := diff(before, prev); d != "" {
@@ -191,6 +201,8 @@ func pureMergeLate(hook func(cur, late acpdialect.Payload) (acpdialect.Payload, 
 			case msg != "":
 			case okA != okB || diff(a, b) != "":
 				msg = "returned two results for the same halves:\n" + diff(a, b)
+			case shared(a, b, cur) != "":
+				msg = "returned the same " + shared(a, b, cur) + " from two merges of fresh halves: make each new object fresh for each call"
 			case diff(before, cur) != "":
 				msg = "changed the card it was given in place (-before +after):\n" + diff(before, cur)
 			}
@@ -238,4 +250,65 @@ func pureStrings(k *kit) []string {
 		}
 	}
 	return fails
+}
+
+// shared returns the type of an object that a and b both point to and
+// given does not ("" when there is none): a hook that hands out one object
+// of its own on every call, whose changes (by the Conn, or by a merge that
+// takes the object over) show in every result. Shared *RPCError values are
+// allowed: the Conn copies them before any change.
+func shared(a, b, given any) string {
+	inA, allowed := pointers(a), pointers(given)
+	for p, t := range pointers(b) {
+		if _, ok := inA[p]; ok && allowed[p] == "" {
+			return t
+		}
+	}
+	return ""
+}
+
+var rpcErrorType = reflect.TypeFor[*acpdialect.RPCError]()
+
+// pointers maps the address of every object reachable from v through a
+// pointer (but not a zero-size one, which all share an address) to its
+// type.
+func pointers(v any) map[uintptr]string {
+	out := map[uintptr]string{}
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() {
+				return
+			}
+			if v.Type() != rpcErrorType && v.Type().Elem().Size() > 0 {
+				if _, seen := out[v.Pointer()]; seen {
+					return
+				}
+				out[v.Pointer()] = v.Type().String()
+			}
+			walk(v.Elem())
+		case reflect.Interface:
+			walk(v.Elem())
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i))
+			}
+		case reflect.Slice, reflect.Array:
+			if v.Type().Elem().Kind() == reflect.Uint8 {
+				return
+			}
+			for i := range v.Len() {
+				walk(v.Index(i))
+			}
+		case reflect.Map:
+			for it := v.MapRange(); it.Next(); {
+				walk(it.Value())
+			}
+		}
+	}
+	if v != nil {
+		walk(reflect.ValueOf(v))
+	}
+	return out
 }
