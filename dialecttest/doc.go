@@ -21,7 +21,9 @@
 //   - pure: every hook the dialect sets, fed the same frame twice, returns
 //     the same result, and nothing it returns views the frame (the kit
 //     overwrites the frame's buffer after the call and looks again);
-//     MergeLate and ToolCall leave the payload they are given unchanged.
+//     MergeLate and ToolCall leave the payload they are given unchanged,
+//     and MergeLate leaves the late half unchanged when it does not merge
+//     it (ok false).
 //   - isolation: the dialect's frames change nothing on a connection
 //     identified as another agent or as an unknown one (the output is
 //     byte-identical with and without the dialect registered), and Match

@@ -177,6 +177,18 @@ func TestBrokenDialectsFail(t *testing.T) {
 			rule: "pure", says: "in place",
 		},
 		{
+			name: "changes the late half it does not merge",
+			break_: func(d *acpdialect.Dialect) {
+				d.MergeLate = func(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
+					if late.SubagentTask != nil {
+						late.SubagentTask.Model = "spoilt" // then says it did not merge
+					}
+					return cur, false
+				}
+			},
+			rule: "pure", says: "MergeLate (late half for \"t1\", card of kind \"subagent_task\") changed the late half in place though it did not merge it",
+		},
+		{
 			name: "panics on a wrong type",
 			break_: func(d *acpdialect.Dialect) {
 				d.Methods[0].Handle = func(params gjson.Result) acpdialect.Action {

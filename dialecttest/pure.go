@@ -193,12 +193,16 @@ func pureMergeLate(hook func(cur, late acpdialect.Payload) (acpdialect.Payload, 
 			before := cur.Clone()
 			var a, b acpdialect.Payload
 			var okA, okB bool
+			lateA := l.Payload.Clone()
 			msg := protect(func() {
-				a, okA = hook(cur, l.Payload.Clone())
+				a, okA = hook(cur, lateA)
 				b, okB = hook(cur, l.Payload.Clone())
 			})
 			switch {
 			case msg != "":
+			case !okA && diff(l.Payload, lateA) != "":
+				// The half keeps waiting, to be merged later as it was.
+				msg = "changed the late half in place though it did not merge it (ok false) (-before +after):\n" + diff(l.Payload, lateA)
 			case okA != okB || diff(a, b) != "":
 				msg = "returned two results for the same halves:\n" + diff(a, b)
 			case shared(a, b, cur) != "":
