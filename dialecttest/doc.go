@@ -18,10 +18,21 @@
 // Run runs one sub-test per rule; [Check] runs them all and returns every
 // failure as one error, for use outside a test. The rules:
 //
-//   - pure: every hook the dialect sets, fed the same frame twice, returns
-//     the same result, and nothing it returns views the frame (the kit
-//     overwrites the frame's buffer after the call and looks again);
-//     MergeLate and ToolCall leave the payload they are given unchanged,
+//   - pure: every hook the dialect sets, fed the same input twice, returns
+//     the same result, never the same event or kind object twice, and
+//     nothing it returns views the frame (the kit overwrites the frame's
+//     buffer after the call and looks again). The hooks and their inputs:
+//     Methods' Handle on the dialect's frames; Updates' Handle, HandleAll,
+//     Event, Mark and Marked on its updates; ToolCall, ToolEvent and Runs
+//     on tool_call and tool_call_update; Calls' Result and Children on
+//     the transcripts' results and {}; MergeLate on every late half and
+//     card those produced; EndBackground on those cards; the
+//     SessionHooks' Notification, ContextWindow and Result, and Rewrites'
+//     Request and Response, on the transcripts' frames, params and
+//     results and on empty ones, with no session state; Match and
+//     CommandDescription on names and descriptions.
+//     MergeLate, ToolCall and EndBackground leave the payload they are
+//     given unchanged,
 //     and MergeLate leaves the late half unchanged when it does not merge
 //     it (ok false).
 //   - isolation: the dialect's frames change nothing on a connection

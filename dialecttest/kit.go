@@ -116,8 +116,13 @@ type kit struct {
 	results map[string][]string
 	// responses are the agent's responses those results came in, each with
 	// the Call it answers, for the rules that feed a Conn.
-	responses   []sample
-	transcripts []string // paths
+	responses []sample
+	// answers are the results of the agent's responses to the other
+	// client requests in the transcripts, by method (for SessionHooks.Result
+	// and Rewrite.Response), and clientParams the params of the client's
+	// requests a Rewrite takes (for Rewrite.Request).
+	answers, clientParams map[string][]string
+	transcripts           []string // paths
 }
 
 // sample is one frame and where it came from, for messages. A response
@@ -142,7 +147,7 @@ func newKit(d *acpdialect.Dialect, opts Options) (*kit, error) {
 	if d.ID == "" {
 		return nil, errors.New("dialecttest: the dialect has no ID")
 	}
-	k := &kit{d: d, opts: opts, results: map[string][]string{}}
+	k := &kit{d: d, opts: opts, results: map[string][]string{}, answers: map[string][]string{}, clientParams: map[string][]string{}}
 	k.frames = k.generated()
 	for i, f := range opts.Frames {
 		k.addFrame(sample{where: fmt.Sprintf("Options.Frames[%d]", i), b: f})
@@ -218,16 +223,26 @@ func (k *kit) readTranscript(path string) error {
 	if err != nil {
 		return fmt.Errorf("dialecttest: %s: %w", path, err)
 	}
-	calls := map[string]string{} // request id -> Calls method
+	calls := map[string]string{}    // request id -> Calls method
+	requests := map[string]string{} // request id -> any other method
 	for _, l := range lines {
 		method := gjson.GetBytes(l.Bytes, "method").Str
 		id := gjson.GetBytes(l.Bytes, "id").Raw
 		where := fmt.Sprintf("%s:%d", path, l.N)
+		if k.rewrite(method) != nil {
+			k.clientParams[method] = append(k.clientParams[method], gjson.GetBytes(l.Bytes, "params").Raw)
+		}
 		switch {
 		case k.isCall(method) && id != "":
 			calls[id] = method
+		case method != "" && id != "" && !k.concerns(method, l.Bytes):
+			requests[id] = method
 		case method == "" && calls[id] != "":
 			k.addResponse(sample{where: where, b: l.Bytes, call: calls[id]})
+		case method == "" && requests[id] != "":
+			if r := gjson.GetBytes(l.Bytes, "result"); r.Exists() {
+				k.answers[requests[id]] = append(k.answers[requests[id]], r.Raw)
+			}
 		case k.concerns(method, l.Bytes):
 			k.frames = append(k.frames, sample{where: where, b: l.Bytes})
 		}
@@ -242,6 +257,16 @@ func (k *kit) isCall(method string) bool {
 		}
 	}
 	return false
+}
+
+// rewrite returns the dialect's Rewrite of a client method, or nil.
+func (k *kit) rewrite(method string) *acpdialect.Rewrite {
+	for i := range k.d.Rewrites {
+		if k.d.Rewrites[i].Method == method {
+			return &k.d.Rewrites[i]
+		}
+	}
+	return nil
 }
 
 // concerns reports whether an agent -> client frame is one the dialect's

@@ -275,6 +275,82 @@ func TestBrokenDialectsFail(t *testing.T) {
 	}
 }
 
+// pure feeds every hook a dialect can set: each of these, giving another
+// answer on each call, is caught and named.
+func TestPureCoversEveryHook(t *testing.T) {
+	tests := []struct {
+		hook string
+		set  func(d *acpdialect.Dialect, n func() int)
+	}{
+		{"Updates[acme_progress].Event", func(d *acpdialect.Dialect, n func() int) {
+			d.Updates = []acpdialect.Update{{Kind: "acme_progress", Event: func(gjson.Result) *acpdialect.Event {
+				return &acpdialect.Event{Type: fmt.Sprint(n())}
+			}}}
+		}},
+		{"Updates[acme_progress].Mark", func(d *acpdialect.Dialect, n func() int) {
+			d.Updates = []acpdialect.Update{{Kind: "acme_progress", Mark: func(gjson.Result) (bool, bool) { return n()%2 == 0, true }}}
+		}},
+		{"Updates[acme_progress].Marked", func(d *acpdialect.Dialect, n func() int) {
+			d.Updates = []acpdialect.Update{{Kind: "acme_progress", Marked: func(gjson.Result) *acpdialect.Event {
+				return &acpdialect.Event{Type: fmt.Sprint(n())}
+			}}}
+		}},
+		{"ToolEvent", func(d *acpdialect.Dialect, n func() int) {
+			d.ToolEvent = func(frame.ToolUpdate) *acpdialect.Event { return &acpdialect.Event{Type: fmt.Sprint(n())} }
+		}},
+		{"Runs", func(d *acpdialect.Dialect, n func() int) {
+			d.Runs = func(frame.ToolUpdate) []acpdialect.Run { return []acpdialect.Run{{Child: fmt.Sprint(n())}} }
+		}},
+		{"Calls[acme/tree].Children", func(d *acpdialect.Dialect, n func() int) {
+			d.Calls = []acpdialect.Call{{Name: "acme/tree", Children: func(gjson.Result) []acpdialect.Child {
+				return []acpdialect.Child{{Session: fmt.Sprint(n())}}
+			}}}
+		}},
+		{"EndBackground", func(d *acpdialect.Dialect, n func() int) {
+			d.EndBackground = func(p acpdialect.Payload, _ string) acpdialect.Payload {
+				p.Title = fmt.Sprint(n())
+				return p
+			}
+		}},
+		{"Session.Notification", func(d *acpdialect.Dialect, n func() int) {
+			d.Session = &acpdialect.SessionHooks{Notification: func(string, gjson.Result, func(string) any) (string, acpdialect.Step) {
+				return fmt.Sprint(n()), acpdialect.Step{}
+			}}
+		}},
+		{"Session.ContextWindow", func(d *acpdialect.Dialect, n func() int) {
+			d.Session = &acpdialect.SessionHooks{ContextWindow: func(gjson.Result, any) (acpdialect.ContextWindow, bool) {
+				return acpdialect.ContextWindow{Used: int64(n())}, true
+			}}
+		}},
+		{"Session.Result", func(d *acpdialect.Dialect, n func() int) {
+			d.Session = &acpdialect.SessionHooks{Result: func(string, gjson.Result, any) acpdialect.Step {
+				return acpdialect.Step{State: n()}
+			}}
+		}},
+		{"Rewrites[session/set_mode].Request", func(d *acpdialect.Dialect, n func() int) {
+			d.Rewrites = []acpdialect.Rewrite{{Method: "session/set_mode", Request: func(gjson.Result, any) acpdialect.Redirect {
+				return acpdialect.Redirect{Method: fmt.Sprint("acme/mode", n())}
+			}}}
+		}},
+		{"Rewrites[session/set_mode].Response", func(d *acpdialect.Dialect, n func() int) {
+			d.Rewrites = []acpdialect.Rewrite{{Method: "session/set_mode", Response: func(acpdialect.AgentResponse, any, any) acpdialect.Step {
+				return acpdialect.Step{Result: json.RawMessage(fmt.Sprint(n()))}
+			}}}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.hook, func(t *testing.T) {
+			d := good()
+			calls := 0
+			tc.set(d, func() int { calls++; return calls })
+			err := dialecttest.Check(d, dialecttest.Options{Frames: goodFrames})
+			if err == nil || !strings.Contains(err.Error(), "pure: ") || !strings.Contains(err.Error(), tc.hook) || !strings.Contains(err.Error(), "returned two results") {
+				t.Errorf("want a pure failure naming %s; got:\n%v", tc.hook, err)
+			}
+		})
+	}
+}
+
 // writeTranscript writes lines as a transcript task.jsonl in a new folder.
 func writeTranscript(t *testing.T, lines ...[]byte) string {
 	t.Helper()

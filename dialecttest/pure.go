@@ -38,6 +38,7 @@ func checkPure(k *kit) []string {
 					lates = appendLate(lates, late)
 				}
 			}
+			fails = append(fails, pureUpdateEvents(k, s.where, kind, update)...)
 			if (kind == "tool_call" || kind == "tool_call_update") && k.d.ToolCall != nil {
 				card, msgs := pureToolCall(k.d.ToolCall, update)
 				for _, msg := range msgs {
@@ -56,7 +57,13 @@ func checkPure(k *kit) []string {
 		lates = appendLate(lates, act.Late)
 	}
 	fails = append(fails, pureMergeLate(k.d.MergeLate, lates, cards)...)
+	for _, l := range lates {
+		cards = append(cards, l.Payload)
+	}
+	fails = append(fails, pureEndBackground(k.d.EndBackground, cards)...)
 	fails = append(fails, pureCalls(k)...)
+	fails = append(fails, pureSession(k)...)
+	fails = append(fails, pureRewrites(k)...)
 	fails = append(fails, pureStrings(k)...)
 	return fails
 }
@@ -155,7 +162,9 @@ func diff(a, b any) (d string) {
 			d = fmt.Sprintf("cannot compare: %v", r)
 		}
 	}()
-	return cmp.Diff(a, b)
+	// A session state or a request note may be a struct with unexported
+	// fields: compare them too.
+	return cmp.Diff(a, b, cmp.Exporter(func(reflect.Type) bool { return true }))
 }
 
 // pureToolCall checks ToolCall on one update: against a generic card and
@@ -223,12 +232,15 @@ func pureMergeLate(hook func(cur, late acpdialect.Payload) (acpdialect.Payload, 
 func pureCalls(k *kit) []string {
 	var fails []string
 	for _, c := range k.d.Calls {
-		if c.Result == nil {
-			continue
-		}
 		for _, raw := range append(k.results[c.Name], "{}") {
-			_, msg := twice(raw, c.Result)
-			fails = appendMsg(fails, "result of "+c.Name, "Calls["+c.Name+"].Result", msg)
+			if c.Result != nil {
+				_, msg := twice(raw, c.Result)
+				fails = appendMsg(fails, "result of "+c.Name, "Calls["+c.Name+"].Result", msg)
+			}
+			if c.Children != nil {
+				_, msg := twice(raw, c.Children)
+				fails = appendMsg(fails, "result of "+c.Name, "Calls["+c.Name+"].Children", msg)
+			}
 		}
 	}
 	return fails
@@ -259,8 +271,10 @@ func pureStrings(k *kit) []string {
 // shared returns the type of an object that a and b both point to and
 // given does not ("" when there is none): a hook that hands out one object
 // of its own on every call, whose changes (by the Conn, or by a merge that
-// takes the object over) show in every result. Shared *RPCError values are
-// allowed: the Conn copies them before any change.
+// takes the object over) show in every result. A Step's events count,
+// as their slice is the Conn's. Shared *RPCError values, session states
+// and request notes are allowed: the Conn copies an error before any
+// change, and states and notes are values no one changes.
 func shared(a, b, given any) string {
 	inA, allowed := pointers(a), pointers(given)
 	for p, t := range pointers(b) {
@@ -271,7 +285,11 @@ func shared(a, b, given any) string {
 	return ""
 }
 
-var rpcErrorType = reflect.TypeFor[*acpdialect.RPCError]()
+var (
+	rpcErrorType   = reflect.TypeFor[*acpdialect.RPCError]()
+	eventType      = reflect.TypeFor[acpdialect.Event]()
+	acpdialectPath = eventType.PkgPath()
+)
 
 // pointers maps the address of every object reachable from v through a
 // pointer (but not a zero-size one, which all share an address) to its
@@ -296,11 +314,17 @@ func pointers(v any) map[uintptr]string {
 			walk(v.Elem())
 		case reflect.Struct:
 			for i := range v.NumField() {
+				if name := v.Type().Field(i).Name; (name == "State" || name == "Note") && v.Type().PkgPath() == acpdialectPath {
+					continue
+				}
 				walk(v.Field(i))
 			}
 		case reflect.Slice, reflect.Array:
 			if v.Type().Elem().Kind() == reflect.Uint8 {
 				return
+			}
+			if v.Kind() == reflect.Slice && v.Type().Elem() == eventType && v.Len() > 0 {
+				out[v.Pointer()] = v.Type().String()
 			}
 			for i := range v.Len() {
 				walk(v.Index(i))
