@@ -232,6 +232,23 @@ func TestBrokenDialectsFail(t *testing.T) {
 			rule: "bounded", says: "grew the heap",
 		},
 		{
+			name: "gives two answers to one name",
+			break_: func(d *acpdialect.Dialect) {
+				n := 0
+				d.Match = func(name, _ string) bool { n++; return name == "acme-agent" && n%2 == 1 }
+			},
+			agents: []string{"acme-agent"},
+			rule:   "pure", says: `Match("acme-agent", "") gave two answers: true then false`,
+		},
+		{
+			name: "gives two descriptions to one command",
+			break_: func(d *acpdialect.Dialect) {
+				n := 0
+				d.CommandDescription = func(s string) string { n++; return fmt.Sprint(s, n) }
+			},
+			rule: "pure", says: `CommandDescription("") gave two answers: "1" then "2"`,
+		},
+		{
 			name: "claims every agent",
 			break_: func(d *acpdialect.Dialect) {
 				d.Match = func(string, string) bool { return true }
