@@ -46,24 +46,39 @@ var hostileIDs = []string{
 // one reply with its id.
 func checkFailClosed(k *kit) []string {
 	var fails []string
-	for _, s := range k.hostile() {
-		for _, clientAnswers := range []bool{false, true} {
-			if msg := k.feedHostile(s, clientAnswers); msg != "" {
-				fails = append(fails, fmt.Sprintf("%s (ClientAnswers %v): %s", s.where, clientAnswers, msg))
-				break
-			}
+	for _, plain := range k.mutated() {
+		// A frame that fails as it is fails every variant too: report it
+		// once, as itself, rather than blame the hostile values.
+		if msg := k.feedBoth(plain); msg != "" {
+			fails = append(fails, fmt.Sprintf("%s, unchanged %s", plain.where, msg))
+			continue
 		}
-		if len(fails) >= 20 {
-			return append(fails, "(more failures not shown)")
+		for _, s := range variants(plain) {
+			if msg := k.feedBoth(s); msg != "" {
+				fails = append(fails, fmt.Sprintf("%s %s", s.where, msg))
+			}
+			if len(fails) >= 20 {
+				return append(fails, "(more failures not shown)")
+			}
 		}
 	}
 	return fails
 }
 
-// hostile builds the variants: for a few frames of each method and update
-// kind, each value (up to nodesPerSample) replaced by each hostile value,
-// the params replaced whole, and for requests each hostile id.
-func (k *kit) hostile() []sample {
+// feedBoth feeds a frame with and without the client answering blocking
+// requests itself, and says how the first that fails failed.
+func (k *kit) feedBoth(s sample) string {
+	for _, clientAnswers := range []bool{false, true} {
+		if msg := k.feedHostile(s, clientAnswers); msg != "" {
+			return fmt.Sprintf("(ClientAnswers %v): %s", clientAnswers, msg)
+		}
+	}
+	return ""
+}
+
+// mutated picks the frames the variants are made of: a few of each
+// method, update kind and Call's response.
+func (k *kit) mutated() []sample {
 	perKind := map[string]int{}
 	var out []sample
 	for _, s := range append(k.frames[:len(k.frames):len(k.frames)], k.responses...) {
@@ -72,7 +87,7 @@ func (k *kit) hostile() []sample {
 			continue
 		}
 		perKind[key]++
-		out = append(out, variants(s)...)
+		out = append(out, s)
 	}
 	return out
 }
@@ -92,7 +107,9 @@ func frameKind(s sample) string {
 	return fmt.Sprint(m, isRequest)
 }
 
-// variants are the hostile versions of one frame.
+// variants are the hostile versions of one frame: each value (up to
+// nodesPerSample) replaced by each hostile value, the params (a response's
+// result) replaced whole, and for a request each hostile id.
 func variants(s sample) []sample {
 	var doc map[string]any
 	dec := json.NewDecoder(bytes.NewReader(s.b))

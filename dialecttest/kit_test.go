@@ -292,6 +292,33 @@ func TestBrokenDialectsFail(t *testing.T) {
 	}
 }
 
+// A frame that makes the dialect panic as it is, is reported once, as
+// itself, not once per hostile value.
+func TestFailClosedBlamesThePlainFrame(t *testing.T) {
+	d := good()
+	d.Methods[0].Handle = func(gjson.Result) acpdialect.Action { panic("always") }
+	err := dialecttest.Check(d, dialecttest.Options{Frames: goodFrames})
+	if err == nil {
+		t.Fatal("Check passed a handler that always panics")
+	}
+	var failClosed []string
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		if msg := e.Error(); strings.HasPrefix(msg, "fail_closed: ") {
+			failClosed = append(failClosed, msg)
+		}
+	}
+	// One per frame of acme/task: the request and the notification the
+	// method table makes, and Options.Frames[0].
+	if len(failClosed) != 3 {
+		t.Fatalf("%d fail_closed failures, want 3:\n%s", len(failClosed), strings.Join(failClosed, "\n"))
+	}
+	for _, msg := range failClosed {
+		if !strings.Contains(msg, ", unchanged (ClientAnswers false): panicked in ") || !strings.Contains(msg, ": always") {
+			t.Errorf("failure does not blame the unchanged frame: %s", msg)
+		}
+	}
+}
+
 // pure feeds every hook a dialect can set: each of these, giving another
 // answer on each call, is caught and named.
 func TestPureCoversEveryHook(t *testing.T) {
