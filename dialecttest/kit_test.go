@@ -135,6 +135,18 @@ func TestBrokenDialectsFail(t *testing.T) {
 			rule: "pure", says: "views the frame",
 		},
 		{
+			name: "answers each time with another result",
+			break_: func(d *acpdialect.Dialect) {
+				n := 0
+				d.Methods[0].Handle = func(gjson.Result) acpdialect.Action {
+					n++
+					return acpdialect.Action{Result: json.RawMessage(fmt.Sprintf(`{"model":"m%d"}`, n))}
+				}
+			},
+			// The diff shows the JSON text, not hex bytes.
+			rule: "pure", says: "`{\"model\":\"m1\"}`",
+		},
+		{
 			name: "hands out one kind object on every call",
 			break_: func(d *acpdialect.Dialect) {
 				task := &acpdialect.SubagentTask{Model: "m1"}

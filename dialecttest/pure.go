@@ -1,6 +1,7 @@
 package dialecttest
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -164,8 +165,12 @@ func diff(a, b any) (d string) {
 	}()
 	// A session state or a request note may be a struct with unexported
 	// fields: compare them too.
-	return cmp.Diff(a, b, cmp.Exporter(func(reflect.Type) bool { return true }))
+	return cmp.Diff(a, b, cmp.Exporter(func(reflect.Type) bool { return true }), jsonText)
 }
+
+// jsonText shows a json.RawMessage (a reply's result, an event's) as its
+// text: cmp shows a []byte as hex.
+var jsonText = cmp.Transformer("JSON", func(m json.RawMessage) string { return string(m) })
 
 // pureToolCall checks ToolCall on one update: against a generic card and
 // against its own result (a second update merging into the card), the
