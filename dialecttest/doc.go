@@ -50,6 +50,11 @@
 //     names: the client answers those.
 //   - bounded: a flood of the dialect's frames keeps the connection's heap
 //     within its documented byte budget (acpdialect.Options.MaxBytes).
+//     The heap it reads is the process's: a growth is a failure only when
+//     three floods on fresh connections each show it, so that a test
+//     running in parallel does not fail it, but a test that allocates
+//     heavily all the while can; run the kit's test without t.Parallel
+//     beside such tests.
 //   - goldens: every transcript in Options.Dir replays to its
 //     <name>.final.golden and <name>.events.golden (the acpdialect replay
 //     --final and --json outputs), compared with go-cmp, or rewrites them

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
@@ -301,6 +302,29 @@ func TestBrokenDialectsFail(t *testing.T) {
 			}
 			t.Errorf("want a %q failure saying %q; got:\n%v", tc.rule, tc.says, err)
 		})
+	}
+}
+
+// neighbour is memory a test running in parallel keeps.
+var neighbour []byte
+
+// The bounded rule reads the process's heap: memory another test takes
+// during one flood is not the dialect's. Here the dialect stands in for
+// that test, once, on the flood's first frame (its strings are the
+// flood's, 8 KiB of x).
+func TestBoundedIgnoresOneNeighbour(t *testing.T) {
+	var once sync.Once
+	d := good()
+	read := d.Methods[0].Handle
+	d.Methods[0].Handle = func(params gjson.Result) acpdialect.Action {
+		if strings.Contains(params.Get("toolCallId").Str, strings.Repeat("x", 1024)) {
+			once.Do(func() { neighbour = make([]byte, 8<<20) })
+		}
+		return read(params)
+	}
+	t.Cleanup(func() { neighbour = nil })
+	if err := dialecttest.Check(d, dialecttest.Options{Frames: goodFrames}); err != nil {
+		t.Error(err)
 	}
 }
 
