@@ -69,5 +69,7 @@
 // The package also holds the frame builders a dialect's tests need
 // ([Request], [Notify], [Response], [SessionUpdate], [Initialize],
 // [SessionNew], [Prompt], [PromptResponse]), a transcript reader
-// ([ReadTranscript]) and the golden-file compare ([Golden]).
+// ([ReadTranscript]), the golden-file compare ([Golden]), and [Replay]:
+// what `acpdialect replay --final` and `--json` print, for a dialect the
+// command does not know.
 package dialecttest

@@ -55,6 +55,20 @@ func replayFile(reg *acpdialect.Registry, path, agent string) (final, events []b
 	return final, events, nil
 }
 
+// Replay replays a transcript (JSONL, one JSON-RPC message per line, both
+// directions in wire order) through a connection from reg, as `acpdialect
+// replay` does for the built-in dialects, and returns its --final and
+// --json outputs: what the goldens hold. It is for a dialect outside
+// acpdialect, which the CLI does not know: print them to look at a
+// recording (reg: acpdialect.NewRegistry(mydialect.Dialect())). agent,
+// unless "", names the dialect (its ID or an agent name) for a recording
+// without an initialize exchange, as Options.Agent does. A line that is
+// not a JSON-RPC message is an error, and so is a panic in a hook (with
+// the line it happened on).
+func Replay(reg *acpdialect.Registry, transcript io.Reader, agent string) (final, events []byte, err error) {
+	return replayed(reg, transcript, replay.Options{Agent: agent, Strict: true})
+}
+
 // replayed replays a transcript and returns its --final and --json
 // outputs, with a panic returned as an error naming the line.
 func replayed(reg *acpdialect.Registry, r io.Reader, opts replay.Options) (final, events []byte, err error) {

@@ -542,6 +542,36 @@ func TestGoldens(t *testing.T) {
 	}
 }
 
+// Replay gives an outside dialect's transcript the outputs its goldens
+// hold, as the acpdialect replay command does for the built-ins.
+func TestReplay(t *testing.T) {
+	req, resp := dialecttest.Initialize(0, "acme-agent")
+	snew, sresp := dialecttest.SessionNew(1, "s1")
+	dir := writeTranscript(t, req, resp, snew, sresp, dialecttest.Prompt(2, "s1", "go"),
+		goodFrames[1], goodFrames[0], dialecttest.PromptResponse(2, ""))
+	if err := dialecttest.Check(good(), dialecttest.Options{Dir: dir, Update: true}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "task.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	final, events, err := dialecttest.Replay(acpdialect.NewRegistry(good()), f, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string][]byte{"task.final.golden": final, "task.events.golden": events} {
+		want, _ := os.ReadFile(filepath.Join(dir, name))
+		if string(got) != string(want) || len(got) == 0 {
+			t.Errorf("Replay's output is not %s:\ngot:\n%s\nwant:\n%s", name, got, want)
+		}
+	}
+	if _, _, err := dialecttest.Replay(acpdialect.NewRegistry(good()), strings.NewReader("not json\n"), ""); err == nil {
+		t.Error("a line that is not JSON-RPC: no error")
+	}
+}
+
 // Golden rewrites its file under the kit's -update flag as Run does, so a
 // test that calls it alone needs no flag of its own.
 func TestGoldenHonoursUpdateFlag(t *testing.T) {

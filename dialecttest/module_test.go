@@ -97,11 +97,26 @@ func handleTask(params gjson.Result) acpdialect.Action {
 const outsideTest = `package acme_test
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"example.com/acme"
+	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/dialecttest"
 )
+
+func TestReplay(t *testing.T) {
+	f, err := os.Open("testdata/task.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, events, err := dialecttest.Replay(acpdialect.NewRegistry(acme.Dialect()), f, "")
+	if err != nil || !strings.Contains(string(events), "m1") {
+		t.Fatalf("replay: %v\n%s", err, events)
+	}
+}
 
 func TestConformance(t *testing.T) {
 	dialecttest.Run(t, acme.Dialect(), dialecttest.Options{
