@@ -8,8 +8,11 @@ import (
 	"github.com/acpdialect/acpdialect/correlate"
 )
 
-// Payload kinds. A dialect may add more; these are the ones the core and the
-// built-in dialects produce.
+// Payload kinds: every card is of one of these, and carries the kind
+// object its Kind names. A dialect cannot add a kind (a Payload has no
+// place for another object): a tool of the vendor's own is a generic card
+// whose Tool names it (Tool.Kind holds the vendor's kind), or an mcp_tool
+// card for a tool a server provides.
 const (
 	KindGeneric      = "generic"
 	KindSubagentTask = "subagent_task"

@@ -31,6 +31,8 @@
 //     Request and Response, on the transcripts' frames, params and
 //     results and on empty ones, with no session state; Match and
 //     CommandDescription on names and descriptions.
+//     The cards ToolCall, MergeLate and EndBackground return are of one
+//     of acpdialect's kinds and carry that kind's object and no other's.
 //     MergeLate, ToolCall and EndBackground leave the payload they are
 //     given unchanged,
 //     and MergeLate leaves the late half unchanged when it does not merge

@@ -202,6 +202,26 @@ func TestBrokenDialectsFail(t *testing.T) {
 			rule: "pure", says: "MergeLate (late half for \"t1\", card of kind \"subagent_task\") changed the late half in place though it did not merge it",
 		},
 		{
+			name: "makes a card of a kind of its own",
+			break_: func(d *acpdialect.Dialect) {
+				d.ToolCall = func(_ frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
+					prev.Kind, prev.Generic = "acme_deploy", nil // no object a client could render
+					return prev
+				}
+			},
+			rule: "pure", says: `ToolCall returned a card of kind "acme_deploy" carrying the kind objects []`,
+		},
+		{
+			name: "names one kind and fills another",
+			break_: func(d *acpdialect.Dialect) {
+				d.ToolCall = func(_ frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
+					prev.Kind, prev.Shell = acpdialect.KindSubagentTask, &acpdialect.Shell{}
+					return prev
+				}
+			},
+			rule: "pure", says: `ToolCall returned a card of kind "subagent_task" carrying the kind objects ["shell"]`,
+		},
+		{
 			name: "panics on a wrong type",
 			break_: func(d *acpdialect.Dialect) {
 				d.Methods[0].Handle = func(params gjson.Result) acpdialect.Action {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"sort"
 	"strings"
 	"unsafe"
 
@@ -59,7 +60,9 @@ func checkPure(k *kit) []string {
 	}
 	fails = append(fails, pureMergeLate(k.d.MergeLate, lates, cards)...)
 	for _, l := range lates {
-		cards = append(cards, l.Payload)
+		if cardShape(l.Payload) == "" { // a half that is a whole card
+			cards = append(cards, l.Payload)
+		}
 	}
 	fails = append(fails, pureEndBackground(k.d.EndBackground, cards)...)
 	fails = append(fails, pureCalls(k)...)
@@ -186,6 +189,8 @@ func pureToolCall(hook func(frame.ToolUpdate, acpdialect.Payload) acpdialect.Pay
 			msgs = append(msgs, msg)
 		} else if d := diff(before, prev); d != "" {
 			msgs = append(msgs, "changed the card it was given in place (copy a kind object before changing it) (-before +after):\n"+d)
+		} else if msg := cardShape(out); msg != "" {
+			msgs = append(msgs, msg)
 		}
 		return out
 	}
@@ -223,6 +228,8 @@ func pureMergeLate(hook func(cur, late acpdialect.Payload) (acpdialect.Payload, 
 				msg = "returned the same " + shared(a, b, cur) + " from two merges of fresh halves: make each new object fresh for each call"
 			case diff(before, cur) != "":
 				msg = "changed the card it was given in place (-before +after):\n" + diff(before, cur)
+			case okA && cur.Kind != "" && cardShape(a) != "": // two halves merge into a half
+				msg = cardShape(a)
 			}
 			if msg != "" {
 				fails = append(fails, fmt.Sprintf("MergeLate (late half for %q, card of kind %q) %s", l.ToolCallID, cur.Kind, msg))
@@ -348,4 +355,35 @@ func pointers(v any) map[uintptr]string {
 		walk(reflect.ValueOf(v))
 	}
 	return out
+}
+
+// cardShape says what is wrong with a card a hook returned, "" when
+// nothing: a card's Kind is one of acpdialect's kinds and it carries that
+// kind's object and no other's, which is what clients render. (A generic
+// object is the Conn's to add or drop: it drops it from a card of another
+// kind, and gives a generic card one.)
+func cardShape(p acpdialect.Payload) string {
+	set := map[string]bool{
+		acpdialect.KindGeneric:      p.Generic != nil,
+		acpdialect.KindSubagentTask: p.SubagentTask != nil,
+		acpdialect.KindShell:        p.Shell != nil,
+		acpdialect.KindMCPTool:      p.MCPTool != nil,
+		acpdialect.KindMonitor:      p.Monitor != nil,
+		acpdialect.KindWakeup:       p.Wakeup != nil,
+	}
+	var objects []string
+	for kind, ok := range set {
+		if ok && kind != acpdialect.KindGeneric {
+			objects = append(objects, kind)
+		}
+	}
+	sort.Strings(objects)
+	_, known := set[p.Kind]
+	switch {
+	case p.Kind == acpdialect.KindGeneric && len(objects) == 0:
+		return ""
+	case known && len(objects) == 1 && objects[0] == p.Kind:
+		return ""
+	}
+	return fmt.Sprintf("returned a card of kind %q carrying the kind objects %q: a card carries the one object its Kind names, of acpdialect's kinds (a tool of the vendor's own is a generic card whose Payload.Tool names it)", p.Kind, objects)
 }

@@ -70,6 +70,8 @@ func pureEndBackground(hook func(acpdialect.Payload, string) acpdialect.Payload,
 				msg = "changed the card it was given in place (-before +after):\n" + diff(before, p)
 			case shared(a, b, p) != "":
 				msg = "returned the same " + shared(a, b, p) + " from two calls: make each new object fresh for each call"
+			case cardShape(a) != "":
+				msg = cardShape(a)
 			}
 			if msg != "" {
 				fails = append(fails, fmt.Sprintf("EndBackground (card of kind %q, %s) %s", p.Kind, reason, msg))
