@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -53,13 +52,7 @@ func TestReplayWriteError(t *testing.T) {
 // TestReplayFollowTruncated: --follow reads a file truncated under it from
 // its start again, like tail -f, and says so on stderr.
 func TestReplayFollowTruncated(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "live.jsonl")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	ctx, cancel := context.WithCancel(context.Background())
+	path, f, ctx, cancel := liveFile(t)
 	defer cancel()
 	pr, pw := io.Pipe()
 	var errb bytes.Buffer // read once the command has ended

@@ -72,16 +72,24 @@ func TestReplayStreamsFromPipe(t *testing.T) {
 	}
 }
 
-// TestReplayFollow: --follow reads a file as it grows, and ends (with the
-// final state) when interrupted.
-func TestReplayFollow(t *testing.T) {
+// liveFile is a file for --follow to read as the test writes it, and the
+// context that ends the command.
+func liveFile(t *testing.T) (string, *os.File, context.Context, context.CancelFunc) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "live.jsonl")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { f.Close() })
 	ctx, cancel := context.WithCancel(context.Background())
+	return path, f, ctx, cancel
+}
+
+// TestReplayFollow: --follow reads a file as it grows, and ends (with the
+// final state) when interrupted.
+func TestReplayFollow(t *testing.T) {
+	path, f, ctx, cancel := liveFile(t)
 	defer cancel()
 	out, code := lines(t, ctx, nil, "replay", "--json", "--agent", "cursor", "--follow", path)
 	for i := range 3 {
