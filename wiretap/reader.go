@@ -112,7 +112,7 @@ func (rd *reader) compact() {
 		rd.buf = nil
 	}
 	if rd.buf == nil {
-		rd.buf = make([]byte, min(readBuf, rd.t.maxFrame+1))
+		rd.buf = make([]byte, min(readBuf, rd.t.inMax+1))
 		rd.r, rd.ready, rd.scan, rd.w = 0, 0, 0, 0
 		return
 	}
@@ -129,7 +129,7 @@ func (rd *reader) compact() {
 // grow makes room for a frame longer than the buffer. It never needs more
 // than MaxFrame+1 bytes: a longer frame is then known to be oversize.
 func (rd *reader) grow() {
-	n := min(2*len(rd.buf), rd.t.maxFrame+1)
+	n := min(2*len(rd.buf), rd.t.inMax+1)
 	if n <= len(rd.buf) {
 		n = len(rd.buf) + 1
 	}
@@ -155,7 +155,7 @@ func (rd *reader) scanFrames() {
 		rd.frames(rd.scan + i)
 	}
 	rd.scan = rd.w
-	if rd.w-rd.ready > rd.t.maxFrame {
+	if rd.w-rd.ready > rd.t.inMax {
 		// The frame in progress is already too long: deliver it as it
 		// comes, without inspecting it.
 		rd.t.oversize.Add(1)
@@ -193,7 +193,7 @@ func (rd *reader) frames(nl int) {
 // the Conn; next is the offset just past what is left of it.
 func (rd *reader) frame(start, end int) (fed bool, next int) {
 	f := rd.buf[start:end]
-	if len(f) > rd.t.maxFrame {
+	if len(f) > rd.t.inMax {
 		rd.t.oversize.Add(1)
 		return false, end + 1
 	}
@@ -239,7 +239,7 @@ func (rd *reader) insert(pos int) {
 // a final line without '\n' is a frame, as bufio.Scanner sees it; after
 // any other error the SDK discards it, so it passes uninspected.
 func (rd *reader) finish() {
-	if !rd.pass && rd.err == io.EOF && rd.w-rd.ready <= rd.t.maxFrame {
+	if !rd.pass && rd.err == io.EOF && rd.w-rd.ready <= rd.t.inMax {
 		rd.t.mu.Lock()
 		func() {
 			defer rd.t.mu.Unlock()

@@ -12,9 +12,16 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 )
 
-// DefaultMaxFrame is the default Options.MaxFrame: the acp-go-sdk's
-// longest line (10 MiB). A longer frame ends the SDK's connection anyway.
-const DefaultMaxFrame = 10 << 20
+// sdkMaxLine is the longest line, without its '\n', that the acp-go-sdk
+// reads: its scanner's buffer is 10 MiB and must hold the '\n' too. A
+// longer line ends the SDK's connection.
+const sdkMaxLine = 10<<20 - 1
+
+// DefaultMaxFrame is the default Options.MaxFrame, and the most the Reader
+// inspects whatever MaxFrame says: the acp-go-sdk's longest line (10 MiB
+// less the '\n') less the one byte a rename adds, so that a renamed frame
+// is still one the SDK reads. A longer frame passes uninspected.
+const DefaultMaxFrame = sdkMaxLine - 1
 
 // Options configures a Tap. The zero value is usable.
 type Options struct {
@@ -29,7 +36,8 @@ type Options struct {
 	OnEvent func(acpdialect.Event)
 	// MaxFrame is the longest frame the tap inspects, in bytes without the
 	// line ending. Larger frames pass through unmodified and uninspected.
-	// Default DefaultMaxFrame.
+	// Default DefaultMaxFrame, which is also the Reader's most: a longer
+	// agent frame, renamed, would be longer than the SDK reads.
 	MaxFrame int
 	// Outbound lists vendor methods the client sends to the agent
 	// ("cursor/list_available_models"). The SDK only sends "_"-prefixed
@@ -80,7 +88,8 @@ type Tap struct {
 	dialect atomic.Pointer[acpdialect.Dialect]
 
 	onEvent  func(acpdialect.Event)
-	maxFrame int
+	maxFrame int             // the Writer's limit
+	inMax    int             // the Reader's: maxFrame, at most DefaultMaxFrame
 	aliases  map[string]bool // "_name" for each Options.Outbound name
 
 	frames, renamed, skipped, oversize atomic.Uint64
@@ -103,6 +112,7 @@ func New(conn *acpdialect.Conn, opts Options) *Tap {
 		conn:       conn,
 		onEvent:    opts.OnEvent,
 		maxFrame:   opts.MaxFrame,
+		inMax:      min(opts.MaxFrame, DefaultMaxFrame),
 		keepEchoes: opts.KeepEchoes,
 		deliver:    deliveries{wake: make(chan struct{}, 1)},
 	}

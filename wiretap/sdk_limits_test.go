@@ -1,0 +1,68 @@
+package wiretap_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect/wiretap"
+	"github.com/tidwall/gjson"
+)
+
+// taskOfLen is a cursor/task request of exactly n bytes (without '\n').
+func taskOfLen(t *testing.T, id, n int) []byte {
+	t.Helper()
+	head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"cursor/task","params":{"toolCallId":"t%d","pad":"`, id, id)
+	tail := `"}}`
+	pad := n - len(head) - len(tail)
+	if pad < 0 {
+		t.Fatalf("no frame of %d bytes", n)
+	}
+	return []byte(head + strings.Repeat("x", pad) + tail)
+}
+
+// TestSDKRenameAtTheLineLimit: the SDK reads lines of at most 10 MiB - 1
+// bytes. A vendor frame the tap renames grows by one byte, so the longest
+// frame it renames is one byte shorter (DefaultMaxFrame); the next size up
+// passes as it was sent, which the SDK still reads and declines. Either
+// way the SDK's connection stays up (a renamed 10 MiB - 1 frame used to
+// become a line it cannot read, which closed it).
+func TestSDKRenameAtTheLineLimit(t *testing.T) {
+	h := start(t, wiretap.Options{})
+	h.handshake("cursor-agent")
+	end := h.prompt()
+	tests := []struct {
+		n      int
+		result bool // renamed and answered by the dialect, else -32601
+	}{
+		{wiretap.DefaultMaxFrame + 1, false},
+		{wiretap.DefaultMaxFrame, true},
+	}
+	for i, tt := range tests {
+		id := 100 + i
+		sendAsync(h, taskOfLen(t, id, tt.n))
+		reply := h.next()
+		if got := gjson.GetBytes(reply, "id").Int(); got != int64(id) {
+			t.Fatalf("%d bytes: agent got %.200s; want the reply to %d", tt.n, reply, id)
+		}
+		if got := gjson.GetBytes(reply, "result").Exists(); got != tt.result {
+			t.Errorf("%d bytes: agent got %.200s; want result %v", tt.n, reply, tt.result)
+		}
+		select {
+		case <-h.csc.Done():
+			t.Fatalf("%d bytes: the SDK closed the connection", tt.n)
+		default:
+		}
+	}
+	end()
+	if st := h.tap.Stats(); st.Oversize != 1 || st.Renamed != 1 {
+		t.Errorf("stats %+v; want one oversize, one renamed", st)
+	}
+}
+
+// sendAsync writes a frame to the client without waiting for the SDK to
+// read it: an SDK that stopped reading fails the test in next, instead of
+// blocking the agent's write for ever.
+func sendAsync(h *harness, f []byte) {
+	go func() { _, _ = h.a2cW.Write(append(f, '\n')) }()
+}
