@@ -2,6 +2,7 @@ package wiretap
 
 import (
 	"io"
+	"runtime"
 	"sync"
 )
 
@@ -79,13 +80,17 @@ func (rd *reader) injectDeliveries() bool {
 
 // pump reads the agent's stream on a goroutine of its own, one chunk at a
 // time, so that the reader can wait for the agent or a delivery at once.
-// The goroutine ends with the stream (its EOF or error).
+// The goroutine ends with the stream (its EOF or error), or once the
+// reader is garbage: the SDK stops reading without a word when its
+// connection ends (a line too long, its notification queue full), and
+// the goroutine must not wait for ever for a chunk to be taken.
 type pump struct {
 	data  chan chunk
-	free  chan []byte // the chunk's buffer, back to the goroutine
-	cur   chunk       // the chunk being copied out
-	rest  []byte      // its bytes not yet copied
-	valid bool        // cur is held
+	free  chan []byte   // the chunk's buffer, back to the goroutine
+	done  chan struct{} // closed once the reader is gone
+	cur   chunk         // the chunk being copied out
+	rest  []byte        // its bytes not yet copied
+	valid bool          // cur is held
 }
 
 type chunk struct {
@@ -93,14 +98,17 @@ type chunk struct {
 	err error
 }
 
-func startPump(src io.Reader) *pump {
-	p := &pump{data: make(chan chunk, 1), free: make(chan []byte, 1)}
+// startPump starts reading src for rd. The goroutine holds the pump, never
+// rd, so that rd can become garbage while it waits.
+func startPump(rd *reader, src io.Reader) *pump {
+	p := &pump{data: make(chan chunk, 1), free: make(chan []byte, 1), done: make(chan struct{})}
+	runtime.AddCleanup(rd, func(done chan struct{}) { close(done) }, p.done)
 	go p.run(src)
 	return p
 }
 
-// run reads src until it fails, handing each read over and waiting for
-// its buffer back before the next.
+// run reads src until it fails or the reader is gone, handing each read
+// over and waiting for its buffer back before the next.
 func (p *pump) run(src io.Reader) {
 	buf := make([]byte, readBuf)
 	for {
@@ -108,11 +116,19 @@ func (p *pump) run(src io.Reader) {
 		if n < 0 || n > len(buf) {
 			n, err = 0, errBadCount
 		}
-		p.data <- chunk{buf[:n], err}
+		select {
+		case p.data <- chunk{buf[:n], err}:
+		case <-p.done:
+			return
+		}
 		if err != nil {
 			return
 		}
-		buf = <-p.free
+		select {
+		case buf = <-p.free:
+		case <-p.done:
+			return
+		}
 	}
 }
 

@@ -88,8 +88,9 @@
 // never reaches the agent: its error response comes from the Reader. For
 // such a dialect the Reader reads the agent's stream on a goroutine of its
 // own (started once the agent is identified, ended by the stream's EOF or
-// error), so that such a response does not wait for the agent's next
-// frame. The agent's echo of the user's prompt is dropped unless
+// error, or once the Reader is garbage: an SDK whose connection ended, on
+// a line too long for it say, never reads again), so that such a response
+// does not wait for the agent's next frame. The agent's echo of the user's prompt is dropped unless
 // Options.KeepEchoes.
 //
 // Only whole lines are inspected, up to Options.MaxFrame bytes; responses
