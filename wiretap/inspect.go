@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/internal/scan"
 	acp "github.com/coder/acp-go-sdk"
 	"github.com/tidwall/gjson"
 )
@@ -218,6 +219,81 @@ func (t *Tap) outbound(frame, scratch []byte) []byte {
 	t.release(res.Events)
 	t.end(settled, res.Events)
 	return frame
+}
+
+// outboundHead gives the Conn what it needs of a client frame too long to
+// feed it whole (a prompt with a large image), which goes to the agent as
+// it was: a head with the frame's method, id and params.sessionId (first
+// occurrences, as the Conn reads them), so that a prompt still starts a
+// turn that its response ends, and a request is known when its response
+// comes. frame is the whole frame, or its start when the rest is still to
+// come: then what lies past it is not seen. A response (no method) is not
+// fed: its result would be cut. Nor is a request the dialect rewrites,
+// since the agent gets it as it was.
+func (t *Tap) outboundHead(frame []byte) {
+	head, method := frameHead(unsafeString(frame))
+	if head == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if rewrites(t.conn.Dialect(), method) {
+		return
+	}
+	settled := t.begin()
+	res, _ := t.conn.Outbound(head)
+	t.release(res.Events)
+	t.end(settled, res.Events)
+}
+
+// frameHead returns {"jsonrpc":"2.0","id":…,"method":…,"params":{"sessionId":…}}
+// with the raw values of s's first id, method and params.sessionId, the
+// members that are there, and the method; nil if s has no method string.
+// s may be cut short, even inside params.
+func frameHead(s string) (head []byte, method string) {
+	var rawMethod, id, params string
+	var seen uint8
+	read := func(k, raw string) bool {
+		switch {
+		case k == "method" && seen&1 == 0:
+			rawMethod, seen = raw, seen|1
+		case k == "id" && seen&2 == 0:
+			id, seen = raw, seen|2
+		case k == "params" && seen&4 == 0:
+			params, seen = raw, seen|4
+		}
+		return true
+	}
+	if scan.Members(s, read) < 0 && seen&4 == 0 {
+		// Cut short, perhaps inside params: their members up to the cut.
+		_, params = scan.Walk(s, "params", read)
+	}
+	m := scan.Result(rawMethod)
+	if m.Type != gjson.String {
+		return nil, ""
+	}
+	head = append(head, `{"jsonrpc":"2.0"`...)
+	if id != "" {
+		head = append(append(head, `,"id":`...), id...)
+	}
+	head = append(append(head, `,"method":`...), rawMethod...)
+	if sid := scan.Member(params, "sessionId"); sid != "" {
+		head = append(append(append(head, `,"params":{"sessionId":`...), sid...), '}')
+	}
+	return append(head, '}'), m.Str
+}
+
+// rewrites reports whether d rewrites requests for method.
+func rewrites(d *acpdialect.Dialect, method string) bool {
+	if d == nil {
+		return false
+	}
+	for _, rw := range d.Rewrites {
+		if rw.Method == method {
+			return true
+		}
+	}
+	return false
 }
 
 // unalias removes the '_' from a request or notification whose top-level

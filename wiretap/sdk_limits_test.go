@@ -1,11 +1,17 @@
 package wiretap_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/acpdialect/acpdialect/wiretap"
+	acp "github.com/coder/acp-go-sdk"
 	"github.com/tidwall/gjson"
 )
 
@@ -65,4 +71,38 @@ func TestSDKRenameAtTheLineLimit(t *testing.T) {
 // blocking the agent's write for ever.
 func sendAsync(h *harness, f []byte) {
 	go func() { _, _ = h.a2cW.Write(append(f, '\n')) }()
+}
+
+// TestSDKOversizePromptStartsATurn: a prompt longer than MaxFrame (an 11
+// MB image) reaches the agent as the SDK wrote it, and the Conn still
+// learns of it from its head: the turn starts, and its end gives a
+// question nobody answered its default at once, on the wire and in
+// OnEvent, instead of leaving it to wait for the answer timeout.
+func TestSDKOversizePromptStartsATurn(t *testing.T) {
+	h := startConn(t, acpdialect.Options{ClientAnswers: true}, wiretap.Options{})
+	h.handshake("cursor-agent")
+	image := strings.Repeat("A", 11<<20)
+	wait := call(h, func(ctx context.Context) (acp.PromptResponse, error) {
+		return h.csc.Prompt(ctx, acp.PromptRequest{SessionId: acp.SessionId(h.sid),
+			Prompt: []acp.ContentBlock{acp.ImageBlock(image, "image/png")}})
+	})
+	f := h.next()
+	if gjson.GetBytes(f, "method").Str != "session/prompt" || gjson.GetBytes(f, "params.prompt.0.data").Str != image {
+		t.Fatalf("agent got %.200s; want the prompt with its image", f)
+	}
+	id := json.RawMessage(gjson.GetBytes(f, "id").Raw)
+	h.send(testwire.Request(7, cursor.MethodAskQuestion, questionParams))
+	h.waitEvent(acpdialect.EventQuestion)
+	h.send(testwire.PromptResponse(id, ""))
+	wait()
+	reply := h.next()
+	if gjson.GetBytes(reply, "id").Raw != "7" || !gjson.GetBytes(reply, "result").Exists() {
+		t.Fatalf("agent got %.200s; want the question's default", reply)
+	}
+	if evs := replyEvents(h.rec.all(), cursor.MethodAskQuestion); len(evs) != 1 || string(evs[0].Result) != gjson.GetBytes(reply, "result").Raw {
+		t.Errorf("reply events %+v; want one, with the default the agent got", evs)
+	}
+	if st := h.tap.Stats(); st.Oversize != 1 {
+		t.Errorf("stats %+v; want the prompt oversize", st)
+	}
 }

@@ -35,7 +35,9 @@ type Options struct {
 	// channel if needed). nil drops the events.
 	OnEvent func(acpdialect.Event)
 	// MaxFrame is the longest frame the tap inspects, in bytes without the
-	// line ending. Larger frames pass through unmodified and uninspected.
+	// line ending. Larger frames pass through unmodified and uninspected,
+	// but for the head of a client request (method, id, sessionId), which
+	// the Conn gets.
 	// Default DefaultMaxFrame, which is also the Reader's most: a longer
 	// agent frame, renamed, would be longer than the SDK reads.
 	MaxFrame int

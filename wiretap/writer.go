@@ -9,8 +9,10 @@ import (
 // Writer returns what the SDK writes to instead of the agent's stdin. Each
 // whole frame is fed to the Conn (before it is written, so that the Conn
 // knows a request before the agent can answer it), loses the "_" of an
-// Options.Outbound alias, and goes to agentStdin in exactly one Write.
-// Writer is safe for concurrent use; concurrent callers must each write
+// Options.Outbound alias, and goes to agentStdin in exactly one Write. A
+// frame longer than MaxFrame goes to the agent as it is, and the Conn gets
+// only its head (method, id and params.sessionId), so that a prompt with a
+// large image still starts a turn: see outboundHead. Writer is safe for concurrent use; concurrent callers must each write
 // whole frames, as the SDK does. A partial frame is buffered until its
 // '\n'; once agentStdin fails, every later Write returns that error.
 func (t *Tap) Writer(agentStdin io.Writer) io.Writer {
@@ -62,6 +64,7 @@ func (w *writer) partial(b []byte) error {
 		}
 		w.t.oversize.Add(1)
 		w.pass = true
+		w.t.outboundHead(w.buf) // before the agent has any of it
 		b, w.buf = w.buf, w.buf[:0]
 	}
 	return w.write(b)
@@ -79,6 +82,7 @@ func (w *writer) line(line []byte) error {
 	}
 	if len(line)-1 > w.t.maxFrame {
 		w.t.oversize.Add(1)
+		w.t.outboundHead(line)
 	} else if len(bytes.TrimSpace(line)) > 0 {
 		w.t.outFrames.Add(1)
 		out := w.t.outbound(line, w.scratch)

@@ -1,6 +1,7 @@
 package wiretap_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/acpdialect/acpdialect/wiretap"
 )
 
@@ -168,5 +172,68 @@ func TestWriterShortWrite(t *testing.T) {
 	tap, _ := newTap("cursor", wiretap.Options{})
 	if _, err := tap.Writer(shortWriter{}).Write([]byte("{}\n")); !errors.Is(err, io.ErrShortWrite) {
 		t.Fatalf("err = %v, want io.ErrShortWrite", err)
+	}
+}
+
+// TestWriterOversizeHead: a client request over MaxFrame reaches the agent
+// byte for byte, and the Conn gets its head (method, id, sessionId): a
+// prompt starts a turn, whose end gives an unanswered question its
+// default. Written in pieces, the frame's head is read from its start, so
+// a sessionId past MaxFrame is not seen (no turn).
+func TestWriterOversizeHead(t *testing.T) {
+	pad := strings.Repeat("p", 300)
+	tests := []struct {
+		name   string
+		frame  string
+		pieces bool
+		turn   bool
+	}{
+		{"whole, sessionId last", `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"prompt":[{"type":"text","text":"` + pad + `"}],"sessionId":"s1"}}`, false, true},
+		{"whole, sessionId first", `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"` + pad + `"}]}}`, false, true},
+		{"pieces, sessionId first", `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"` + pad + `"}]}}`, true, true},
+		{"pieces, method after params", `{"params":{"sessionId":"s1","prompt":[{"type":"text","text":"` + pad + `"}]},"id":3,"method":"session/prompt"}`, true, false},
+		{"pieces, sessionId last", `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"prompt":[{"type":"text","text":"` + pad + `"}],"sessionId":"s1"}}`, true, false},
+		{"a response", `{"jsonrpc":"2.0","id":3,"result":{"sessionId":"s1","pad":"` + pad + `"}}`, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			tap := wiretap.New(registry().NewConn(acpdialect.Options{ClientAnswers: true}), wiretap.Options{MaxFrame: 200, OnEvent: rec.add})
+			sink := &oneWriteSink{}
+			w := tap.Writer(sink)
+			in := func(f []byte) {
+				_, err := io.ReadAll(tap.Reader(bytes.NewReader(append(f, '\n'))))
+				mustNoErr(t, err)
+			}
+			req, resp := testwire.Initialize(1, "cursor-agent")
+			_, err := w.Write(append(req, '\n'))
+			mustNoErr(t, err)
+			in(resp)
+			req, resp = testwire.SessionNew(2, "s1")
+			_, err = w.Write(append(req, '\n'))
+			mustNoErr(t, err)
+			in(resp)
+			frame := tt.frame + "\n"
+			if tt.pieces {
+				for _, p := range []string{frame[:150], frame[150:250], frame[250:]} {
+					_, err = w.Write([]byte(p))
+					mustNoErr(t, err)
+				}
+			} else {
+				_, err = w.Write([]byte(frame))
+				mustNoErr(t, err)
+			}
+			if got := strings.Join(sink.all()[2:], ""); got != frame {
+				t.Fatalf("agent got %q\nwant %q", got, frame)
+			}
+			in(testwire.Request(7, cursor.MethodAskQuestion, map[string]any{"toolCallId": "q", "questions": []any{}}))
+			in(testwire.PromptResponse(3, ""))
+			if got := len(replyEvents(rec.all(), cursor.MethodAskQuestion)); (got == 1) != tt.turn {
+				t.Errorf("%d reply events for the question; want a default: %v", got, tt.turn)
+			}
+			if st := tap.Stats(); st.Oversize != 1 {
+				t.Errorf("stats %+v", st)
+			}
+		})
 	}
 }
