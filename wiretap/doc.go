@@ -65,7 +65,11 @@
 // read on the Conn's clock (acpdialect.Options.Now). The SDK gives
 // HandleExtensionMethod no request id, so the tap pairs a call with its
 // request by method and params: two identical requests in flight may swap
-// answers, though each still gets exactly one.
+// answers, though each still gets exactly one. A notification of a method
+// whose request would wait for the client (Action.Await) never reaches
+// HandleExtensionMethod, lest it take a request's place: it is not
+// renamed, or, sent under the "_" name, loses its '_' (the SDK drops it);
+// its events reach OnEvent all the same.
 //
 // A session/update of a kind of the dialect's own (Cursor's
 // subagent_spawned), or of the subagents draft every connection reads

@@ -17,9 +17,10 @@ import (
 const sdkUpdatePrefix = `{"jsonrpc":"2.0","method":"session/update"`
 
 // edit is what the reader does to an agent frame: rename it (insert a '_'
-// at at), replace it with with (nil: drop it), or neither.
+// at at, or remove the one at cut), replace it with with (nil: drop it),
+// or neither.
 type edit struct {
-	at      int
+	at, cut int
 	replace bool
 	with    []byte
 }
@@ -37,7 +38,7 @@ func (t *Tap) inbound(frame []byte) edit {
 	// The frame's defaults (a reused id, the bound) are for requests
 	// before it: final before the frame's own wait exists.
 	t.release(res.Events)
-	e := edit{at: -1}
+	e := edit{at: -1, cut: -1}
 	switch {
 	case err != nil:
 	case d == nil && !res.Quarantine:
@@ -52,26 +53,87 @@ func (t *Tap) inbound(frame []byte) edit {
 		t.rewritten.Add(1)
 		e.replace, e.with = true, res.Wire.Frame
 	default:
-		e.at = t.rename(frame, res)
+		e.at, e.cut = t.rename(frame, res)
 	}
 	t.end(settled, res.Events) // after a blocking request's wait exists: OnEvent may answer it
 	return e
 }
 
 // rename decides where, if anywhere, to rename a frame of an identified
-// agent, and registers a blocking request the client will answer.
-func (t *Tap) rename(frame []byte, res acpdialect.Result) int {
+// agent (at: insert a '_', cut: remove one), and registers a blocking
+// request the client will answer.
+func (t *Tap) rename(frame []byte, res acpdialect.Result) (at, cut int) {
 	switch {
 	case res.Quarantine:
-		return t.quarantineAt(frame)
+		return t.quarantineAt(frame), -1
 	case bytes.HasPrefix(frame, []byte(sdkUpdatePrefix)):
-		return -1
+		return -1, -1
 	}
-	at := t.renameAt(frame)
+	at = t.renameAt(frame)
 	if res.Awaiting && (at >= 0 || sentAsAlias(frame)) {
 		t.addWait(frame)
 	}
-	return at
+	if at < 0 && !res.Awaiting {
+		return at, t.aliasNoteAt(frame)
+	}
+	return at, -1
+}
+
+// A notification must never reach HandleExtension looking like a blocking
+// request: the SDK gives HandleExtensionMethod no id, so HandleExtension
+// would take the wait of a request with the same method and params (the
+// request then got its default at once, and the client's answer
+// ErrNotPending), and hold the SDK's notifications while it waited. So a
+// notification of a method the dialect answers, as a request, only once
+// the client has (Action.Await) is not renamed, and one the agent sent
+// under a "_" name loses its '_': the SDK drops it, after OnEvent got its
+// events.
+
+// aliasNoteAt returns the offset of the '_' to remove from a notification
+// sent under a "_" name that HandleExtension would take for a blocking
+// request, or -1.
+func (t *Tap) aliasNoteAt(frame []byte) int {
+	s := unsafeString(frame)
+	m := gjson.Get(s, "method")
+	if m.Type != gjson.String || !strings.HasPrefix(m.Str, "_") {
+		return -1
+	}
+	if id := gjson.Get(s, "id"); id.Exists() && id.Type != gjson.Null {
+		return -1
+	}
+	if m.Index <= 0 || m.Index+1 >= len(frame) || frame[m.Index] != '"' || frame[m.Index+1] != '_' {
+		return -1 // an escaped '_': the SDK reads the same name anyway
+	}
+	d := t.conn.Dialect()
+	if !awaitable(d, replyName(d, m.Str), gjson.Get(s, "params").Raw) {
+		return -1
+	}
+	t.renamed.Add(1)
+	return m.Index + 1
+}
+
+// replyName is the method HandleExtension answers for an extension method
+// name: the name without its '_', unless the dialect's own name has it.
+func replyName(d *acpdialect.Dialect, method string) string {
+	if d.Allows(method) {
+		return method
+	}
+	return strings.TrimPrefix(method, "_")
+}
+
+// awaitable reports whether d, given a request for name with these params,
+// would wait for the client's answer (Action.Await): a request
+// HandleExtension would wait on.
+func awaitable(d *acpdialect.Dialect, name, params string) bool {
+	if d == nil {
+		return false
+	}
+	for _, m := range d.Methods {
+		if m.Name == name && m.Kind&acpdialect.Request != 0 && m.Handle != nil {
+			return m.Handle(gjson.Parse(params)).Await
+		}
+	}
+	return false
 }
 
 // sentAsAlias reports whether the agent sent a method under its "_" alias
@@ -119,10 +181,15 @@ func (t *Tap) renameAt(frame []byte) int {
 		return -1
 	}
 	isRequest, ok := sdkView(frame, s, m.Str)
-	if !ok || !allowsAs(t.conn.Dialect(), m.Str, isRequest) {
+	d := t.conn.Dialect()
+	if !ok || !allowsAs(d, m.Str, isRequest) {
 		// A request for a notification-only method (or the reverse) stays
 		// as it is: the SDK declines it as the Conn did.
 		t.skipped.Add(1)
+		return -1
+	}
+	if !isRequest && awaitable(d, m.Str, gjson.Get(s, "params").Raw) {
+		t.skipped.Add(1) // see aliasNoteAt
 		return -1
 	}
 	t.renamed.Add(1)

@@ -208,6 +208,9 @@ func (rd *reader) frame(start, end int) (fed bool, next int) {
 	case e.at >= 0:
 		rd.insert(start + e.at)
 		return true, end + 2
+	case e.cut >= 0:
+		rd.splice(start+e.cut, start+e.cut+1, nil)
+		return true, end
 	}
 	return true, end + 1
 }

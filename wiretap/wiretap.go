@@ -57,7 +57,7 @@ type Options struct {
 // Stats counts what a Tap did. Counters only grow.
 type Stats struct {
 	Frames        uint64 `json:"frames"`         // whole agent frames fed to the Conn
-	Renamed       uint64 `json:"renamed"`        // agent frames renamed: vendor methods to their alias, and quarantined updates
+	Renamed       uint64 `json:"renamed"`        // agent frames renamed: vendor methods to their alias, quarantined updates, and notifications kept from HandleExtension
 	PassedThrough uint64 `json:"passed_through"` // agent frames delivered byte for byte (Frames - Renamed)
 	Skipped       uint64 `json:"skipped"`        // allowed vendor frames left as they were: renaming was unsafe
 	Oversize      uint64 `json:"oversize"`       // frames over MaxFrame passed uninspected, both directions

@@ -1,0 +1,98 @@
+package wiretap_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/internal/testwire"
+	"github.com/acpdialect/acpdialect/wiretap"
+	"github.com/tidwall/gjson"
+)
+
+// TestSDKNotificationNeverTakesAWait: a notification whose method and
+// params are those of a blocking request the client answers never reaches
+// HandleExtensionMethod, where the tap, given no id, would take it for the
+// request (which then got its default at once, and the client's answer
+// ErrNotPending), whether it comes before or after the request, renamed by
+// the tap or sent under the alias. The request gets the client's answer;
+// OnEvent still gets the notification's question.
+func TestSDKNotificationNeverTakesAWait(t *testing.T) {
+	tests := []struct {
+		name      string
+		method    string
+		noteFirst bool
+	}{
+		{"renamed, after the request", cursor.MethodAskQuestion, false},
+		{"renamed, before the request", cursor.MethodAskQuestion, true},
+		{"alias, after the request", wiretap.Alias(cursor.MethodAskQuestion), false},
+		{"alias, before the request", wiretap.Alias(cursor.MethodAskQuestion), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := startConn(t, acpdialect.Options{ClientAnswers: true}, wiretap.Options{})
+			h.handshake("cursor-agent")
+			end := h.prompt()
+			req := testwire.Request(7, cursor.MethodAskQuestion, questionParams)
+			note := testwire.Notify(tt.method, questionParams)
+			if tt.noteFirst {
+				h.send(note, req)
+			} else {
+				h.send(req, note)
+			}
+			// Notifications are handled in order: once the marker is
+			// delivered, so is the notification.
+			h.send(testwire.SessionUpdate(h.sid, map[string]any{"sessionUpdate": "agent_message_chunk",
+				"content": map[string]any{"type": "text", "text": "marker"}}))
+			waitLog(h, "chunk:marker")
+			answer := cursor.Answered(cursor.Answer{QuestionID: "lang", OptionIDs: []string{"go"}})
+			if err := h.tap.Answer(json.RawMessage(`7`), answer); err != nil {
+				t.Fatalf("Answer: %v", err)
+			}
+			reply := h.next()
+			var want bytes.Buffer
+			mustNoErr(t, json.Compact(&want, answer))
+			if gjson.GetBytes(reply, "id").Raw != "7" || gjson.GetBytes(reply, "result").Raw != want.String() {
+				t.Fatalf("agent got %s\nwant the answer %s", reply, want.String())
+			}
+			_, ext := h.client.calls()
+			var methods []string
+			for _, c := range ext {
+				if strings.HasSuffix(c.method, cursor.MethodAskQuestion) {
+					methods = append(methods, c.method)
+				}
+			}
+			if len(methods) != 1 {
+				t.Errorf("extension calls for the question: %q; want the request's alone", methods)
+			}
+			questions := 0
+			for _, ev := range h.rec.all() {
+				if ev.Type == acpdialect.EventQuestion {
+					questions++
+				}
+			}
+			if questions != 2 {
+				t.Errorf("%d question events; want the request's and the notification's", questions)
+			}
+			end()
+		})
+	}
+}
+
+// waitLog waits until the client's log has entry.
+func waitLog(h *harness, entry string) {
+	h.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for time.Now().Before(deadline) {
+		if log, _ := h.client.calls(); slices.Contains(log, entry) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	h.t.Fatalf("the client never got %s", entry)
+}
