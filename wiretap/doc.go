@@ -99,9 +99,13 @@
 //
 // Only whole lines are inspected, up to Options.MaxFrame bytes; responses
 // and ids are never touched; a frame that the SDK would read differently
-// from the Conn (repeated keys, invalid JSON), or a request for a method
-// the dialect allows only as a notification (or the reverse), is left as
-// it is, for the SDK to decline or drop as the Conn did. Reads never
+// from the Conn (invalid JSON), or a request for a method the dialect
+// allows only as a notification (or the reverse), is left as it is, for
+// the SDK to decline or drop as the Conn did. A frame whose method, id,
+// params, result or error is repeated or in another case (the Conn reads
+// a key's first occurrence, the SDK its last, in any case) is not fed to
+// the Conn at all, so that no event contradicts what the SDK does with it
+// (Stats.Ambiguous); the SDKs' own session/update layout is not checked. Reads never
 // write and never block beyond the agent's stream, and events are handed to
 // Options.OnEvent synchronously, so OnEvent must not block.
 package wiretap

@@ -211,6 +211,40 @@ func allowsAs(d *acpdialect.Dialect, name string, isRequest bool) bool {
 	return false
 }
 
+// sdkKeys are the members the SDK reads of every frame (bar jsonrpc, which
+// it ignores), as the Conn names them.
+var sdkKeys = [...]string{"method", "id", "params", "result", "error"}
+
+// readsApart reports whether the SDK would read a frame's method, id,
+// params, result or error other than the Conn: the Conn reads the first
+// occurrence of the exact key, the SDK's encoding/json the last one, in
+// any case. Such a frame is not fed to the Conn, so that none of its
+// events (a reply, a question) contradicts what the SDK does with it. The
+// SDKs' own session/update layout is not checked: the hot path, and a
+// frame that writer never repeats keys in.
+func readsApart(frame []byte) bool {
+	if bytes.HasPrefix(frame, []byte(sdkUpdatePrefix)) {
+		return false
+	}
+	var seen uint8
+	apart := false
+	scan.Members(unsafeString(frame), func(k, _ string) bool {
+		for i, name := range sdkKeys {
+			if len(k) < len(name) || !strings.EqualFold(k, name) {
+				continue
+			}
+			bit := uint8(1) << i
+			if k != name || seen&bit != 0 {
+				apart = true
+				return false
+			}
+			seen |= bit
+		}
+		return true
+	})
+	return apart
+}
+
 // sdkMessage mirrors the acp-go-sdk's private anyMessage: what its receive
 // loop decodes each line into.
 type sdkMessage struct {

@@ -200,6 +200,10 @@ func (rd *reader) frame(start, end int) (fed bool, next int) {
 	if len(f) == 0 || (f[0] != '{' && len(bytes.TrimSpace(f)) == 0) {
 		return false, end + 1 // a blank line: the SDK skips it too
 	}
+	if readsApart(f) {
+		rd.t.ambiguous.Add(1)
+		return false, end + 1
+	}
 	e := rd.t.inbound(f)
 	switch {
 	case e.replace:

@@ -96,3 +96,43 @@ func waitLog(h *harness, entry string) {
 	}
 	h.t.Fatalf("the client never got %s", entry)
 }
+
+// TestSDKRepeatedKeys: a frame whose method, id or params the SDK reads
+// other than the Conn (encoding/json takes a key's last occurrence, in
+// any case; the Conn the first, exact one) is not fed to the Conn: the SDK
+// declines it, and OnEvent gets no reply or question that says otherwise.
+func TestSDKRepeatedKeys(t *testing.T) {
+	q := string(testwire.Request(5, cursor.MethodAskQuestion, questionParams))
+	params := q[strings.Index(q, `"params":`)+len(`"params":`) : len(q)-1]
+	tests := []struct {
+		name  string
+		frame string
+		id    string // the id the SDK answers
+	}{
+		{"method twice", `{"jsonrpc":"2.0","id":5,"method":"cursor/task","method":"cursor/task","params":{"toolCallId":"t"}}`, "5"},
+		{"method in another case", `{"jsonrpc":"2.0","id":5,"method":"cursor/task","Method":"cursor/task","params":{"toolCallId":"t"}}`, "5"},
+		{"id twice", `{"jsonrpc":"2.0","id":5,"method":"cursor/task","params":{"toolCallId":"t"},"id":6}`, "6"},
+		{"id in another case", `{"jsonrpc":"2.0","ID":5,"method":"cursor/task","params":{"toolCallId":"t"}}`, "5"},
+		{"question with params twice", `{"jsonrpc":"2.0","id":5,"method":"cursor/ask_question","params":` + params + `,"params":` + params + `}`, "5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := startConn(t, acpdialect.Options{ClientAnswers: true}, wiretap.Options{})
+			h.handshake("cursor-agent")
+			end := h.prompt()
+			before := len(h.rec.all())
+			h.send([]byte(tt.frame))
+			reply := h.next()
+			if gjson.GetBytes(reply, "id").Raw != tt.id || gjson.GetBytes(reply, "error.code").Int() != -32601 {
+				t.Fatalf("agent got %s; want -32601 for id %s", reply, tt.id)
+			}
+			if evs := h.rec.all()[before:]; len(evs) != 0 {
+				t.Errorf("OnEvent got %+v for a frame the SDK declined", evs)
+			}
+			if st := h.tap.Stats(); st.Ambiguous != 1 {
+				t.Errorf("stats %+v", st)
+			}
+			end()
+		})
+	}
+}

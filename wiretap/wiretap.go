@@ -68,6 +68,11 @@ type Stats struct {
 	Echoes        uint64 `json:"echoes"`         // agent frames dropped as the echo of the user's prompt
 	Redirected    uint64 `json:"redirected"`     // client frames sent to the agent in another form
 	Refused       uint64 `json:"refused"`        // client requests answered by the tap, never sent to the agent
+	// Ambiguous counts agent frames the SDK would read other than the
+	// Conn (a repeated method, id, params, result or error, or one in
+	// another case): passed as they were, not fed to the Conn (not in
+	// Frames), so that no event contradicts what the SDK does with them.
+	Ambiguous uint64 `json:"ambiguous,omitempty"`
 	// Undelivered counts the tap's responses to refused requests dropped
 	// before the client read them: past 1,024 queued, or 16 MiB, the
 	// oldest go (a client that writes without reading).
@@ -95,6 +100,7 @@ type Tap struct {
 	aliases  map[string]bool // "_name" for each Options.Outbound name
 
 	frames, renamed, skipped, oversize atomic.Uint64
+	ambiguous                          atomic.Uint64
 	outFrames, unaliased, quarantined  atomic.Uint64
 
 	waits waits // blocking requests the client answers
@@ -158,6 +164,7 @@ func (t *Tap) Stats() Stats {
 		Echoes:      t.echoes.Load(),
 		Redirected:  t.redirected.Load(),
 		Refused:     t.refused.Load(),
+		Ambiguous:   t.ambiguous.Load(),
 		Undelivered: t.deliver.undelivered(),
 	}
 	changed := st.Renamed + st.Rewritten + st.Echoes
