@@ -3,6 +3,7 @@ package wiretap_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -105,4 +106,40 @@ func TestSDKOversizePromptStartsATurn(t *testing.T) {
 	if st := h.tap.Stats(); st.Oversize != 1 {
 		t.Errorf("stats %+v; want the prompt oversize", st)
 	}
+}
+
+// TestSDKRewrittenResponseTooLong: a dialect's rewritten response longer
+// than the SDK reads would close the SDK's connection; the client gets an
+// error for its request instead, and the connection stays up.
+func TestSDKRewrittenResponseTooLong(t *testing.T) {
+	huge, _ := json.Marshal(map[string]any{"configOptions": []any{}, "pad": strings.Repeat("z", 11<<20)})
+	bigger := &acpdialect.Dialect{
+		ID:    "bigger",
+		Match: func(name, _ string) bool { return name == "bigger" },
+		Rewrites: []acpdialect.Rewrite{{
+			Method: "session/set_config_option",
+			Request: func(gjson.Result, any) acpdialect.Redirect {
+				return acpdialect.Redirect{Method: "x/set", Params: json.RawMessage(`{}`)}
+			},
+			Response: func(acpdialect.AgentResponse, any, any) acpdialect.Step {
+				return acpdialect.Step{Result: huge}
+			},
+		}},
+	}
+	h := startReg(t, acpdialect.NewRegistry(bigger), acpdialect.Options{}, wiretap.Options{})
+	h.handshake("bigger")
+	wait := setOption(h, "model", "m")
+	h.send(testwire.Response(h.expect("x/set"), nil))
+	_, err := wait()
+	var re *acp.RequestError
+	if !errors.As(err, &re) || re.Code != -32603 {
+		t.Fatalf("SetSessionConfigOption: %v; want a -32603 error", err)
+	}
+	select {
+	case <-h.csc.Done():
+		t.Fatal("the SDK closed the connection")
+	default:
+	}
+	end := h.prompt() // the connection still works
+	end()
 }
