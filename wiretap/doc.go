@@ -94,8 +94,8 @@
 // own (started once the agent is identified, ended by the stream's EOF or
 // error, or once the Reader is garbage: an SDK whose connection ended, on
 // a line too long for it say, never reads again), so that such a response
-// does not wait for the agent's next frame. The agent's echo of the user's prompt is dropped unless
-// Options.KeepEchoes.
+// does not wait for the agent's next frame. The agent's echo of the user's
+// prompt is dropped unless Options.KeepEchoes.
 //
 // Only whole lines are inspected, up to Options.MaxFrame bytes; responses
 // and ids are never touched; a frame that the SDK would read differently
@@ -105,7 +105,7 @@
 // params, result or error is repeated or in another case (the Conn reads
 // a key's first occurrence, the SDK its last, in any case) is not fed to
 // the Conn at all, so that no event contradicts what the SDK does with it
-// (Stats.Ambiguous); the SDKs' own session/update layout is not checked. Reads never
-// write and never block beyond the agent's stream, and events are handed to
-// Options.OnEvent synchronously, so OnEvent must not block.
+// (Stats.Ambiguous); the SDKs' own session/update layout is not checked.
+// Reads never write and never block beyond the agent's stream, and events
+// are handed to Options.OnEvent synchronously, so OnEvent must not block.
 package wiretap

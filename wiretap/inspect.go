@@ -69,14 +69,11 @@ func (t *Tap) rename(frame []byte, res acpdialect.Result) (at, cut int) {
 	case bytes.HasPrefix(frame, []byte(sdkUpdatePrefix)):
 		return -1, -1
 	}
-	at = t.renameAt(frame)
+	at, cut = t.renameAt(frame)
 	if res.Awaiting && (at >= 0 || sentAsAlias(frame)) {
 		t.addWait(frame)
 	}
-	if at < 0 && !res.Awaiting {
-		return at, t.aliasNoteAt(frame)
-	}
-	return at, -1
+	return at, cut
 }
 
 // A notification must never reach HandleExtension looking like a blocking
@@ -89,15 +86,10 @@ func (t *Tap) rename(frame []byte, res acpdialect.Result) (at, cut int) {
 // under a "_" name loses its '_': the SDK drops it, after OnEvent got its
 // events.
 
-// aliasNoteAt returns the offset of the '_' to remove from a notification
-// sent under a "_" name that HandleExtension would take for a blocking
-// request, or -1.
-func (t *Tap) aliasNoteAt(frame []byte) int {
-	s := unsafeString(frame)
-	m := gjson.Get(s, "method")
-	if m.Type != gjson.String || !strings.HasPrefix(m.Str, "_") {
-		return -1
-	}
+// aliasNoteAt returns the offset of the '_' to remove from a frame sent
+// under the "_" name m if it is a notification that HandleExtension would
+// take for a blocking request, or -1.
+func (t *Tap) aliasNoteAt(frame []byte, s string, m gjson.Result) int {
 	if id := gjson.Get(s, "id"); id.Exists() && id.Type != gjson.Null {
 		return -1
 	}
@@ -166,19 +158,26 @@ func (t *Tap) quarantineAt(frame []byte) int {
 // renameAt decides whether a frame is a vendor request or notification
 // the connection's dialect allows as such, and whether the SDK will see it
 // exactly as the Conn did once renamed, so that HandleExtension gives the
-// Conn's answer. If so it returns the offset of the '_' to insert; else
-// -1.
-func (t *Tap) renameAt(frame []byte) int {
+// Conn's answer. If so it returns the offset of the '_' to insert (at);
+// else -1, and for a notification sent under a "_" name the offset of the
+// '_' to remove (cut, see aliasNoteAt), or -1.
+func (t *Tap) renameAt(frame []byte) (at, cut int) {
 	s := unsafeString(frame)
 	m := gjson.Get(s, "method")
-	if m.Type != gjson.String || m.Str == "" || m.Str[0] == '_' || !t.conn.Allows(m.Str) {
-		return -1
+	if m.Type != gjson.String || m.Str == "" {
+		return -1, -1
+	}
+	if m.Str[0] == '_' {
+		return -1, t.aliasNoteAt(frame, s, m)
+	}
+	if !t.conn.Allows(m.Str) {
+		return -1, -1
 	}
 	// A vendor frame: rare, so the careful checks below cost nothing
 	// overall.
 	if m.Index <= 0 || m.Index >= len(frame) || frame[m.Index] != '"' {
 		t.skipped.Add(1)
-		return -1
+		return -1, -1
 	}
 	isRequest, ok := sdkView(frame, s, m.Str)
 	d := t.conn.Dialect()
@@ -186,14 +185,14 @@ func (t *Tap) renameAt(frame []byte) int {
 		// A request for a notification-only method (or the reverse) stays
 		// as it is: the SDK declines it as the Conn did.
 		t.skipped.Add(1)
-		return -1
+		return -1, -1
 	}
 	if !isRequest && awaitable(d, m.Str, gjson.Get(s, "params").Raw) {
 		t.skipped.Add(1) // see aliasNoteAt
-		return -1
+		return -1, -1
 	}
 	t.renamed.Add(1)
-	return m.Index + 1
+	return m.Index + 1, -1
 }
 
 // allowsAs reports whether d allows name as a request (or, if !isRequest,
