@@ -17,7 +17,7 @@ import (
 const sdkUpdatePrefix = `{"jsonrpc":"2.0","method":"session/update"`
 
 // edit is what the reader does to an agent frame: rename it (insert a '_'
-// at at, or remove the one at cut), replace it with with (nil: drop it),
+// at at, or remove the one, maybe escaped, at cut), replace it with with (nil: drop it),
 // or neither.
 type edit struct {
 	at, cut int
@@ -93,8 +93,8 @@ func (t *Tap) aliasNoteAt(frame []byte, s string, m gjson.Result) int {
 	if id := gjson.Get(s, "id"); id.Exists() && id.Type != gjson.Null {
 		return -1
 	}
-	if m.Index <= 0 || m.Index+1 >= len(frame) || frame[m.Index] != '"' || frame[m.Index+1] != '_' {
-		return -1 // an escaped '_': the SDK reads the same name anyway
+	if m.Index <= 0 || m.Index+1 >= len(frame) || frame[m.Index] != '"' || underscoreLen(frame[m.Index+1:]) == 0 {
+		return -1
 	}
 	d := t.conn.Dialect()
 	if !awaitable(d, replyName(d, m.Str), gjson.Get(s, "params").Raw) {
@@ -102,6 +102,19 @@ func (t *Tap) aliasNoteAt(frame []byte, s string, m gjson.Result) int {
 	}
 	t.renamed.Add(1)
 	return m.Index + 1
+}
+
+// underscoreLen returns the length of the '_' that b starts with: 1, or 6
+// when it is escaped (\u005f), which the SDK decodes to the same '_'; 0 if
+// b does not start with one.
+func underscoreLen(b []byte) int {
+	switch {
+	case len(b) > 0 && b[0] == '_':
+		return 1
+	case len(b) >= 6 && bytes.EqualFold(b[:6], []byte(`\u005f`)) && b[1] == 'u':
+		return 6
+	}
+	return 0
 }
 
 // replyName is the method HandleExtension answers for an extension method

@@ -217,8 +217,9 @@ func (rd *reader) frame(start, end int) (fed bool, next int) {
 		rd.insert(start + e.at)
 		return true, end + 2
 	case e.cut >= 0:
-		rd.splice(start+e.cut, start+e.cut+1, nil)
-		return true, end
+		n := underscoreLen(f[e.cut:])
+		rd.splice(start+e.cut, start+e.cut+n, nil)
+		return true, end + 1 - n
 	}
 	return true, end + 1
 }

@@ -32,6 +32,9 @@ func TestSDKNotificationNeverTakesAWait(t *testing.T) {
 		{"renamed, before the request", cursor.MethodAskQuestion, true},
 		{"alias, after the request", wiretap.Alias(cursor.MethodAskQuestion), false},
 		{"alias, before the request", wiretap.Alias(cursor.MethodAskQuestion), true},
+		// The SDK decodes an escaped '_' to the same alias.
+		{"escaped alias, after the request", `\u005f` + cursor.MethodAskQuestion, false},
+		{"escaped alias, before the request", `\u005F` + cursor.MethodAskQuestion, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,7 +42,8 @@ func TestSDKNotificationNeverTakesAWait(t *testing.T) {
 			h.handshake("cursor-agent")
 			end := h.prompt()
 			req := testwire.Request(7, cursor.MethodAskQuestion, questionParams)
-			note := testwire.Notify(tt.method, questionParams)
+			note := testwire.Notify("method", questionParams)
+			note = bytes.Replace(note, []byte(`"method":"method"`), []byte(`"method":"`+tt.method+`"`), 1)
 			if tt.noteFirst {
 				h.send(note, req)
 			} else {
