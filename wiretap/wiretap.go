@@ -58,7 +58,7 @@ type Options struct {
 type Stats struct {
 	Frames        uint64 `json:"frames"`         // whole agent frames fed to the Conn
 	Renamed       uint64 `json:"renamed"`        // agent frames renamed: vendor methods to their alias, quarantined updates, and notifications kept from HandleExtension
-	PassedThrough uint64 `json:"passed_through"` // agent frames delivered byte for byte (Frames - Renamed)
+	PassedThrough uint64 `json:"passed_through"` // of Frames, those delivered byte for byte (Frames - Renamed - Rewritten - Echoes); Oversize and Ambiguous frames pass too
 	Skipped       uint64 `json:"skipped"`        // allowed vendor frames left as they were: renaming was unsafe
 	Oversize      uint64 `json:"oversize"`       // frames over MaxFrame passed uninspected, both directions
 	Outbound      uint64 `json:"outbound"`       // whole client frames fed to the Conn
