@@ -106,6 +106,10 @@
 // a key's first occurrence, the SDK its last, in any case) is not fed to
 // the Conn at all, so that no event contradicts what the SDK does with it
 // (Stats.Ambiguous); the SDKs' own session/update layout is not checked.
+// It passes as it is, unless the SDK would read its method as a dialect's
+// "_" alias: then it is written again as the SDK reads it, without the
+// '_', so that it never reaches HandleExtension, where it could take the
+// place of a waiting request.
 // Reads never write and never block beyond the agent's stream, and events
 // are handed to Options.OnEvent synchronously, so OnEvent must not block.
 package wiretap

@@ -257,6 +257,33 @@ func readsApart(frame []byte) bool {
 	return apart
 }
 
+// disarm returns an ambiguous frame (readsApart) rewritten without the
+// '_' of the method the SDK reads, when that method is a dialect's alias,
+// or nil to pass the frame as it is. The SDK would hand such a frame to
+// HandleExtension, where it could take the place of a waiting request with
+// the same params; the Conn never saw it. Without the '_' the SDK answers
+// the request -32601 or drops the notification, as for any unknown method.
+// The frame is written again as the SDK reads it: which of its repeated
+// keys to edit is the SDK's choice, and a broken frame has no bytes to
+// keep.
+func (t *Tap) disarm(frame []byte) []byte {
+	var msg sdkMessage
+	if json.Unmarshal(frame, &msg) != nil {
+		return nil
+	}
+	name, ok := strings.CutPrefix(msg.Method, "_")
+	d := t.dialect.Load()
+	if !ok || !d.Allows(name) || d.Allows(msg.Method) {
+		return nil
+	}
+	msg.JSONRPC, msg.Method = "2.0", name
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
 // sdkMessage mirrors the acp-go-sdk's private anyMessage: what its receive
 // loop decodes each line into.
 type sdkMessage struct {

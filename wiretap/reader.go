@@ -205,6 +205,10 @@ func (rd *reader) frame(start, end int) (fed bool, next int) {
 	}
 	if readsApart(f) {
 		rd.t.ambiguous.Add(1)
+		if with := rd.t.disarm(f); with != nil {
+			rd.splice(start, end, with)
+			return false, start + len(with) + 1
+		}
 		return false, end + 1
 	}
 	e := rd.t.inbound(f)

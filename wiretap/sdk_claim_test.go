@@ -140,3 +140,46 @@ func TestSDKRepeatedKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestSDKAmbiguousAliasNeverTakesAWait: a notification under a repeated or
+// miscased method key, which the SDK reads as a dialect's alias, is not
+// fed to the Conn (it reads such frames otherwise) and must not reach
+// HandleExtension either, where it could take the waiting request's place.
+func TestSDKAmbiguousAliasNeverTakesAWait(t *testing.T) {
+	alias := wiretap.Alias(cursor.MethodAskQuestion)
+	tests := []struct{ name, method string }{
+		{"miscased key", `"Method":"` + alias + `"`},
+		{"repeated key", `"method":"x","method":"` + alias + `"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := startConn(t, acpdialect.Options{ClientAnswers: true}, wiretap.Options{})
+			h.handshake("cursor-agent")
+			end := h.prompt()
+			req := testwire.Request(7, cursor.MethodAskQuestion, questionParams)
+			note := bytes.Replace(testwire.Notify("method", questionParams), []byte(`"method":"method"`), []byte(tt.method), 1)
+			h.send(req, note)
+			h.send(testwire.SessionUpdate(h.sid, map[string]any{"sessionUpdate": "agent_message_chunk",
+				"content": map[string]any{"type": "text", "text": "marker"}}))
+			waitLog(h, "chunk:marker")
+			answer := cursor.Answered(cursor.Answer{QuestionID: "lang", OptionIDs: []string{"go"}})
+			if err := h.tap.Answer(json.RawMessage(`7`), answer); err != nil {
+				t.Fatalf("Answer: %v", err)
+			}
+			if reply := h.next(); gjson.GetBytes(reply, "id").Raw != "7" {
+				t.Fatalf("agent got %s; want the answer to 7", reply)
+			}
+			_, ext := h.client.calls()
+			n := 0
+			for _, c := range ext {
+				if strings.HasSuffix(c.method, cursor.MethodAskQuestion) {
+					n++
+				}
+			}
+			if n != 1 || h.tap.Stats().Ambiguous != 1 {
+				t.Errorf("%d extension calls for the question, %d ambiguous frames; want 1 and 1", n, h.tap.Stats().Ambiguous)
+			}
+			end()
+		})
+	}
+}

@@ -70,8 +70,9 @@ type Stats struct {
 	Refused       uint64 `json:"refused"`        // client requests answered by the tap, never sent to the agent
 	// Ambiguous counts agent frames the SDK would read other than the
 	// Conn (a repeated method, id, params, result or error, or one in
-	// another case): passed as they were, not fed to the Conn (not in
-	// Frames), so that no event contradicts what the SDK does with them.
+	// another case): passed as they were (one read as a dialect's "_"
+	// alias loses the '_'), not fed to the Conn (not in Frames), so that
+	// no event contradicts what the SDK does with them.
 	Ambiguous uint64 `json:"ambiguous,omitempty"`
 	// Undelivered counts the tap's responses to refused requests dropped
 	// before the client read them: past 1,024 queued, or 16 MiB, the
