@@ -105,3 +105,28 @@ func TestToolInputOutput(t *testing.T) {
 		{`{"name":"falcon","code":"X7Q","type":"confidential","model":"falcon9"}`, `{"name":"falcon","code":"X7Q","type":"confidential","model":"falcon9"}`},
 	})
 }
+
+// TestSecretSeenBefore: a value once redacted as a secret (an env or
+// header value, anything under a secret-named key) is a secret wherever
+// it comes back, even where a one-word value would stay: a tool call's
+// title, a name, an id. The placeholder is the same.
+func TestSecretSeenBefore(t *testing.T) {
+	lines := []struct{ in, want string }{
+		{`{"id":1,"method":"session/new","params":{"mcpServers":[{"name":"db","env":[{"name":"DB_PASSWORD","value":"hunter2"}],"headers":{"X-Trace":"tr4ce"}}]}}`,
+			`{"id":1,"method":"session/new","params":{"mcpServers":[{"name":"db","env":[{"name":"DB_PASSWORD","value":"<secret-1>"}],"headers":{"X-Trace":"<secret-2>"}}]}}`},
+		{`{"params":{"update":{"toolCallId":"t1","title":"hunter2","_meta":{"x":{"name":"tr4ce"}}}}}`,
+			`{"params":{"update":{"toolCallId":"t1","title":"<secret-1>","_meta":{"x":{"name":"<secret-2>"}}}}}`},
+		{`{"params":{"password":{"v":"s3cr3t"}}}`, `{"params":{"password":{"v":"<secret-3>"}}}`},
+		{`{"params":{"sessionId":"s3cr3t","update":{"name":"s3cr3t"}}}`, `{"params":{"sessionId":"<secret-3>","update":{"name":"<secret-3>"}}}`},
+		// an enum's value stays: it tells nothing, and replay reads it
+		{`{"params":{"env":{"API_VERSION":"2.0","MODE":"completed"}}}`, `{"params":{"env":{"API_VERSION":"<secret-4>","MODE":"<secret-5>"}}}`},
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"status":"completed"}}}`,
+			`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"status":"completed"}}}`},
+	}
+	rd := New()
+	for _, tt := range lines {
+		if got := string(rd.Line([]byte(tt.in))); got != tt.want {
+			t.Errorf("%s\n got  %s\n want %s", tt.in, got, tt.want)
+		}
+	}
+}

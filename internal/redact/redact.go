@@ -254,6 +254,17 @@ var keep = map[string]bool{
 	"state": true, "decisionReasonType": true, "level": true,
 }
 
+// enums are the keep keys whose values come from a fixed vocabulary
+// (JSON-RPC's, ACP's, a vendor's): a secret equal to one ("2.0",
+// "completed") is not told by it, and redacting it there would change
+// what the transcript replays to.
+var enums = map[string]bool{
+	"jsonrpc": true, "method": true, "sessionUpdate": true, "kind": true, "status": true, "type": true,
+	"stopReason": true, "role": true, "outcome": true, "mimeType": true, "priority": true, "protocolVersion": true,
+	"severity": true, "phase": true, "trigger": true, "origin": true, "effort": true, "encoding": true,
+	"state": true, "decisionReasonType": true, "level": true, "currency": true,
+}
+
 // identity reports whether path is the agent's or the client's name,
 // title or version in initialize: result.agentInfo (ACP v1), result.info
 // (the v2 draft), params.clientInfo. The dialect is chosen by them. Only
@@ -304,6 +315,8 @@ func (rd *Redactor) value(path []string, secret bool, s string) string {
 	switch {
 	case (secret || inEnv(path)) && s != "":
 		return rd.placeholder("secret", s)
+	case rd.wasSecret(s) && !enums[key]:
+		return rd.seen[s] // a secret already: so wherever it comes back
 	case !hasAlnum(s):
 		return s // nothing to hide: "", "---"
 	case identity(path) && nameLike(s):
@@ -487,6 +500,16 @@ func (rd *Redactor) placeholder(kind, s string) string {
 	p := fmt.Sprintf("<%s-%d>", kind, rd.count[kind])
 	rd.seen[s] = p
 	return p
+}
+
+// wasSecret reports whether s was made a secret placeholder before (an
+// env value, a password): then it is one everywhere, even where a one-word
+// value would stay (a title, a name, an id), or the secret would show
+// there in clear next to its placeholder. A secret first seen after such a
+// place cannot be taken back: the lines before are written.
+func (rd *Redactor) wasSecret(s string) bool {
+	p, ok := rd.seen[s]
+	return ok && strings.HasPrefix(p, "<secret-")
 }
 
 // phrases are whole texts agents write that dialects compare: kept as
