@@ -130,3 +130,21 @@ func TestSecretSeenBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestFileContentWords: a file's contents are redacted even when they
+// are one word: the old and new text of a diff, and Claude's
+// toolResponse (the tool's structured output: an edit's strings, the
+// file read); what the Claude dialect reads there (the subagent's type,
+// status and ids, the content blocks' types) stays.
+func TestFileContentWords(t *testing.T) {
+	redactsTo(t, []struct{ in, want string }{
+		{`{"params":{"update":{"content":[{"type":"diff","path":"/a","oldText":"alpha","newText":"beta"}]}}}`,
+			`{"params":{"update":{"content":[{"type":"diff","path":"<path-1>","oldText":"<text-1>","newText":"<text-2>"}]}}}`},
+		{`{"params":{"update":{"_meta":{"claudeCode":{"toolName":"Edit","toolResponse":{"oldString":"localhost","newString":"prodhost","originalFile":"hello","replaceAll":false}}}}}}`,
+			`{"params":{"update":{"_meta":{"claudeCode":{"toolName":"Edit","toolResponse":{"oldString":"<output-1>","newString":"<output-2>","originalFile":"<output-3>","replaceAll":false}}}}}}`},
+		{`{"params":{"update":{"_meta":{"claudeCode":{"toolName":"Glob","toolResponse":{"filenames":["README","Makefile"],"mode":"files"}}}}}}`,
+			`{"params":{"update":{"_meta":{"claudeCode":{"toolName":"Glob","toolResponse":{"filenames":["<output-1>","<output-2>"],"mode":"<output-3>"}}}}}}`},
+		{`{"params":{"update":{"_meta":{"claudeCode":{"toolName":"Task","toolResponse":{"status":"completed","agentId":"a-1","agentType":"general-purpose","content":[{"type":"text","text":"Done"}]}}}}}}`,
+			`{"params":{"update":{"_meta":{"claudeCode":{"toolName":"Task","toolResponse":{"status":"completed","agentId":"a-1","agentType":"general-purpose","content":[{"type":"text","text":"<output-1>"}]}}}}}}`},
+	})
+}

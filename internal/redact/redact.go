@@ -404,7 +404,9 @@ func isAlnumByte(b byte) bool {
 var (
 	contentKeys = map[string]bool{"text": true, "prompt": true, "description": true, "message": true, "content": true,
 		"thought": true, "summary": true, "details": true, "detail": true, "hint": true, "reason": true,
-		"body": true, "query": true, "pattern": true, "question": true, "answer": true}
+		"body": true, "query": true, "pattern": true, "question": true, "answer": true,
+		// a file's contents: a diff's, an edit's
+		"oldText": true, "newText": true, "oldString": true, "newString": true, "originalFile": true}
 	inputKeys = map[string]bool{"rawInput": true, "arguments": true, "input": true}
 )
 
@@ -437,12 +439,14 @@ func inTool(path []string) bool {
 // type (OpenCode's task has one), a kind, status or trigger (Codex moves
 // a subagent's status forward by rawInput's, Claude reads a compaction's
 // trigger in rawOutput), or a content block's type
-// (Claude joins the "text" blocks of rawOutput). A kept key is not
+// (Claude joins the "text" blocks of rawOutput). Claude's
+// _meta.claudeCode.toolResponse is a tool's output too (its agentType
+// is a subagent's type). A kept key is not
 // enough there: a name, code or type in a tool's input or output may be
 // a file name or a secret code. Ids stay everywhere (isID).
 func toolStructure(key, s string) bool {
 	switch key {
-	case "_toolName", "toolName", "subagent_type", "subagentType", "kind", "status", "trigger":
+	case "_toolName", "toolName", "subagent_type", "subagentType", "agentType", "kind", "status", "trigger":
 		return true
 	case "type":
 		return blockTypes[s]
@@ -458,7 +462,7 @@ var blockTypes = map[string]bool{"text": true, "image": true, "audio": true, "re
 var (
 	pathKeys    = map[string]bool{"path": true, "cwd": true, "filePath": true, "file_path": true, "file": true, "uri": true, "abs_path": true, "absPath": true, "directory": true, "dir": true, "root": true, "outputFile": true, "output_file": true, "planUri": true, "referenceImagePaths": true, "paths": true, "additionalDirectories": true}
 	commandKeys = map[string]bool{"command": true, "cmd": true, "commandLine": true, "args": true, "argv": true}
-	outputKeys  = map[string]bool{"rawOutput": true, "output": true, "stdout": true, "stderr": true, "aggregated_output": true, "formatted_output": true}
+	outputKeys  = map[string]bool{"rawOutput": true, "toolResponse": true, "output": true, "stdout": true, "stderr": true, "aggregated_output": true, "formatted_output": true}
 )
 
 // kindOf picks a placeholder kind for a redacted string.
