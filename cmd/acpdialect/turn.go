@@ -6,13 +6,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
 )
 
 // turnState is what the view remembers across frames to show a turn: the
 // client's requests by id (a response says what it answers), the agent's
 // permission requests (their answer names an option) and each tool call's
-// nesting depth. Each table is cleared when it reaches maxRemembered, and
+// nesting depth. Ids are keys by value (scan.IDKey), as the Conn
+// matches them: "p\u0031" is answered by "p1". Each table is cleared when it reaches maxRemembered, and
 // keeps no key over maxKey bytes and no text over maxText characters: the
 // view then shows less, never grows (4,096 requests with 1 MB ids would
 // otherwise hold 4 GB).
@@ -145,7 +147,7 @@ func (t *turnState) rows(f replay.Frame, dst []row) []row {
 		return t.response(f, r, dst)
 	case f.Dir == replay.ClientToAgent:
 		if f.ID != "" {
-			remember(t.requests, strings.Clone(f.ID), request{strings.Clone(truncate(f.Method)), cut(r.session)})
+			remember(t.requests, strings.Clone(scan.IDKey(f.ID)), request{strings.Clone(truncate(f.Method)), cut(r.session)})
 		}
 		return t.clientRequest(f, r, dst)
 	case f.Method == "session/update":
@@ -191,7 +193,7 @@ func (t *turnState) clientRequest(f replay.Frame, r row, dst []row) []row {
 func (t *turnState) response(f replay.Frame, r row, dst []row) []row {
 	res := gjson.Parse(f.Result)
 	if f.Dir == replay.ClientToAgent {
-		p, ok := t.permissions[f.ID]
+		p, ok := t.permissions[scan.IDKey(f.ID)]
 		if !ok && f.ID == "" {
 			// An "id":null error (a parse error, of either side) answers
 			// no request, so no event shows it.
@@ -200,12 +202,12 @@ func (t *turnState) response(f replay.Frame, r row, dst []row) []row {
 		if !ok {
 			return dst // the client's answer to a request its reply event shows
 		}
-		delete(t.permissions, f.ID)
+		delete(t.permissions, scan.IDKey(f.ID))
 		r.what, r.session, r.text = "answer", p.session, "id="+f.ID+" "+permissionAnswer(res, f.Error, p.options)
 		return append(dst, r)
 	}
-	req := t.requests[f.ID]
-	delete(t.requests, f.ID)
+	req := t.requests[scan.IDKey(f.ID)]
+	delete(t.requests, scan.IDKey(f.ID))
 	method := req.method
 	r.session = req.session
 	if f.Error != "" {
@@ -256,7 +258,7 @@ func (t *turnState) permission(f replay.Frame, r row) row {
 		return true
 	})
 	if f.ID != "" {
-		remember(t.permissions, strings.Clone(f.ID), permissionReq{cut(r.session), opts})
+		remember(t.permissions, strings.Clone(scan.IDKey(f.ID)), permissionReq{cut(r.session), opts})
 	}
 	tc := p.Get("toolCall")
 	r.what = "permission"

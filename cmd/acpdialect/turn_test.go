@@ -199,3 +199,30 @@ func TestViewMemoryIsBounded(t *testing.T) {
 		t.Errorf("%d options remembered, want %d", n, maxOptions)
 	}
 }
+
+// TestViewEscapedIDs: a response answers the request whose string id has
+// the same value, escaped or not, as the Conn matches them: the view
+// shows the session it made, the permission's answer and the method an
+// error answers.
+func TestViewEscapedIDs(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`,
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}`,
+		`{"jsonrpc":"2.0","id":"n\u0031","method":"session/new","params":{"cwd":"/x","mcpServers":[]}}`,
+		`{"jsonrpc":"2.0","id":"n1","result":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","id":"p1","method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}`,
+		`{"jsonrpc":"2.0","id":"r\u0031","method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"t1","title":"x"},"options":[{"optionId":"a","name":"Allow","kind":"allow_once"}]}}`,
+		`{"jsonrpc":"2.0","id":"r1","result":{"outcome":{"outcome":"selected","optionId":"a"}}}`,
+		`{"jsonrpc":"2.0","id":"p\u0031","error":{"code":-32000,"message":"boom"}}`,
+	}, "\n") + "\n"
+	code, out, errs := cli(t, in, "replay", "-")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	got := squash(out)
+	for _, w := range []string{"4 session s1", `7 answer s1 id="r1" selected Allow`, `8 error s1 id="p\u0031" session/prompt -> -32000 "boom"`} {
+		if !strings.Contains(got, w) {
+			t.Errorf("view lacks %q:\n%s", w, out)
+		}
+	}
+}
