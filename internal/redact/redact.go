@@ -17,14 +17,17 @@
 // "Monitor started (task <id>,", OpenCode's "task_id: <id>" and
 // <task_result>, Auggie's "sub-agent-<type>:" titles, ...), the rest of
 // the text still redacted. In a tool's input and output only what the
-// dialects read stays: ids, the tool's name, a subagent's type, kinds,
+// dialects read stays (Claude's _meta.claudeCode.toolResponse is a
+// tool's output too): ids, the tool's name, a subagent's type, kinds,
 // statuses, triggers and content block types; a name or code there is
 // the tool's data. Secrets win over all of it: everything under a key
 // that names one (apiKey, X-Api-Key, Authorization, Set-Cookie,
-// password, GITHUB_TOKEN), at any depth, numbers included.
+// password, GITHUB_TOKEN), at any depth, numbers included; and a value
+// once redacted as a secret is one wherever it comes back later (but as
+// the value of an enum key such as status, which tells nothing).
 //
-// What stays keeps its bytes as written, escapes included: replay
-// compares ids and member names as written.
+// What stays keeps its bytes as written, escapes included: an id or a
+// member name is the very bytes the agent or client sent.
 package redact
 
 import (
@@ -105,9 +108,8 @@ func (rd *Redactor) Line(line []byte) []byte {
 
 // walker re-writes one valid JSON value, keeping key order and the bytes
 // of every member name and string it keeps, escapes included: replay
-// compares ids and member names as written ("p\u0031" is not the id "p1",
-// "\u006dethod" is no method), so a re-encoded one would replay
-// differently. Whitespace between tokens is dropped.
+// shows ids as written ("p\u0031", not "p1"), so a re-encoded one would
+// replay to other bytes. Whitespace between tokens is dropped.
 type walker struct {
 	rd  *Redactor
 	in  []byte // valid JSON (json.Valid), so the scan needs no checks
