@@ -148,3 +148,22 @@ func TestFileContentWords(t *testing.T) {
 			`{"params":{"update":{"_meta":{"claudeCode":{"toolName":"Task","toolResponse":{"status":"completed","agentId":"a-1","agentType":"general-purpose","content":[{"type":"text","text":"<output-1>"}]}}}}}}`},
 	})
 }
+
+// TestSecretValueKind: a value that is one word holding a secret (a token,
+// a URL with credentials), wherever it stands, gets a secret placeholder,
+// as the README says, not a text or output one; a sentence holding one is
+// text, and a whole e-mail address is an email.
+func TestSecretValueKind(t *testing.T) {
+	redactsTo(t, []struct{ in, want string }{
+		{`{"params":{"update":{"_meta":{"tok":"ghp_0123456789abcdefghijABCDEFGHIJ0123"}}}}`,
+			`{"params":{"update":{"_meta":{"tok":"<secret-1>"}}}}`},
+		{`{"params":{"update":{"_meta":{"aws":"AKIAIOSFODNN7EXAMPLE"}}}}`, `{"params":{"update":{"_meta":{"aws":"<secret-1>"}}}}`},
+		{`{"params":{"update":{"_meta":{"db":"postgres://admin:pa55word@db.internal:5432/app"}}}}`,
+			`{"params":{"update":{"_meta":{"db":"<secret-1>"}}}}`},
+		{`{"params":{"update":{"rawOutput":{"output":"sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx"}}}}`,
+			`{"params":{"update":{"rawOutput":{"output":"<secret-1>"}}}}`},
+		{`{"params":{"update":{"_meta":{"note":"use sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx now"}}}}`,
+			`{"params":{"update":{"_meta":{"note":"<text-1>"}}}}`},
+		{`{"params":{"update":{"_meta":{"user":"alice@example.com"}}}}`, `{"params":{"update":{"_meta":{"user":"<email-1>"}}}}`},
+	})
+}

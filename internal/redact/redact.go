@@ -476,6 +476,10 @@ func kindOf(path []string, s string) string {
 	switch {
 	case emailRE.MatchString(s) && emailRE.FindString(s) == s:
 		return "email"
+	case !strings.ContainsAny(s, " \t\n") && secretRE.MatchString(s):
+		// One word holding a secret (a token, a URL with credentials):
+		// say so, so that a reviewer looking for <secret-N> finds it.
+		return "secret"
 	case pathKeys[key] || looksLikePath(s):
 		return "path"
 	case commandKeys[key]:
