@@ -180,7 +180,10 @@ func appendInt(b []byte, v int64) []byte {
 }
 
 // appendJSONString appends s as a JSON string. Messages are ours and plain,
-// but escape the characters JSON requires anyway.
+// but escape the characters JSON requires anyway; a byte that is not UTF-8
+// (a dialect's message may quote what it read) is written \ufffd, as
+// encoding/json writes it, so that the frame is valid UTF-8 and both sides
+// read the same text.
 func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
@@ -191,8 +194,16 @@ func appendJSONString(b []byte, s string) []byte {
 			b = append(b, '\\', ch)
 		case ch < 0x20:
 			b = append(b, '\\', 'u', '0', '0', hex[ch>>4], hex[ch&0xf])
-		default:
+		case ch < utf8.RuneSelf:
 			b = append(b, ch)
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				b = append(b, `\ufffd`...)
+			} else {
+				b = append(b, s[i:i+n]...)
+			}
+			i += n - 1
 		}
 	}
 	return append(b, '"')
@@ -207,6 +218,12 @@ func jsonStringLen(s string) int {
 			n++
 		case ch < 0x20:
 			n += 5
+		case ch >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				n += len(`\ufffd`) - 1
+			}
+			i += size - 1
 		}
 	}
 	return n

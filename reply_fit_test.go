@@ -29,6 +29,7 @@ func TestDialectValuesFitTheWire(t *testing.T) {
 			{Name: "x/utf8", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Result: json.RawMessage("{\"a\":\"\xff\xfe\"}")})},
 			{Name: "x/data-utf8", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Error: &acpdialect.RPCError{Code: -32000, Message: "m", Data: "\"\xff\""}})},
 			{Name: "x/data-broken", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Error: &acpdialect.RPCError{Code: -32000, Message: "m", Data: "nope"}})},
+			{Name: "x/message-utf8", Kind: acpdialect.Request, Handle: ret(acpdialect.Action{Error: &acpdialect.RPCError{Code: -32000, Message: "m\xff\xe2\x82"}})},
 		},
 		Rewrites: []acpdialect.Rewrite{{
 			Method: "session/set_config_option",
@@ -50,6 +51,9 @@ func TestDialectValuesFitTheWire(t *testing.T) {
 		{"x/data-utf8", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m"}}`, `"message":"m"}`},
 		{"x/data-lines", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m","data":{"k":1}}}`, `"data":{"k":1}`},
 		{"x/data-broken", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m"}}`, `"message":"m"}`},
+		// A message is text: its bad bytes become U+FFFD, as encoding/json
+		// (and so wiretap's SDK) writes them.
+		{"x/message-utf8", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m\ufffd\ufffd\ufffd"}}`, `"message":"m\ufffd\ufffd\ufffd"`},
 	} {
 		r := h.in([]byte(`{"jsonrpc":"2.0","id":1,"method":"` + tc.method + `"}`))
 		if string(r.Reply) != tc.reply+"\n" {

@@ -1,8 +1,10 @@
 package acpdialect
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzFrameLen: the lengths that size a rewrite's frame before it is
@@ -12,6 +14,7 @@ func FuzzFrameLen(f *testing.F) {
 	f.Add(`7`, "session/set_model", `{"sessionId":"s1"}`, -32602, "unknown model \"x\"\n", `{"code":"A"}`)
 	f.Add(`"a\"b"`, "", "", 0, "", `{`)
 	f.Add(`-1`, "m\x01\\", "[]", -9223372036854775807, "\\\"\t", ``)
+	f.Add(`1`, "m\xff", "{}", 1, "a\xe2\x82\xff\u2603\xed\xa0\x80", ``)
 	f.Fuzz(func(t *testing.T, id, method, payload string, code int, message, data string) {
 		e := RPCError{Code: code, Message: message, Data: RawJSON(data)}
 		for _, tt := range []struct {
@@ -25,6 +28,16 @@ func FuzzFrameLen(f *testing.F) {
 		} {
 			if tt.n != len(tt.b) {
 				t.Fatalf("%s: length %d, written %d: %q", tt.name, tt.n, len(tt.b), tt.b)
+			}
+		}
+		// A message or method is written as valid UTF-8 that reads as
+		// encoding/json's string: its bad bytes are U+FFFD each.
+		for _, s := range []string{method, message} {
+			var got, want string
+			b := appendJSONString(nil, s)
+			m, _ := json.Marshal(s)
+			if !utf8.Valid(b) || json.Unmarshal(b, &got) != nil || json.Unmarshal(m, &want) != nil || got != want {
+				t.Fatalf("%q written %q; want it read as %q", s, b, m)
 			}
 		}
 		for _, n := range []int{len(payload), len(payload) << 8} {
