@@ -182,7 +182,8 @@ type RPCError struct {
 	Message string `json:"message"`
 	// Data is the error's data as one JSON value's text, "" for none. In a
 	// frame the Conn writes, data that spans lines is compacted and data
-	// that is not one JSON value is left out.
+	// that is not one JSON value in valid UTF-8 is left out; a Message's
+	// bytes that are not UTF-8 are written \ufffd, as encoding/json does.
 	Data RawJSON `json:"data,omitempty"`
 }
 

@@ -69,8 +69,10 @@ func errorLen(id string, e RPCError) int {
 // oneLine returns a JSON value a dialect made, fit for a frame of the wire,
 // where a frame is one line: as it is when it has no line break, compacted
 // when it has (a break in valid JSON is always whitespace). ok is false when
-// v is empty or not one JSON value: such error data is left out, and such a
-// result is refused (fitReply).
+// v is empty, not one JSON value or not valid UTF-8 (which json.Valid does
+// not check, but the other side's decoder replaces or rejects): such error
+// data is left out, and such a result or params refused (fitReply,
+// resultFits, fitParams).
 func oneLine(v []byte) (_ []byte, ok bool) {
 	s, ok := oneLineString(scan.UnsafeString(v))
 	if !ok {
@@ -84,7 +86,7 @@ func oneLine(v []byte) (_ []byte, ok bool) {
 
 // oneLineString is oneLine for a string.
 func oneLineString(v string) (_ string, ok bool) {
-	if len(v) == 0 || !scan.Valid(v) {
+	if len(v) == 0 || !scan.Valid(v) || !utf8.ValidString(v) {
 		return "", false
 	}
 	if strings.IndexByte(v, '\n') < 0 && strings.IndexByte(v, '\r') < 0 {
@@ -109,9 +111,6 @@ func fitReply(act Action, dialect, method string) Action {
 		if len(act.Error.Data) > 0 {
 			e := *act.Error // the dialect's own, maybe shared: never changed
 			d, _ := oneLineString(string(e.Data))
-			if !utf8.ValidString(d) {
-				d = ""
-			}
 			e.Data = RawJSON(d)
 			act.Error = &e
 		}
@@ -122,10 +121,10 @@ func fitReply(act Action, dialect, method string) Action {
 	}
 	r, ok := oneLine(act.Result)
 	switch {
+	case !ok && !utf8.Valid(act.Result):
+		return refuseResult(act, dialect, method, "is not valid UTF-8")
 	case !ok:
 		return refuseResult(act, dialect, method, "is not one JSON value")
-	case !utf8.Valid(r):
-		return refuseResult(act, dialect, method, "is not valid UTF-8")
 	}
 	act.Result = r
 	return act

@@ -84,3 +84,57 @@ func TestDialectValuesFitTheWire(t *testing.T) {
 		t.Errorf("rewritten response: %+v", r.Wire)
 	}
 }
+
+// A Rewrite's values that are not valid UTF-8 (json.Valid passes them)
+// never reach the wire either: params refuse the request with -32603, a
+// result is ignored as if unset, and error data is left out.
+func TestRewriteValuesFitTheWire(t *testing.T) {
+	const bad = "\"\xff\""
+	d := &acpdialect.Dialect{
+		ID:    "loose",
+		Match: func(name, _ string) bool { return name == "loose" },
+		Rewrites: []acpdialect.Rewrite{{
+			Method: "session/set_config_option",
+			Request: func(p gjson.Result, _ any) acpdialect.Redirect {
+				switch p.Get("value").Str {
+				case "refuse":
+					return acpdialect.Redirect{Error: &acpdialect.RPCError{Code: -32000, Message: "m", Data: bad}}
+				case "params":
+					return acpdialect.Redirect{Method: "x/set", Params: json.RawMessage(`{"v":` + bad + `}`)}
+				}
+				return acpdialect.Redirect{Method: "x/set", Note: p.Get("value").Str}
+			},
+			Response: func(_ acpdialect.AgentResponse, _, note any) acpdialect.Step {
+				if note == "error" {
+					return acpdialect.Step{Error: &acpdialect.RPCError{Code: -32000, Message: "m", Data: bad}}
+				}
+				return acpdialect.Step{Result: json.RawMessage(`{"configOptions":` + bad + `}`)}
+			},
+		}},
+	}
+	const refused = `{"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"acpdialect: the dialect built no request for session/set_config_option"}}` + "\n"
+	for _, tc := range []struct{ value, deliver, response string }{
+		{"refuse", `{"jsonrpc":"2.0","id":9,"error":{"code":-32000,"message":"m"}}` + "\n", ""},
+		{"params", refused, ""},
+		{"error", "", `{"jsonrpc":"2.0","id":9,"error":{"code":-32000,"message":"m"}}` + "\n"},
+		{"result", "", `{"jsonrpc":"2.0","id":9,"error":{"code":-32603,"message":"acpdialect: no response for session/set_config_option"}}` + "\n"},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			h := newHarness(t, acpdialect.NewRegistry(d), acpdialect.Options{Agent: "loose"})
+			r, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":9,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"c","value":"` + tc.value + `"}}`))
+			if err != nil || r.Wire == nil {
+				t.Fatalf("Outbound: %v, %+v", err, r.Wire)
+			}
+			if string(r.Wire.Deliver) != tc.deliver {
+				t.Errorf("delivered %q; want %q", r.Wire.Deliver, tc.deliver)
+			}
+			if tc.response == "" {
+				return
+			}
+			r = h.in([]byte(`{"jsonrpc":"2.0","id":9,"result":{}}`))
+			if r.Wire == nil || string(r.Wire.Frame) != tc.response {
+				t.Errorf("response %+v; want %q", r.Wire, tc.response)
+			}
+		})
+	}
+}

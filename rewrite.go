@@ -39,7 +39,8 @@ type Rewrite struct {
 type Redirect struct {
 	// Method and Params are the agent request, sent with the client's id.
 	// Params are absent or one JSON object or array (compacted when they
-	// span lines); anything else refuses the request with -32603.
+	// span lines), in valid UTF-8; anything else refuses the request with
+	// -32603.
 	Method string
 	Params json.RawMessage
 	// Note is what Response needs to know about the request (the value the
@@ -106,7 +107,8 @@ type Step struct {
 	State any
 	// Result, if set, is the result the client gets instead of the agent's
 	// (Result.Wire). It must be one JSON value (compacted when it spans
-	// lines); one that is not JSON is ignored, as if unset.
+	// lines); one that is not JSON, or not valid UTF-8, is ignored, as if
+	// unset.
 	Result json.RawMessage
 	// Error, if set, is the error the client gets (Rewrite.Response only).
 	Error *RPCError
