@@ -138,3 +138,40 @@ func TestRewriteValuesFitTheWire(t *testing.T) {
 		})
 	}
 }
+
+// A redirected request is refused as too large to keep by what the Conn
+// keeps of its id, the string id's value, as every tracked request is: an
+// id long only in its escapes is redirected, one long in its value too is
+// refused.
+func TestRewriteKeepsEscapedID(t *testing.T) {
+	d := &acpdialect.Dialect{
+		ID:    "loose",
+		Match: func(name, _ string) bool { return name == "loose" },
+		Rewrites: []acpdialect.Rewrite{{
+			Method: "session/set_config_option",
+			Request: func(gjson.Result, any) acpdialect.Redirect {
+				return acpdialect.Redirect{Method: "x/set"}
+			},
+			Response: func(acpdialect.AgentResponse, any, any) acpdialect.Step { return acpdialect.Step{} },
+		}},
+	}
+	const maxBytes = 1 << 20 // a value may take 64 KiB of it
+	for _, tc := range []struct {
+		name, id string
+		refused  bool
+	}{
+		{"escaped", `"` + strings.Repeat(`\u0041`, 11_000) + `"`, false},
+		{"long", `"` + strings.Repeat(`A`, 70_000) + `"`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, acpdialect.NewRegistry(d), acpdialect.Options{Agent: "loose", MaxBytes: maxBytes})
+			r, err := h.c.Outbound([]byte(`{"jsonrpc":"2.0","id":` + tc.id + `,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"c","value":"v"}}`))
+			if err != nil || r.Wire == nil {
+				t.Fatalf("Outbound: %v, %+v", err, r.Wire)
+			}
+			if got := r.Wire.Deliver != nil; got != tc.refused {
+				t.Errorf("refused %v (%.80q); want %v", got, r.Wire.Deliver, tc.refused)
+			}
+		})
+	}
+}

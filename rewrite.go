@@ -279,7 +279,7 @@ func (c *Conn) rewriteRequest(v frameView, rw *Rewrite, sid string) Result {
 	if r.note == nil {
 		r.note = noNote{}
 	}
-	if requestSize(v.id.Raw, r) > c.budget.MaxValue() {
+	if requestSize(awaitKey(v.id.Raw), r) > c.budget.MaxValue() { // as track sizes it
 		// Too large to keep until the response: refused, as the dialect
 		// would have.
 		c.budget.CountRefused()
