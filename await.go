@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/acpdialect/acpdialect/internal/scan"
@@ -23,9 +24,10 @@ var (
 	// answered already (each request gets exactly one reply), its deadline
 	// passed and the default was sent, or it never awaited one.
 	ErrNotPending = errors.New("acpdialect: no request with this id awaits an answer (answered already, expired, or unknown)")
-	// ErrInvalidResult: the answer is not one JSON value; the request
+	// ErrInvalidResult: the answer is not one JSON value, or not valid
+	// UTF-8 (which the agent's decoder replaces or rejects); the request
 	// still awaits a valid one.
-	ErrInvalidResult = errors.New("acpdialect: answer is not valid JSON")
+	ErrInvalidResult = errors.New("acpdialect: answer is not valid JSON in UTF-8")
 )
 
 // awaited is a blocking agent request waiting for the client's answer, or
@@ -215,7 +217,7 @@ func (c *Conn) Answer(id json.RawMessage, result json.RawMessage) (Result, error
 		return Result{}, ErrNotPending
 	}
 	var compact bytes.Buffer
-	if err := json.Compact(&compact, result); err != nil {
+	if err := json.Compact(&compact, result); err != nil || !utf8.Valid(result) {
 		return Result{}, ErrInvalidResult
 	}
 	return c.settle(a, compact.Bytes(), nil), nil

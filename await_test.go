@@ -88,8 +88,12 @@ func TestBlockingRequestAnsweredOnce(t *testing.T) {
 		t.Fatalf("awaiting %v, reply %q; want awaiting, no reply", r.Awaiting, r.Reply)
 	}
 	wantEvents(t, r.Events, fmt.Sprintf(questionEvent, `"a"`))
-	if _, err := h.c.Answer(json.RawMessage(`"a"`), json.RawMessage(`{"x":`)); !errors.Is(err, acpdialect.ErrInvalidResult) {
-		t.Fatalf("invalid answer: %v", err)
+	// Not JSON, or not valid UTF-8 (which json.Compact passes, and the
+	// agent's decoder replaces or rejects): refused, the request waits on.
+	for _, bad := range []string{`{"x":`, "{\"x\":\"\xff\"}"} {
+		if r, err := h.c.Answer(json.RawMessage(`"a"`), json.RawMessage(bad)); !errors.Is(err, acpdialect.ErrInvalidResult) || r.Reply != nil {
+			t.Fatalf("invalid answer %q: %q, %v; want ErrInvalidResult", bad, r.Reply, err)
+		}
 	}
 	got, err := h.c.Answer(json.RawMessage(`"a"`), json.RawMessage("{ \"x\" :\n 1 }"))
 	if err != nil {
