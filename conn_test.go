@@ -391,9 +391,10 @@ func TestClientServedMethodsGetNoReply(t *testing.T) {
 	}
 }
 
-// The agent's response names the client's string id by its value, escaped
-// or not, as the ACP SDK matches it: the Conn reads it as the response to
-// that request. Other ids are matched by their bytes.
+// The agent's response names the client's id by its value, a string
+// escaped or not, a number written another way (a JavaScript agent echoes
+// 1.0 as 1), as the ACP SDK matches it: the Conn reads it as the response
+// to that request.
 func TestResponseToEscapedID(t *testing.T) {
 	tests := []struct {
 		name, sent, echoed string
@@ -405,6 +406,9 @@ func TestResponseToEscapedID(t *testing.T) {
 		{"escaped backslash", `"a\\b"`, `"a\u005cb"`, "cursor"},
 		{"another string", `"p1"`, `"p2"`, ""},
 		{"a number is not its string", `1`, `"1"`, ""},
+		{"a number written another way", `1.0`, `1`, "cursor"},
+		{"an exponent", `2e1`, `20`, "cursor"},
+		{"another number", `1.5`, `15`, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math/bits"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -372,16 +373,93 @@ func UnsafeString(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// IDKey is the key by which a JSON-RPC id is matched to its request: a
-// string id by its value, because the other side's JSON library may write
-// it back escaped otherwise (encoding/json writes "<" as \u003c; the ACP
-// SDK compares ids by value too); any other id by its bytes, which the
-// SDKs echo as they are. An unescaped string is its own key, so the common
-// case allocates nothing. The key of a key is not the key (an escaped
-// backslash decodes to one): derive it once, from the id as received.
+// IDKey is the key by which a JSON-RPC id is matched to its request, by
+// value as the ACP SDK matches ids, because the other side's JSON library
+// may write an id back otherwise: a string by its value (encoding/json
+// writes "<" as \u003c), a number by its exact decimal value (a
+// JavaScript agent echoes 1.0 as 1), anything else by its bytes. A plain
+// string or integer is its own key, so the common case allocates nothing.
+// The key of a key is not the key (an escaped backslash decodes to one):
+// derive it once, from the id as received.
 func IDKey(id string) string {
-	if len(id) > 1 && id[0] == '"' && strings.IndexByte(id, '\\') >= 0 {
+	switch {
+	case len(id) > 1 && id[0] == '"' && strings.IndexByte(id, '\\') >= 0:
 		return `"` + gjson.Parse(id).Str + `"`
+	case len(id) > 0 && (id[0] == '-' || id[0] >= '0' && id[0] <= '9') && !plainInt(id):
+		return numberKey(id)
 	}
 	return id
+}
+
+// plainInt says whether a number is written as an integer the canonical
+// way: no fraction, no exponent, no leading zero, no "-0".
+func plainInt(n string) bool {
+	d := strings.TrimPrefix(n, "-")
+	if d == "" || d[0] == '0' && (len(d) > 1 || len(n) > 1) {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// maxIntKey bounds the exponent up to which numberKey writes an integral
+// value out in full, as plainInt reads it; past it the key is
+// digits and exponent (an id of a thousand zeros is no one's).
+const maxIntKey = 64
+
+// numberKey is the key of a number that is not a plain integer: its exact
+// value, written as plainInt would write it when it is an integer (1.0,
+// 1e0, 10e-1 and 1 are one id), else as "n:" digits "e" exponent. A
+// malformed number is its own key.
+func numberKey(n string) string {
+	neg, digits, exp, ok := decimal(n)
+	switch {
+	case !ok:
+		return n
+	case digits == "":
+		return "0" // -0, 0.0, 0e5
+	case exp >= 0 && exp <= maxIntKey:
+		key := digits + strings.Repeat("0", exp)
+		if neg {
+			key = "-" + key
+		}
+		return key
+	}
+	sign := ""
+	if neg {
+		sign = "-"
+	}
+	return "n:" + sign + digits + "e" + strconv.Itoa(exp)
+}
+
+// decimal reads a JSON number as sign, significant digits (no leading or
+// trailing zeros) and the power of ten they are scaled by.
+func decimal(n string) (neg bool, digits string, exp int, ok bool) {
+	neg = strings.HasPrefix(n, "-")
+	n = strings.TrimPrefix(n, "-")
+	mant, e, hasExp := strings.Cut(strings.ToLower(n), "e")
+	whole, frac, _ := strings.Cut(mant, ".")
+	if hasExp {
+		var err error
+		if exp, err = strconv.Atoi(strings.TrimPrefix(e, "+")); err != nil || exp > 1<<20 || exp < -(1<<20) {
+			return false, "", 0, false
+		}
+	}
+	digits = whole + frac
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false, "", 0, false
+		}
+	}
+	exp -= len(frac)
+	digits = strings.TrimLeft(digits, "0")
+	for len(digits) > 0 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+		exp++
+	}
+	return neg, digits, exp, whole != ""
 }

@@ -461,3 +461,59 @@ func FuzzMembersValidIn(f *testing.F) {
 		}
 	})
 }
+
+// TestIDKey: ids equal in value have one key, as the ACP SDK matches them;
+// plain strings and integers are their own keys.
+func TestIDKey(t *testing.T) {
+	same := [][]string{
+		{`"a<1>"`, `"a\u003c1\u003e"`},
+		{`"p1"`, `"p\u0031"`},
+		{`1`, `1.0`, `1e0`, `10e-1`, `0.1e1`, `1E+0`, `1.000`},
+		{`120`, `1.2e2`, `12e1`, `120.0`},
+		{`-7`, `-7.0`, `-70e-1`},
+		{`0`, `-0`, `0.0`, `0e5`, `-0.0e-3`},
+		{`1.5`, `15e-1`, `1.50`},
+		{`9007199254740993`, `9007199254740993.0`},
+	}
+	for _, set := range same {
+		for _, id := range set[1:] {
+			if IDKey(id) != IDKey(set[0]) {
+				t.Errorf("IDKey(%s) = %q, IDKey(%s) = %q; want one key", id, IDKey(id), set[0], IDKey(set[0]))
+			}
+		}
+	}
+	differ := [][2]string{
+		{`1`, `"1"`}, {`1`, `2`}, {`1.5`, `15`}, {`9007199254740993`, `9007199254740992`},
+		{`-1`, `1`}, {`null`, `"null"`}, {`"a\\b"`, `"a\b"`},
+	}
+	for _, p := range differ {
+		if IDKey(p[0]) == IDKey(p[1]) {
+			t.Errorf("IDKey(%s) = IDKey(%s) = %q; want two keys", p[0], p[1], IDKey(p[0]))
+		}
+	}
+	for _, id := range []string{`0`, `7`, `-12`, `123456789`, `"plain"`, `null`, `"\u"`, `1e999999999`, `--1`, `-`} {
+		if got := IDKey(id); (id == `0` || id == `7` || id == `-12` || id == `123456789` || id == `"plain"` || id == `null`) && got != id {
+			t.Errorf("IDKey(%s) = %q; want the id itself", id, got)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { IDKey(`12345`); IDKey(`"abc"`) }); n != 0 {
+		t.Errorf("%v allocations for plain ids; want 0", n)
+	}
+}
+
+// FuzzIDKey: any id, however broken, gets a key without a panic; a number
+// and the same number with a zero fraction and exponent have one key.
+func FuzzIDKey(f *testing.F) {
+	for _, s := range []string{`1`, `1.0`, `-0`, `1e5`, `"a\u003c"`, `"\u"`, `1e999999999`, `0.000e-3`, `--1`, `"x"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		k := IDKey(id)
+		if plainInt(id) && k != id {
+			t.Fatalf("IDKey(%q) = %q; a plain integer is its own key", id, k)
+		}
+		if plainInt(id) && IDKey(id+".0e0") != k {
+			t.Fatalf("IDKey(%q) = %q, IDKey(%q) = %q", id, k, id+".0e0", IDKey(id+".0e0"))
+		}
+	})
+}
