@@ -49,28 +49,7 @@ func TestSDKNotificationNeverTakesAWait(t *testing.T) {
 			} else {
 				h.send(req, note)
 			}
-			// Notifications are handled in order: once the marker is
-			// delivered, so is the notification.
-			h.send(testwire.SessionUpdate(h.sid, map[string]any{"sessionUpdate": "agent_message_chunk",
-				"content": map[string]any{"type": "text", "text": "marker"}}))
-			waitLog(h, "chunk:marker")
-			answer := cursor.Answered(cursor.Answer{QuestionID: "lang", OptionIDs: []string{"go"}})
-			if err := h.tap.Answer(json.RawMessage(`7`), answer); err != nil {
-				t.Fatalf("Answer: %v", err)
-			}
-			reply := h.next()
-			var want bytes.Buffer
-			mustNoErr(t, json.Compact(&want, answer))
-			if gjson.GetBytes(reply, "id").Raw != "7" || gjson.GetBytes(reply, "result").Raw != want.String() {
-				t.Fatalf("agent got %s\nwant the answer %s", reply, want.String())
-			}
-			_, ext := h.client.calls()
-			var methods []string
-			for _, c := range ext {
-				if strings.HasSuffix(c.method, cursor.MethodAskQuestion) {
-					methods = append(methods, c.method)
-				}
-			}
+			methods := answerQuestion7(h)
 			if len(methods) != 1 {
 				t.Errorf("extension calls for the question: %q; want the request's alone", methods)
 			}
@@ -86,6 +65,35 @@ func TestSDKNotificationNeverTakesAWait(t *testing.T) {
 			end()
 		})
 	}
+}
+
+// answerQuestion7 answers the waiting question 7 once the frames sent
+// before have been handled, checks that the agent got that answer, and
+// returns the extension calls the client got for the question.
+func answerQuestion7(h *harness) (methods []string) {
+	h.t.Helper()
+	// Notifications are handled in order: once the marker is delivered,
+	// so is every notification before it.
+	h.send(testwire.SessionUpdate(h.sid, map[string]any{"sessionUpdate": "agent_message_chunk",
+		"content": map[string]any{"type": "text", "text": "marker"}}))
+	waitLog(h, "chunk:marker")
+	answer := cursor.Answered(cursor.Answer{QuestionID: "lang", OptionIDs: []string{"go"}})
+	if err := h.tap.Answer(json.RawMessage(`7`), answer); err != nil {
+		h.t.Fatalf("Answer: %v", err)
+	}
+	reply := h.next()
+	var want bytes.Buffer
+	mustNoErr(h.t, json.Compact(&want, answer))
+	if gjson.GetBytes(reply, "id").Raw != "7" || gjson.GetBytes(reply, "result").Raw != want.String() {
+		h.t.Fatalf("agent got %s\nwant the answer %s", reply, want.String())
+	}
+	_, ext := h.client.calls()
+	for _, c := range ext {
+		if strings.HasSuffix(c.method, cursor.MethodAskQuestion) {
+			methods = append(methods, c.method)
+		}
+	}
+	return methods
 }
 
 // waitLog waits until the client's log has entry.
@@ -159,23 +167,7 @@ func TestSDKAmbiguousAliasNeverTakesAWait(t *testing.T) {
 			req := testwire.Request(7, cursor.MethodAskQuestion, questionParams)
 			note := bytes.Replace(testwire.Notify("method", questionParams), []byte(`"method":"method"`), []byte(tt.method), 1)
 			h.send(req, note)
-			h.send(testwire.SessionUpdate(h.sid, map[string]any{"sessionUpdate": "agent_message_chunk",
-				"content": map[string]any{"type": "text", "text": "marker"}}))
-			waitLog(h, "chunk:marker")
-			answer := cursor.Answered(cursor.Answer{QuestionID: "lang", OptionIDs: []string{"go"}})
-			if err := h.tap.Answer(json.RawMessage(`7`), answer); err != nil {
-				t.Fatalf("Answer: %v", err)
-			}
-			if reply := h.next(); gjson.GetBytes(reply, "id").Raw != "7" {
-				t.Fatalf("agent got %s; want the answer to 7", reply)
-			}
-			_, ext := h.client.calls()
-			n := 0
-			for _, c := range ext {
-				if strings.HasSuffix(c.method, cursor.MethodAskQuestion) {
-					n++
-				}
-			}
+			n := len(answerQuestion7(h))
 			if n != 1 || h.tap.Stats().Ambiguous != 1 {
 				t.Errorf("%d extension calls for the question, %d ambiguous frames; want 1 and 1", n, h.tap.Stats().Ambiguous)
 			}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	tw "github.com/acpdialect/acpdialect/internal/testwire"
 )
@@ -89,14 +88,7 @@ func TestReplayFollowTruncated(t *testing.T) {
 	}
 	write(7) // shorter than what was read: the replay must start over to see it
 	cancel()
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Fatalf("exit %d", c)
-		}
-	case <-time.After(wait):
-		t.Fatal("--follow did not end when interrupted")
-	}
+	endsClean(t, code)
 	if want := "acpdialect: " + path + ": file truncated, reading from start\n"; errb.String() != want {
 		t.Errorf("stderr %q, want %q", errb.String(), want)
 	}

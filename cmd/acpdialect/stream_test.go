@@ -72,6 +72,19 @@ func TestReplayStreamsFromPipe(t *testing.T) {
 	}
 }
 
+// endsClean waits for an interrupted --follow to end, with exit 0.
+func endsClean(t *testing.T, code <-chan int) {
+	t.Helper()
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Fatalf("exit %d", c)
+		}
+	case <-time.After(wait):
+		t.Fatal("--follow did not end when interrupted")
+	}
+}
+
 // liveFile is a file for --follow to read as the test writes it, and the
 // context that ends the command.
 func liveFile(t *testing.T) (string, *os.File, context.Context, context.CancelFunc) {
@@ -102,14 +115,7 @@ func TestReplayFollow(t *testing.T) {
 		}
 	}
 	cancel()
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Fatalf("exit %d", c)
-		}
-	case <-time.After(wait):
-		t.Fatal("--follow did not end when interrupted")
-	}
+	endsClean(t, code)
 }
 
 // TestReplayMemoryBounded: a 200 MB transcript replays with --json, and
