@@ -392,7 +392,9 @@ func IDKey(id string) string {
 }
 
 // plainInt says whether a number is written as an integer the canonical
-// way: no fraction, no exponent, no leading zero, no "-0".
+// way: no fraction, no exponent, no leading zero, no "-0", and no more
+// trailing zeros than numberKey writes out (past that, its key is
+// numberKey's, as for the same value written otherwise).
 func plainInt(n string) bool {
 	d := strings.TrimPrefix(n, "-")
 	if d == "" || d[0] == '0' && (len(d) > 1 || len(n) > 1) {
@@ -403,7 +405,7 @@ func plainInt(n string) bool {
 			return false
 		}
 	}
-	return true
+	return len(d)-len(strings.TrimRight(d, "0")) <= maxIntKey
 }
 
 // maxIntKey bounds the exponent up to which numberKey writes an integral

@@ -474,6 +474,10 @@ func TestIDKey(t *testing.T) {
 		{`0`, `-0`, `0.0`, `0e5`, `-0.0e-3`},
 		{`1.5`, `15e-1`, `1.50`},
 		{`9007199254740993`, `9007199254740993.0`},
+		// Past 64 trailing zeros the key is digits and exponent, for
+		// every way of writing the value.
+		{`1` + strings.Repeat("0", 65), `1e65`, `1` + strings.Repeat("0", 65) + `.0e0`},
+		{`1` + strings.Repeat("0", 64), `1e64`},
 	}
 	for _, set := range same {
 		for _, id := range set[1:] {
