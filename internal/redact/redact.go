@@ -37,6 +37,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"strings"
 	"unicode"
@@ -247,13 +248,16 @@ func (w *walker) str(s string) {
 // methods, kinds, statuses and other enums, names of tools and models.
 // Their values are still searched for secrets. In a tool's input and
 // output toolStructure decides instead.
-var keep = map[string]bool{
-	"jsonrpc": true, "method": true, "id": true, "sessionUpdate": true, "kind": true, "status": true,
-	"type": true, "stopReason": true, "role": true, "outcome": true, "mimeType": true, "priority": true,
-	"version": true, "protocolVersion": true, "currency": true, "model": true, "name": true,
-	"toolName": true, "_toolName": true, "severity": true, "code": true, "phase": true, "trigger": true,
-	"origin": true, "effort": true, "encoding": true, "subagent_type": true, "subagentType": true,
-	"state": true, "decisionReasonType": true, "level": true,
+var keep = withEnums("id", "version", "model", "name", "toolName", "_toolName", "code",
+	"subagent_type", "subagentType")
+
+// withEnums is the set of the enums and keys.
+func withEnums(keys ...string) map[string]bool {
+	m := maps.Clone(enums)
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
 }
 
 // enums are the keep keys whose values come from a fixed vocabulary
