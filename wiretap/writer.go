@@ -12,9 +12,10 @@ import (
 // Options.Outbound alias, and goes to agentStdin in exactly one Write. A
 // frame longer than MaxFrame goes to the agent as it is, and the Conn gets
 // only its head (method, id and params.sessionId), so that a prompt with a
-// large image still starts a turn: see outboundHead. Writer is safe for concurrent use; concurrent callers must each write
-// whole frames, as the SDK does. A partial frame is buffered until its
-// '\n'; once agentStdin fails, every later Write returns that error.
+// large image still starts a turn: see outboundHead. Writer is safe for
+// concurrent use; concurrent callers must each write whole frames, as the
+// SDK does. A partial frame is buffered until its '\n'; once agentStdin
+// fails, every later Write returns that error.
 func (t *Tap) Writer(agentStdin io.Writer) io.Writer {
 	return &writer{t: t, dst: agentStdin}
 }
