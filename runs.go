@@ -22,7 +22,9 @@ import (
 //
 // A run the frame only reports on (Touch true) gets the frame read by
 // Dialect.ToolCall into the card of its child, when there is one, and no
-// card is made for it; the frame's own card stays as ACP says.
+// card is made for it; the frame's own card stays as ACP says. When the
+// frame's own card is the child's card (Codex reuses a tool call id), the
+// frame merges into it as a described run's frame does, a tool_call too.
 type Run struct {
 	Child string
 	// Parent is the thread that started the run (Codex's senderThreadId):
@@ -78,10 +80,13 @@ func (c *Conn) runFrame(s *session, u *frame.ToolUpdate) []Event {
 		if r.Child == "" {
 			continue
 		}
-		if r.Touch {
+		if r.Touch && !c.ownRun(s, u.ID.Str, r.Child) {
 			out = appendEvents(out, c.touchRun(s, u, r.Child))
 			continue
 		}
+		// A frame reporting on the run whose card is its own tool call's
+		// merges into that card: read as a new tool call, a tool_call
+		// would replace the run's card with a generic one.
 		own = false
 		out = appendEvents(out, c.runCard(s, u, r))
 	}
@@ -123,6 +128,12 @@ func (c *Conn) runCard(s *session, u *frame.ToolUpdate, r Run) []Event {
 		c.runs.put(s.id, st.child, st.id, terminal(st.payload.Status), c.opts.MaxRunLinks)
 	}
 	return out
+}
+
+// ownRun reports whether the card of the tool call id is child's run card.
+func (c *Conn) ownRun(s *session, id, child string) bool {
+	st := c.tools.Get(correlate.Key{Session: s.id, ID: id})
+	return st != nil && st.child == child
 }
 
 // touchRun reads a frame that reports on a run into the run's card, if

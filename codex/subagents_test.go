@@ -59,6 +59,14 @@ func TestSubagentRules(t *testing.T) {
 			`{"type":"tool_call","agent":"codex","session_id":"s1","tool_call_id":"w5","payload":{"kind":"generic","status":"completed","title":"wait","generic":{"acp_kind":"other"}}}`,
 			`{"type":"tool_call_update","agent":"codex","session_id":"s1","tool_call_id":"w1","payload":{"kind":"subagent_task","status":"failed","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","status":"errored"`,
 		}, nil},
+		{"an interaction under the run's own tool call id keeps its card", []string{
+			spawn("tool_call", "w1", "main", "A", "completed", "a"),
+			activity("w1", "A", "/root/a", "interacted"),
+			collab("w1", codex.ToolWait, "running", "A"),
+		}, []string{
+			`{"type":"tool_call_update","agent":"codex","session_id":"s1","tool_call_id":"w1","payload":{"kind":"subagent_task","status":"completed","title":"Start subagent","subagent_task":{"description":"a","prompt":"Do A.","subagent_type":"a","status":"completed"`,
+			`{"type":"tool_call_update","agent":"codex","session_id":"s1","tool_call_id":"w1","payload":{"kind":"subagent_task","status":"completed","title":"wait","subagent_task":{"description":"a","prompt":"Do A.","subagent_type":"a","status":"completed"`,
+		}, []string{`"kind":"generic"`, `"status":"running"`}},
 		{"reports and interactions make no card", []string{
 			collab("w5", codex.ToolSendInput, "running", "Z"),
 			activity("w6", "Z", "/root/z", "interacted"),
