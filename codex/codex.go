@@ -16,7 +16,8 @@
 //     child sent the spawn, when exactly one card has that child.
 //   - MCP tool calls carry _meta.is_mcp_tool_call, with the server, tool
 //     and arguments in rawInput: an mcp_tool card. Progress output arrives
-//     in _meta.mcp_output_delta (appended, its tail kept: MaxMCPOutput),
+//     in _meta.mcp_output_delta (appended one message a line, its tail
+//     kept: MaxMCPOutput),
 //     the result in rawOutput {result, error}; an error fails the call.
 //   - Commands are tool calls of kind execute: a shell card (package
 //     terminal) with the command and cwd of rawInput, the terminal channel

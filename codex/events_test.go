@@ -19,12 +19,12 @@ func TestEventRules(t *testing.T) {
 	}{
 		{"MCP failure", []string{
 			update(`{"sessionUpdate":"tool_call","toolCallId":"m1","kind":"execute","title":"mcp.fs.read","status":"in_progress","rawInput":{"server":" fs ","tool":"read","arguments":{"path":"a"}},"_meta":{"is_mcp_tool_call":true}}`),
-			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"reading "}}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"reading"}}}`),
 			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"a"}}}`),
 			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","status":"completed","rawOutput":{"result":null,"error":{"message":"no such file"}}}`),
 		}, []string{
-			`"payload":{"kind":"mcp_tool","status":"in_progress","title":"mcp.fs.read","mcp_tool":{"server":"fs","tool":"read","arguments":{"path":"a"},"output":"reading a"}}`,
-			`"payload":{"kind":"mcp_tool","status":"failed","title":"mcp.fs.read","mcp_tool":{"server":"fs","tool":"read","arguments":{"path":"a"},"output":"reading a","error":"no such file"}}`,
+			`"payload":{"kind":"mcp_tool","status":"in_progress","title":"mcp.fs.read","mcp_tool":{"server":"fs","tool":"read","arguments":{"path":"a"},"output":"reading\na"}}`,
+			`"payload":{"kind":"mcp_tool","status":"failed","title":"mcp.fs.read","mcp_tool":{"server":"fs","tool":"read","arguments":{"path":"a"},"output":"reading\na","error":"no such file"}}`,
 		}, nil},
 		{"MCP result unwrapped", []string{
 			update(`{"sessionUpdate":"tool_call","toolCallId":"m1","status":"in_progress","rawInput":{"server":"fs","tool":"read"},"_meta":{"is_mcp_tool_call":true}}`),
@@ -34,7 +34,14 @@ func TestEventRules(t *testing.T) {
 			update(`{"sessionUpdate":"tool_call","toolCallId":"m1","status":"in_progress","rawInput":{"server":"fs","tool":"read"},"_meta":{"is_mcp_tool_call":true}}`),
 			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"` + big + `"}}}`),
 			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"END"}}}`),
-		}, []string{`xxxEND","output_truncated":true}`}, nil},
+		}, []string{`xxx\nEND","output_truncated":true}`}, nil},
+		{"MCP progress messages: one a line", []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"m1","status":"in_progress","rawInput":{"server":"fs","tool":"read"},"_meta":{"is_mcp_tool_call":true}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"Downloading"}}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"Done"}}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"ends in a break\n"}}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"last"}}}`),
+		}, []string{`"output":"Downloading\nDone\nends in a break\nlast"}`}, []string{`DownloadingDone`, `\n\n`}},
 		{"MCP result of many blocks: the tail of them all kept", []string{
 			update(`{"sessionUpdate":"tool_call","toolCallId":"m1","status":"in_progress","rawInput":{"server":"fs","tool":"read"},"_meta":{"is_mcp_tool_call":true}}`),
 			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","status":"completed","rawOutput":{"result":{"content":[{"type":"text","text":"` +

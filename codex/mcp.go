@@ -54,7 +54,8 @@ func plain(u frame.ToolUpdate, prev acpdialect.Payload) bool {
 }
 
 // mcpCall merges an MCP tool call frame: the call's identity from
-// rawInput, progress output from _meta.mcp_output_delta (appended), and
+// rawInput, progress output from _meta.mcp_output_delta (appended, one
+// message a line), and
 // the result or error from rawOutput.
 func mcpCall(u frame.ToolUpdate, m Meta, prev acpdialect.Payload) acpdialect.Payload {
 	var t acpdialect.MCPTool
@@ -69,7 +70,7 @@ func mcpCall(u frame.ToolUpdate, m Meta, prev acpdialect.Payload) acpdialect.Pay
 		t = acpdialect.MCPTool{Server: strings.Clone(server), Tool: strings.Clone(tool), Arguments: args}
 	}
 	if d := frame.View(m.MCPDelta); d != "" {
-		t.Output, t.OutputTruncated = tail(t.Output+d, MaxMCPOutput, t.OutputTruncated)
+		t.Output, t.OutputTruncated = tail(t.Output+lineBreak(t.Output)+d, MaxMCPOutput, t.OutputTruncated)
 	}
 	if res, errMsg, ok := ParseMCPOutput(u.RawOutput); ok {
 		if res != "" {
@@ -87,6 +88,16 @@ func mcpCall(u frame.ToolUpdate, m Meta, prev acpdialect.Payload) acpdialect.Pay
 		prev.MCPTool = frame.Keep(t)
 	}
 	return prev
+}
+
+// lineBreak is what separates the progress output so far from the next
+// message: codex-acp trims each progress message (its line break too), so
+// messages appended as they are would run together.
+func lineBreak(out string) string {
+	if out == "" || strings.HasSuffix(out, "\n") {
+		return ""
+	}
+	return "\n"
 }
 
 // ParseMCPInput reads an MCP call's rawInput: ok is false unless server
