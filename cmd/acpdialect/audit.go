@@ -71,7 +71,7 @@ func auditCmd(s stdio, args []string) int {
 	items := a.Items()
 	w := bufio.NewWriter(s.out)
 	if asJSON {
-		enc := json.NewEncoder(w)
+		enc := json.NewEncoder(jsonOut(w))
 		enc.SetEscapeHTML(false)
 		for _, it := range items {
 			enc.Encode(it)

@@ -166,16 +166,17 @@ func replayStream(s stdio, f replayFlags, in io.Reader) int {
 type output struct {
 	f      replayFlags
 	w      *bufio.Writer
+	json   *jsonWriter // w for the JSON lines (--json, --final)
 	final  *replay.Final
 	view   *view
 	events int
 }
 
 func newOutput(f replayFlags, w *bufio.Writer, color bool) (*output, error) {
-	o := &output{f: f, w: w}
+	o := &output{f: f, w: w, json: jsonOut(w)}
 	switch {
 	case f.final:
-		o.final = replay.NewFinal(replay.StreamLimits, w)
+		o.final = replay.NewFinal(replay.StreamLimits, o.json)
 	case !f.json:
 		o.view = newView(w, color)
 	}
@@ -213,7 +214,7 @@ func (o *output) sink(s stdio) replay.Sink {
 			case o.f.final:
 				return nil
 			case o.f.json:
-				return replay.WriteEvent(o.w, rec.Event)
+				return replay.WriteEvent(o.json, rec.Event)
 			}
 			return o.view.event(rec)
 		},
@@ -228,7 +229,7 @@ func (o *output) sink(s stdio) replay.Sink {
 func (o *output) finish(sum replay.Summary) error {
 	switch {
 	case o.final != nil:
-		if err := o.final.WriteTo(o.w, sum); err != nil {
+		if err := o.final.WriteTo(o.json, sum); err != nil {
 			return err
 		}
 	case o.view != nil:

@@ -1,18 +1,26 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/google/go-cmp/cmp"
 )
 
 // hostile is a transcript whose agent puts terminal controls and newlines
 // in every string the view and audit print unquoted: its name, a session
 // id, tool call ids, kinds, update kinds, keys, statuses, option kinds,
 // method names and an error message. \u001b is ESC, \u009b the one-byte
-// CSI, \u202e a bidi override, \n a forged row.
+// CSI, \u202e a bidi override, \u2067 a bidi isolate, \u007f DEL, \n a
+// forged row.
 const hostile = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}
 {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"evil\u001b]0;owned\u0007","version":"1\n99  agent  forged"}}}
 {"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}
@@ -24,31 +32,48 @@ const hostile = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protoc
 {"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"p\u202e1","title":"t"},"options":[{"optionId":"a","name":"Allow","kind":"allow\u001b[8m"}]}}
 {"jsonrpc":"2.0","id":7,"result":{"outcome":{"outcome":"selected","optionId":"a"}}}
 {"jsonrpc":"2.0","id":8,"method":"vendor/\u001b[2Jmethod\n95  forged","params":{"sessionId":"s1","x":"y"}}
+{"jsonrpc":"2.0","method":"vendor/\u009b2J\u2067x\u007f","params":{"sessionId":"s1"}}
 {"jsonrpc":"2.0","id":9,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"m"}}
 {"jsonrpc":"2.0","id":9,"error":{"code":-32000,"message":"no\u001b[2J\n94  forged"}}
 {"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}
 `
 
-// TestHostileTextIsInert: the view and audit show the agent's text with
-// its controls escaped: no terminal control reaches the output and no
-// line is forged; the bytes still say what the agent sent.
+// TestHostileTextIsInert: every output of the agent's text (the view,
+// the JSON lines, the audit) shows it with its controls escaped: no
+// terminal control reaches the output and no line is forged; the bytes
+// still say what the agent sent.
 func TestHostileTextIsInert(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "hostile.jsonl")
-	if err := os.WriteFile(path, []byte(hostile), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"replay", path}, {"audit", path}} {
-		t.Run(args[0], func(t *testing.T) {
-			code, out, errs := cli(t, "", args...)
+	path := writeTemp(t, hostile)
+	for _, tt := range []struct {
+		args  []string
+		shown string // the escaped ESC of "\u001b[2J"
+	}{
+		{[]string{"replay", path}, `\x1b[2J`},
+		{[]string{"replay", "--json", path}, `\u001b[2J`},
+		{[]string{"replay", "--final", path}, `\u001b[2J`},
+		{[]string{"audit", path}, `\x1b[2J`},
+		{[]string{"audit", "--json", path}, `\u001b[2J`},
+	} {
+		t.Run(strings.Join(tt.args[:len(tt.args)-1], " "), func(t *testing.T) {
+			code, out, errs := cli(t, "", tt.args...)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 			}
 			checkInert(t, out+errs)
-			if !strings.Contains(out, `\x1b[2J`) {
+			if !strings.Contains(out, tt.shown) {
 				t.Errorf("the escaped control is not shown:\n%s", out)
 			}
 		})
 	}
+}
+
+func writeTemp(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "hostile.jsonl")
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 var forged = regexp.MustCompile(`(?m)^9[4-9] `)
@@ -56,11 +81,67 @@ var forged = regexp.MustCompile(`(?m)^9[4-9] `)
 func checkInert(t *testing.T, out string) {
 	t.Helper()
 	for i, r := range out {
-		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u202e' {
+		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Bidi_Control, r) ||
+			(r == utf8.RuneError && isInvalid(out[i:])) {
 			t.Fatalf("control %U at byte %d reaches the terminal:\n%q", r, i, out)
 		}
 	}
 	if m := forged.FindString(out); m != "" {
 		t.Errorf("a forged row %q:\n%s", m, out)
 	}
+}
+
+// hostileRaw adds what encoding/json leaves raw to a Cursor turn: DEL, C1
+// controls, bidi controls and a supplementary format character in decoded
+// strings, and invalid bytes in JSON that goes out as the agent sent it
+// (a reply's result).
+const hostileRaw = `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}
+{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s\u009b1\u007f"}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s\u009b1\u007f","update":{"sessionUpdate":"tool_call","toolCallId":"t\u202e\u2066\u200f\u061c","title":"x\u0085\udb40\udc01y","kind":"execute","status":"pending"}}}
+{"jsonrpc":"2.0","id":5,"method":"cursor/ask_question","params":{"sessionId":"s1","title":"q\u009b","questions":[{"id":"a","prompt":"p\u2069","options":[{"id":"o","label":"l"}]}]}}
+{"jsonrpc":"2.0","id":5,"result":{"outcome":{"outcome":"answered","x":"` + "\x9b\xe2\x80" + `\u009b"}}}
+`
+
+// TestJSONOutputIsTheEvents: the JSON outputs escape every control and
+// invalid byte, and still decode to the events and final state the
+// library writes.
+func TestJSONOutputIsTheEvents(t *testing.T) {
+	path := writeTemp(t, hostileRaw)
+	final, events, err := replay.FileAs(replay.Builtins(), path, "cursor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		flag string
+		want []byte
+	}{{"--json", events}, {"--final", final}} {
+		t.Run(tt.flag, func(t *testing.T) {
+			code, out, errs := cli(t, "", "replay", "--agent", "cursor", tt.flag, path)
+			if code != 0 || errs != "" {
+				t.Fatalf("exit %d, stderr %q", code, errs)
+			}
+			checkInert(t, out)
+			for _, esc := range []string{`\u009b`, `\u007f`, `\u202e`, `\u0085`, `\udb40\udc01`, `\ufffd\ufffd\ufffd\u009b`} {
+				if !strings.Contains(out, esc) {
+					t.Errorf("no %s in:\n%s", esc, out)
+				}
+			}
+			if diff := cmp.Diff(decodeLines(t, tt.want), decodeLines(t, []byte(out))); diff != "" {
+				t.Errorf("decoded output differs from the library's (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func decodeLines(t *testing.T, b []byte) []any {
+	t.Helper()
+	var out []any
+	for _, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+		var v any
+		if err := json.Unmarshal(line, &v); err != nil {
+			t.Fatalf("%v: %q", err, line)
+		}
+		out = append(out, v)
+	}
+	return out
 }

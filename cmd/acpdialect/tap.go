@@ -428,7 +428,7 @@ func (t *tap) writeEvents(evs []acpdialect.Event) {
 			b = append(append(b, j...), '\n')
 		}
 	}
-	_, _ = t.events.Write(b)
+	_, _ = jsonOut(t.events).Write(b)
 }
 
 // finish gives the defaults of what was left unanswered, as the replay

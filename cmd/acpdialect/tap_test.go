@@ -430,3 +430,25 @@ func (*editorClient) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest
 func (*editorClient) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
 	return acp.WaitForTerminalExitResponse{}, errNo
 }
+
+// TestTapEventsEscaped: --events escapes the controls encoding/json
+// leaves raw, as replay --json does: the file is safe to cat and is the
+// replay of the record.
+func TestTapEventsEscaped(t *testing.T) {
+	dir := t.TempDir()
+	rec, evs, agent := filepath.Join(dir, "rec.jsonl"), filepath.Join(dir, "events.jsonl"), filepath.Join(dir, "agent.jsonl")
+	line := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s\u009b1","update":{"sessionUpdate":"tool_call","toolCallId":"t\u202e1","title":"x\u007f","kind":"read","status":"pending"}}}` + "\n"
+	if err := os.WriteFile(agent, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code := runCtx(context.Background(), []string{"tap", "--record", rec, "--events", evs, "--", "cat", agent},
+		strings.NewReader(""), io.Discard, io.Discard)
+	got, _ := os.ReadFile(evs)
+	if code != 0 || !bytes.Contains(got, []byte(`"tool_call_id":"t\u202e1"`)) {
+		t.Fatalf("exit %d, events:\n%s", code, got)
+	}
+	checkInert(t, string(got))
+	if _, want, _ := cli(t, "", "replay", "--json", rec); string(got) != want {
+		t.Errorf("tap events:\n%s\nreplay of the record:\n%s", got, want)
+	}
+}
