@@ -69,7 +69,7 @@ func auditCmd(s stdio, args []string) int {
 		}
 	}
 	items := a.Items()
-	w := bufio.NewWriter(s.out)
+	w := bufio.NewWriter(outWriter{s.out})
 	if asJSON {
 		enc := json.NewEncoder(jsonOut(w))
 		enc.SetEscapeHTML(false)

@@ -56,7 +56,7 @@ func redactCmd(s stdio, args []string) int {
 		defer f.Close()
 		in = f
 	}
-	w := bufio.NewWriter(s.out)
+	w := bufio.NewWriter(outWriter{s.out})
 	if err := redact.New().Copy(w, in); err != nil {
 		s.errorf("%v", err)
 		return exitFail

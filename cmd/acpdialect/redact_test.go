@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -40,5 +43,22 @@ func TestRedactByteOrderMark(t *testing.T) {
 	code, got, errs := cli(t, red, "replay", "--json", "--agent", "cursor", "-")
 	if code != 0 || errs != "" || !strings.Contains(got, `"id":5,"result":{}`) || strings.Count(got, "\n") != strings.Count(want, "\n") {
 		t.Fatalf("replayed redacted: exit %d, stderr %q:\n%s\nwant like:\n%s", code, errs, got, want)
+	}
+}
+
+// TestWriteErrorNamesStdout: every command that writes a transcript's
+// output reports a failed write as replay does, naming standard output
+// rather than its device path.
+func TestWriteErrorNamesStdout(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sample.jsonl")
+	if err := os.WriteFile(path, sample, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"redact", path}, {"audit", path}, {"audit", "--json", path}, {"replay", path}} {
+		var errb bytes.Buffer
+		code := run(args, strings.NewReader(""), fullWriter{}, &errb)
+		if want := "acpdialect: write stdout: no space left on device\n"; code != exitFail || errb.String() != want {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d, stderr %q", args, code, errb.String(), exitFail, want)
+		}
 	}
 }

@@ -240,7 +240,8 @@ func (o *output) finish(sum replay.Summary) error {
 
 // outWriter names standard output in its write errors ("write stdout: no
 // space left on device", not the device's path), as a *writeError: one
-// that flushReader returns is the output's, not the input's.
+// that flushReader returns is the output's, not the input's. Every command
+// writes its standard output through one, so that all say it alike.
 type outWriter struct{ w io.Writer }
 
 func (o outWriter) Write(p []byte) (int, error) {

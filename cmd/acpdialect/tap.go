@@ -336,7 +336,7 @@ func (t *tap) toAgent(line []byte) error {
 // answered here and kept from the editor. If the editor stops reading
 // (its side is gone), the agent's group is ended.
 func (t *tap) fromAgent() {
-	w := t.s.out
+	w := outWriter{t.s.out}
 	err := eachLine(t.fromA, func(line []byte) error {
 		if reply := t.observe(line, replay.AgentToClient); reply != nil {
 			return t.answer(reply)

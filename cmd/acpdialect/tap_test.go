@@ -280,7 +280,8 @@ func tapSignal(t *testing.T, sig syscall.Signal) {
 
 // TestTapEditorStopsReading: an editor that closes the tap's stdout gets
 // the tap's SIGPIPE caught: the tap ends the agent's whole group (its
-// grandchild too) and says why, instead of dying and leaving them.
+// grandchild too) and says why (a write of stdout, named as every
+// command names it), instead of dying and leaving them.
 func TestTapEditorStopsReading(t *testing.T) {
 	self, _ := os.Executable()
 	dir := t.TempDir()
@@ -304,7 +305,7 @@ func TestTapEditorStopsReading(t *testing.T) {
 	io.WriteString(stdin, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
 	err := cmd.Wait()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 128+int(syscall.SIGTERM) || !strings.Contains(stderr.String(), "editor gone") {
+	if !errors.As(err, &ee) || ee.ExitCode() != 128+int(syscall.SIGTERM) || !strings.Contains(stderr.String(), "editor gone: write stdout: ") {
 		t.Errorf("tap ended with %v (want the agent's SIGTERM, %d); stderr:\n%s", err, 128+int(syscall.SIGTERM), stderr.String())
 	}
 	noProcessLeft(t, filepath.Join(dir, "child-pid"))
