@@ -38,21 +38,57 @@ const hostile = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protoc
 {"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}
 `
 
+// hostileEverywhere puts $X (ESC, CSI, a bidi override and a forged row)
+// in every text of a Cursor session the view shows: prompt, chunks,
+// plan, usage, mode, commands, tool call, vendor requests and their
+// answers, permission, errors, stop reason.
+var hostileEverywhere = strings.ReplaceAll(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"cursor-agent","version":"1"}}}
+{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}
+{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s$X"}}
+{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi$X"},{"type":"resource_link","name":"n$X","uri":"u"}]}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"m$X"}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"image","uri":"$X"}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan","entries":[{"status":"$X","content":"c$X"}]}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"usage_update","used":1,"size":"$X","cost":{"amount":1,"currency":"$X"}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"current_mode_update","currentModeId":"$X"}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"$X","description":"d"}]}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"$X","kind":"$X","status":"$X"}}}
+{"jsonrpc":"2.0","id":70,"method":"cursor/task","params":{"toolCallId":"t2","description":"$X","model":"$X"}}
+{"jsonrpc":"2.0","id":70,"result":{}}
+{"jsonrpc":"2.0","id":71,"method":"cursor/ask_question","params":{"toolCallId":"q1","title":"$X","questions":[{"id":"$X","prompt":"$X","options":[{"id":"$X","label":"$X"}]}]}}
+{"jsonrpc":"2.0","id":71,"result":{"outcome":{"outcome":"$X","reason":"$X","planUri":"$X","answers":[{"questionId":"$X","selectedOptionIds":["$X"]}]}}}
+{"jsonrpc":"2.0","id":72,"method":"cursor/create_plan","params":{"toolCallId":"q2","name":"$X","plan":"$X","todos":[{"id":"$X","content":"$X","status":"$X"}]}}
+{"jsonrpc":"2.0","id":72,"error":{"code":1,"message":"$X"}}
+{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"toolCallId":"q3","todos":[{"id":"$X","content":"$X","status":"$X"}]}}
+{"jsonrpc":"2.0","id":73,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"$X","title":"$X"},"options":[{"optionId":"$X","name":"$X","kind":"$X"}]}}
+{"jsonrpc":"2.0","id":73,"result":{"outcome":{"outcome":"selected","optionId":"$X"}}}
+{"jsonrpc":"2.0","id":2,"result":{"stopReason":"$X","usage":{"x":"$X"}}}
+{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"$X"}}
+{"jsonrpc":"2.0","id":3,"method":"x$X","params":{"a":"$X"}}
+`, "$X", `\u001b[31m\u009b2J\u202e\n93  forged`)
+
 // TestHostileTextIsInert: every output of the agent's text (the view,
 // the JSON lines, the audit) shows it with its controls escaped: no
 // terminal control reaches the output and no line is forged; the bytes
 // still say what the agent sent.
 func TestHostileTextIsInert(t *testing.T) {
-	path := writeTemp(t, hostile)
+	for _, transcript := range []string{hostile, hostileEverywhere} {
+		hostileIsInert(t, writeTemp(t, transcript))
+	}
+}
+
+func hostileIsInert(t *testing.T, path string) {
+	t.Helper()
 	for _, tt := range []struct {
 		args  []string
-		shown string // the escaped ESC of "\u001b[2J"
+		shown string // how the output escapes ESC
 	}{
-		{[]string{"replay", path}, `\x1b[2J`},
-		{[]string{"replay", "--json", path}, `\u001b[2J`},
-		{[]string{"replay", "--final", path}, `\u001b[2J`},
-		{[]string{"audit", path}, `\x1b[2J`},
-		{[]string{"audit", "--json", path}, `\u001b[2J`},
+		{[]string{"replay", path}, `\x1b[`},
+		{[]string{"replay", "--json", path}, `\u001b[`},
+		{[]string{"replay", "--final", path}, `\u001b[`},
+		{[]string{"audit", path}, `\x1b[`},
+		{[]string{"audit", "--json", path}, `\u001b[`},
 	} {
 		t.Run(strings.Join(tt.args[:len(tt.args)-1], " "), func(t *testing.T) {
 			code, out, errs := cli(t, "", tt.args...)
@@ -76,7 +112,7 @@ func writeTemp(t *testing.T, content string) string {
 	return path
 }
 
-var forged = regexp.MustCompile(`(?m)^9[4-9] `)
+var forged = regexp.MustCompile(`(?m)^9[3-9] `)
 
 func checkInert(t *testing.T, out string) {
 	t.Helper()
