@@ -59,7 +59,16 @@ func (c Chunk) Text() string {
 // mayNotify reports, without decoding, whether the chunk's content may
 // hold a task notification.
 func (c Chunk) mayNotify() bool {
-	return strings.Contains(c.Content.Raw, "<task-notification>")
+	raw := c.Content.Raw
+	return strings.Contains(raw, "<task-notification>") || escaped(raw) && strings.Contains(c.Text(), "<task-notification>")
+}
+
+// escaped reports whether raw JSON holds a \u escape, which may spell any
+// character the byte searches of this package look for: a frame that went
+// through Go's encoding/json has '<' as \u003c, and a member name may be
+// escaped too. Such a frame takes the path that decodes.
+func escaped(raw string) bool {
+	return strings.Contains(raw, `\u`)
 }
 
 // Legacy compaction: before the compaction tool call, the adapter wrote
@@ -77,8 +86,8 @@ const (
 // it is the stream's bulk.
 func ChunkEvent(update gjson.Result) *acpdialect.Event {
 	if !strings.Contains(update.Raw, "parentToolUseId") && !strings.Contains(update.Raw, "<task-notification>") &&
-		!strings.Contains(update.Raw, "Compacting") {
-		return nil // the bulk of the stream: three byte searches, no walk
+		!strings.Contains(update.Raw, "Compacting") && !escaped(update.Raw) {
+		return nil // the bulk of the stream: four byte searches, no walk
 	}
 	c := ReadChunk(update)
 	notify := c.mayNotify()
@@ -131,7 +140,7 @@ func legacyCompaction(c Chunk) *acpdialect.Event {
 // into late halves, one for each monitor named (the Conn finds each card
 // by its task id, an alias); none for any other chunk.
 func HandleChunk(update gjson.Result) []acpdialect.Late {
-	if !strings.Contains(update.Raw, "<task-notification>") {
+	if !strings.Contains(update.Raw, "<task-notification>") && !escaped(update.Raw) {
 		return nil
 	}
 	c := ReadChunk(update)

@@ -462,3 +462,63 @@ func TestMonitorEventInEveryChunkKind(t *testing.T) {
 		}
 	}
 }
+
+// events feeds frames to a fresh Claude Conn, after a session/prompt
+// on s1, and returns its events as JSON.
+func events(t *testing.T, frames ...string) []string {
+	t.Helper()
+	c := acpdialect.NewRegistry(claude.Dialect()).NewConn(acpdialect.Options{Agent: claude.ID})
+	if _, err := c.Outbound([]byte(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range frames {
+		r, err := c.Inbound([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + f + `}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range r.Events {
+			b, err := json.Marshal(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, string(b))
+		}
+	}
+	return out
+}
+
+// TestEscapedFrames: a frame whose JSON escapes what the dialect looks for
+// (Go's encoding/json writes '<' as \u003c; any member name may be
+// escaped) gives the events of its plain form.
+func TestEscapedFrames(t *testing.T) {
+	monitor := []string{`{"sessionUpdate":"tool_call","toolCallId":"m1","_meta":{"claudeCode":{"toolName":"Monitor"}},"rawInput":{"command":"x"}}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"m1","status":"completed","rawOutput":"Monitor started (task bm, timeout 5ms)"}`}
+	tests := []struct {
+		name         string
+		before       []string
+		plain, escap string
+	}{
+		{"task notification", monitor,
+			`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"<task-notification><task-id>bm</task-id><event>E</event></task-notification>"}}`,
+			`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"\u003ctask-notification\u003e\u003ctask-id\u003ebm\u003c/task-id\u003e\u003cevent\u003eE\u003c/event\u003e\u003c/task-notification\u003e"}}`},
+		{"subagent chunk", nil,
+			`{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"hm"},"_meta":{"claudeCode":{"parentToolUseId":"t1"}}}`,
+			`{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"hm"},"_meta":{"\u0063laudeCode":{"parent\u0054oolUseId":"t1"}}}`},
+		{"compact tool call", nil,
+			`{"sessionUpdate":"tool_call","toolCallId":"c1","status":"in_progress","_meta":{"claudeCode":{"toolName":"compact"}}}`,
+			`{"sessionUpdate":"tool_call","toolCallId":"c1","status":"in_progress","_meta":{"claudeCode":{"toolName":"\u0063ompac\u0074"}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := events(t, append(tt.before, tt.plain)...)
+			got := events(t, append(tt.before, tt.escap)...)
+			if len(want) == len(events(t, tt.before...)) {
+				t.Fatalf("the plain frame gives no event of its own: %q", want)
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("escaped frame (-plain +escaped):\n%s", d)
+			}
+		})
+	}
+}
