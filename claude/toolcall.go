@@ -189,7 +189,11 @@ func shellOutput(rawOutput, response gjson.Result) (string, bool) {
 		}
 		return true
 	})
-	if stderr != "" {
+	switch {
+	case stderr == "":
+	case stdout == "":
+		stdout, ok = stderr, true // no blank first line
+	default:
 		stdout, ok = strings.TrimSuffix(stdout, "\n")+"\n"+stderr, true
 	}
 	return stdout, ok
