@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/claude"
@@ -525,6 +526,35 @@ func TestEscapedFrames(t *testing.T) {
 			}
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("escaped frame (-plain +escaped):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestMonitorEventBodyBounded: a monitor keeps the head of each event
+// body, within MaxEventBody bytes and whole runes, from a notification
+// envelope and from an AIR progress summary alike.
+func TestMonitorEventBodyBounded(t *testing.T) {
+	body := strings.Repeat("x", claude.MaxEventBody-1) + "é" + strings.Repeat("y", 1<<20) // the bound splits the é
+	register := []string{`{"sessionUpdate":"tool_call","toolCallId":"m1","_meta":{"claudeCode":{"toolName":"Monitor"}},"rawInput":{"command":"x"}}`,
+		`{"sessionUpdate":"tool_call_update","toolCallId":"m1","status":"completed","rawOutput":"Monitor started (task bm, timeout 5ms)"}`}
+	for _, tt := range []struct{ name, update string }{
+		{"envelope", `{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"<task-notification><task-id>bm</task-id><event>` + body + `</event></task-notification>"}}`},
+		{"async task summary", `{"sessionUpdate":"async_task_progress","asyncTaskId":"bm","summary":"` + body + `"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			evs := events(t, append(register, tt.update)...)
+			var ev acpdialect.Event
+			if err := json.Unmarshal([]byte(evs[len(evs)-1]), &ev); err != nil {
+				t.Fatal(err)
+			}
+			m := ev.Payload.Monitor
+			if m == nil || m.EventCount != 1 || len(m.RecentEvents) != 1 {
+				t.Fatalf("monitor %+v", ev.Payload)
+			}
+			got := m.RecentEvents[0]
+			if len(got) > claude.MaxEventBody || !utf8.ValidString(got) || !strings.HasPrefix(body, got) || len(got) < claude.MaxEventBody-4 {
+				t.Errorf("kept %d bytes of a %d-byte body (valid UTF-8 %v, its head %v)", len(got), len(body), utf8.ValidString(got), strings.HasPrefix(body, got))
 			}
 		})
 	}

@@ -15,6 +15,12 @@ import (
 // RecentEvents is how many event bodies a monitor card keeps, the last.
 const RecentEvents = 10
 
+// MaxEventBody bounds each event body a monitor card keeps, in bytes: the
+// head is kept, cut at a rune boundary. An event is a line or two of the
+// watched output; one flooded envelope must not grow the card by its size,
+// RecentEvents times over.
+const MaxEventBody = 4 << 10
+
 // MaxNotifications bounds the task notifications read from one text chunk.
 const MaxNotifications = 64
 
@@ -181,7 +187,7 @@ func monitorLates(ns []Notification) []acpdialect.Late {
 		for _, e := range ns[i:] {
 			if e.TaskID == n.TaskID {
 				m.EventCount++
-				m.RecentEvents = append(m.RecentEvents, strings.Clone(e.Event))
+				m.RecentEvents = append(m.RecentEvents, headOf(e.Event, MaxEventBody))
 			}
 		}
 		if len(m.RecentEvents) > RecentEvents {

@@ -136,7 +136,7 @@ func (t asyncTask) progress(p *acpdialect.Payload) {
 		return
 	}
 	if t.summary != "" {
-		p.Monitor = &acpdialect.Monitor{TaskID: t.id, EventCount: 1, RecentEvents: []string{t.summary}}
+		p.Monitor = &acpdialect.Monitor{TaskID: t.id, EventCount: 1, RecentEvents: []string{headOf(t.summary, MaxEventBody)}}
 	}
 	if t.durationMs != nil || t.toolUses != nil || t.tokens != nil {
 		p.SubagentTask = &acpdialect.SubagentTask{DurationMs: t.durationMs, ToolUseCount: t.toolUses, TotalTokens: t.tokens}

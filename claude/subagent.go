@@ -127,7 +127,7 @@ func status(s, cur string) string {
 // newlines, within MaxResultText bytes. A string counts as one block.
 func joinText(v gjson.Result) string {
 	if v.Type == gjson.String {
-		return headOf(v.Str)
+		return headOf(v.Str, MaxResultText)
 	}
 	var b strings.Builder
 	r := frame.NewReader(v)
@@ -150,16 +150,16 @@ func joinText(v gjson.Result) string {
 		}
 		b.WriteString(text)
 	})
-	return headOf(b.String())
+	return headOf(b.String(), MaxResultText)
 }
 
-// headOf returns s within MaxResultText bytes, cut at a rune boundary, as
-// a string of its own.
-func headOf(s string) string {
-	if len(s) <= MaxResultText {
+// headOf returns s within max bytes, cut at a rune boundary, as a string
+// of its own.
+func headOf(s string, max int) string {
+	if len(s) <= max {
 		return strings.Clone(s)
 	}
-	s = s[:MaxResultText]
+	s = s[:max]
 	for len(s) > 0 && s[len(s)-1]&0xC0 == 0x80 {
 		s = s[:len(s)-1]
 	}
