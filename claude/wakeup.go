@@ -9,8 +9,9 @@ import (
 // wakeupCall merges a ScheduleWakeup update: rawInput's delaySeconds,
 // prompt and reason, and the tool response's scheduledFor (unix
 // milliseconds). A scheduledFor that is zero, negative or not a whole
-// number is reported invalid, never guessed. The library describes the
-// wakeup; scheduling it is the client's.
+// number is reported invalid, never guessed, and clears a time reported
+// before it. The library describes the wakeup; scheduling it is the
+// client's.
 func wakeupCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect.Payload {
 	prev.Kind = acpdialect.KindWakeup
 	var w acpdialect.Wakeup
@@ -30,8 +31,11 @@ func wakeupCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect.
 		}
 	})
 	if at, present, ok := ParseScheduledFor(c.Response); present {
-		if ok {
-			setInt(&w.ScheduledFor, at, true)
+		// The latest reported time decides: an unreadable one clears an
+		// earlier time rather than leave it beside the invalid mark.
+		setInt(&w.ScheduledFor, at, ok)
+		if !ok {
+			w.ScheduledFor = nil
 		}
 		w.Invalid = !ok
 	}
