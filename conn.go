@@ -249,6 +249,7 @@ type Conn struct {
 	tools     *correlate.Store[toolState]
 	pending   *correlate.Store[Payload]
 	opts      Options
+	maxLine   int // LimitLine
 	stats     Stats
 	skip      skipCache // prefixes of recent frames that needed nothing
 	// awaiting holds blocking agent requests by raw id, answered ones

@@ -2,6 +2,7 @@ package acpdialect
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -351,24 +352,56 @@ func (c *Conn) rewriteResponse(v frameView, r request, rw *Rewrite) Result {
 		note = nil
 	}
 	st := rw.Response(resp, s.hookState(), note)
-	events := c.applyStep(s, st)
 	c.stats.Rewritten++
-	var w *Wire
+	w := responseWire(v.id.Raw, r.method, resp, &st)
+	if c.overLine(w.Frame) {
+		// The client cannot read it: it gets an error, so the step is
+		// not applied, lest the events and the state say otherwise.
+		w, st = errorWire(v.id.Raw, tooLong(r.method, w.Frame)), Step{}
+	}
+	return Result{Wire: w, Events: c.applyStep(s, st)}
+}
+
+// responseWire is the client's response under its id: the step's error or
+// result, else the agent's error.
+func responseWire(id, method string, resp AgentResponse, st *Step) *Wire {
 	switch {
 	case st.Error != nil:
-		w = errorWire(v.id.Raw, *st.Error)
-	case resultFits(&st):
-		w = replyWire(v.id.Raw, st.Result)
+		return errorWire(id, *st.Error)
+	case resultFits(st):
+		return replyWire(id, st.Result)
 	case resp.Error.IsObject():
-		w = errorWire(v.id.Raw, readError(resp.Error))
+		return errorWire(id, readError(resp.Error))
 	case resp.Error.Exists():
 		// Not an object: its text, so that the client still reads it.
-		w = errorWire(v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: the agent's error for " + r.method + " is not an object: " +
+		return errorWire(id, RPCError{Code: -32603, Message: "acpdialect: the agent's error for " + method + " is not an object: " +
 			head(resp.Error.Raw, 1024)})
-	default:
-		w = errorWire(v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: no response for " + r.method})
 	}
-	return Result{Wire: w, Events: events}
+	return errorWire(id, RPCError{Code: -32603, Message: "acpdialect: no response for " + method})
+}
+
+// LimitLine sets the longest line, without its '\n', that the client
+// reads; 0, the default, is no limit. wiretap sets it to what the
+// acp-go-sdk reads. A response the dialect rewrites for the client
+// (Inbound's Wire.Frame) that would be longer is not made, and its Step is
+// not applied (no state, no events), so that the Conn agrees with what
+// the client gets: a Rewrite's response becomes a -32603 error under the
+// client's id; a SessionHooks.Result's new result is dropped, and the
+// client gets the agent's response as it was. Call it before the first
+// frame.
+func (c *Conn) LimitLine(n int) { c.maxLine = max(n, 0) }
+
+// overLine reports whether a frame for the client (with its '\n') is
+// longer than the client reads (LimitLine).
+func (c *Conn) overLine(frame []byte) bool {
+	return c.maxLine > 0 && len(frame)-1 > c.maxLine
+}
+
+// tooLong is the error a client gets for a rewritten response it could
+// not read.
+func tooLong(method string, frame []byte) RPCError {
+	return RPCError{Code: -32603, Message: "acpdialect: the response to " + method + " is " +
+		strconv.Itoa(len(frame)-1) + " bytes, longer than the client reads"}
 }
 
 // head returns s's first max bytes or fewer, ending at a rune.
@@ -408,12 +441,16 @@ func (c *Conn) sessionResult(v frameView, r request, res *Result) {
 		return
 	}
 	st := h.Result(r.method, result, s.hookState())
+	if resultFits(&st) {
+		w := replyWire(v.id.Raw, st.Result)
+		if c.overLine(w.Frame) {
+			return // the client gets the agent's response as it was, and nothing of the step
+		}
+		c.stats.Rewritten++
+		res.Wire = w
+	}
 	if evs := c.applyStep(s, st); len(evs) > 0 {
 		res.Events = append(res.Events[:len(res.Events):len(res.Events)], evs...)
-	}
-	if resultFits(&st) {
-		c.stats.Rewritten++
-		res.Wire = replyWire(v.id.Raw, st.Result)
 	}
 }
 

@@ -94,8 +94,14 @@
 // own (started once the agent is identified, ended by the stream's EOF or
 // error, or once the Reader is garbage: an SDK whose connection ended, on
 // a line too long for it say, never reads again), so that such a response
-// does not wait for the agent's next frame. The agent's echo of the user's
-// prompt is dropped unless Options.KeepEchoes.
+// does not wait for the agent's next frame. A rewritten response longer
+// than the SDK reads (10 MiB less the '\n') is not made (see
+// acpdialect.Conn.LimitLine, which New sets): the client gets -32603 for
+// a Rewrite's request, or the agent's result as it was for a
+// SessionHooks.Result (Grok's session/new without the config options it
+// would add), and neither the rewrite's events nor its session state are
+// kept, so that OnEvent and the Conn agree with what the client got. The
+// agent's echo of the user's prompt is dropped unless Options.KeepEchoes.
 //
 // Only whole lines are inspected, up to Options.MaxFrame bytes; responses
 // and ids are never touched; a frame that the SDK would read differently

@@ -3,10 +3,7 @@ package wiretap
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
-
-	"github.com/tidwall/gjson"
 )
 
 // readBuf is the reader's buffer size while frames fit in it; it grows for
@@ -214,9 +211,8 @@ func (rd *reader) frame(start, end int) (fed bool, next int) {
 	e := rd.t.inbound(f)
 	switch {
 	case e.replace:
-		with := fitLine(e.with)
-		rd.splice(start, min(end+1, rd.w), with)
-		return true, start + len(with)
+		rd.splice(start, min(end+1, rd.w), e.with)
+		return true, start + len(e.with)
 	case e.at >= 0:
 		rd.insert(start + e.at)
 		return true, end + 2
@@ -266,20 +262,4 @@ func (rd *reader) finish() {
 	}
 	rd.pass = false
 	rd.ready, rd.scan = rd.w, rd.w
-}
-
-// fitLine returns a frame for the client (with its '\n') as it is, unless
-// it is longer than the SDK reads: a dialect's rewritten response may be
-// of any length, and the SDK would close the connection on it. Then the
-// client gets an error response under the frame's id instead.
-func fitLine(f []byte) []byte {
-	if len(bytes.TrimRight(f, "\r\n")) <= sdkMaxLine {
-		return f
-	}
-	id := gjson.GetBytes(f, "id").Raw
-	e := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"wiretap: the response is %d bytes, longer than the SDK reads"}}`+"\n", id, len(f)-1)
-	if id == "" || len(e)-1 > sdkMaxLine {
-		return f // no id to answer under, or one too long itself
-	}
-	return e
 }

@@ -155,3 +155,41 @@ func TestSDKGrokQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestSDKGrokCatalogTooLong: a session/new result that fits in the SDK's
+// line but not once Grok's config options are added to it reaches the
+// client as the agent sent it: NewSession succeeds, without config
+// options, and OnEvent gets no config event for options the client never
+// got.
+func TestSDKGrokCatalogTooLong(t *testing.T) {
+	h := startConn(t, acpdialect.Options{}, wiretap.Options{})
+	wait := call(h, func(ctx context.Context) (acp.InitializeResponse, error) {
+		return h.csc.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber})
+	})
+	_, resp := testwire.Initialize(h.expect("initialize"), "grok-build")
+	h.send(resp)
+	wait()
+	// The agent's frame is about 7.5 MiB; its config options would add
+	// the model's 3.5 MiB name again.
+	models := []any{map[string]any{"modelId": "grok-long", "name": strings.Repeat("n", 7<<19)}}
+	catalog := map[string]any{"currentModelId": "grok-long", "availableModels": models}
+	waitNew := call(h, func(ctx context.Context) (acp.NewSessionResponse, error) {
+		return h.csc.NewSession(ctx, acp.NewSessionRequest{Cwd: "/work", McpServers: []acp.McpServer{}})
+	})
+	frame := testwire.Response(h.expect("session/new"), map[string]any{"sessionId": "s1", "models": catalog, "pad": strings.Repeat("p", 4<<20)})
+	if len(frame) >= 10<<20 {
+		t.Fatalf("the agent's frame is %d bytes: too long for the SDK itself", len(frame))
+	}
+	h.send(frame)
+	got := waitNew()
+	if got.SessionId != "s1" || len(got.ConfigOptions) != 0 || got.Models == nil || len(got.Models.AvailableModels) != len(models) {
+		t.Errorf("NewSession: session %q, %d config options, models %v; want s1 with the agent's models only",
+			got.SessionId, len(got.ConfigOptions), got.Models != nil)
+	}
+	if evs := eventsOf(h.rec.all(), acpdialect.EventConfig); len(evs) != 0 {
+		t.Errorf("%d config events; want none: the client got no config options", len(evs))
+	}
+	h.sid = "s1"
+	end := h.prompt() // the connection still works
+	end()
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -110,36 +111,79 @@ func TestSDKOversizePromptStartsATurn(t *testing.T) {
 
 // TestSDKRewrittenResponseTooLong: a dialect's rewritten response longer
 // than the SDK reads would close the SDK's connection; the client gets an
-// error for its request instead, and the connection stays up.
+// error for its request instead, and the connection stays up. The
+// rewrite's step is not applied: OnEvent gets none of its events (no
+// config event for a change the client was told failed), and the session
+// keeps its state (the next request's hook sees the old one). A response
+// that fits is applied as usual.
 func TestSDKRewrittenResponseTooLong(t *testing.T) {
 	huge, _ := json.Marshal(map[string]any{"configOptions": []any{}, "pad": strings.Repeat("z", 11<<20)})
+	var states []any // the state each request's hook is given
 	bigger := &acpdialect.Dialect{
 		ID:    "bigger",
 		Match: func(name, _ string) bool { return name == "bigger" },
 		Rewrites: []acpdialect.Rewrite{{
 			Method: "session/set_config_option",
-			Request: func(gjson.Result, any) acpdialect.Redirect {
-				return acpdialect.Redirect{Method: "x/set", Params: json.RawMessage(`{}`)}
+			Request: func(params gjson.Result, state any) acpdialect.Redirect {
+				states = append(states, state)
+				return acpdialect.Redirect{Method: "x/set", Params: json.RawMessage(`{}`), Note: params.Get("value").Str}
 			},
-			Response: func(acpdialect.AgentResponse, any, any) acpdialect.Step {
-				return acpdialect.Step{Result: huge}
+			Response: func(_ acpdialect.AgentResponse, _, note any) acpdialect.Step {
+				value := note.(string)
+				st := acpdialect.Step{State: value, Result: json.RawMessage(`{"configOptions":[]}`),
+					Events: []acpdialect.Event{{Type: acpdialect.EventConfig, Object: &acpdialect.Config{Options: json.RawMessage(`[]`)}}}}
+				if value == "huge" {
+					st.Result = huge
+				}
+				return st
 			},
 		}},
 	}
 	h := startReg(t, acpdialect.NewRegistry(bigger), acpdialect.Options{}, wiretap.Options{})
 	h.handshake("bigger")
-	wait := setOption(h, "model", "m")
+	configs := func() int { return len(eventsOf(h.rec.all(), acpdialect.EventConfig)) }
+
+	wait := setOption(h, "model", "small")
+	h.send(testwire.Response(h.expect("x/set"), nil))
+	if _, err := wait(); err != nil || configs() != 1 {
+		t.Fatalf("a response that fits: err %v, %d config events; want nil, 1", err, configs())
+	}
+
+	wait = setOption(h, "model", "huge")
 	h.send(testwire.Response(h.expect("x/set"), nil))
 	_, err := wait()
 	var re *acp.RequestError
 	if !errors.As(err, &re) || re.Code != -32603 {
 		t.Fatalf("SetSessionConfigOption: %v; want a -32603 error", err)
 	}
+	if n := configs(); n != 1 {
+		t.Errorf("%d config events; want only the first change's: the client got an error for the second", n)
+	}
 	select {
 	case <-h.csc.Done():
 		t.Fatal("the SDK closed the connection")
 	default:
 	}
+
+	wait = setOption(h, "model", "last")
+	h.send(testwire.Response(h.expect("x/set"), nil))
+	if _, err := wait(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []any{nil, "small", "small"}; !slices.Equal(states, want) {
+		t.Errorf("the requests' hooks saw states %v; want %v: the refused change is not kept", states, want)
+	}
 	end := h.prompt() // the connection still works
 	end()
+}
+
+// eventsOf returns the events of one type.
+func eventsOf(evs []acpdialect.Event, typ string) []acpdialect.Event {
+	var out []acpdialect.Event
+	for _, ev := range evs {
+		if ev.Type == typ {
+			out = append(out, ev)
+		}
+	}
+	return out
 }

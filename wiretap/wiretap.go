@@ -112,7 +112,8 @@ type Tap struct {
 }
 
 // New returns a tap that feeds conn. The tap owns conn from now on: use
-// ConnStats rather than calling conn's methods while the streams run.
+// ConnStats rather than calling conn's methods while the streams run. It
+// sets conn's LimitLine to the longest line the SDK reads.
 func New(conn *acpdialect.Conn, opts Options) *Tap {
 	if opts.MaxFrame <= 0 {
 		opts.MaxFrame = DefaultMaxFrame
@@ -125,6 +126,9 @@ func New(conn *acpdialect.Conn, opts Options) *Tap {
 		keepEchoes: opts.KeepEchoes,
 		deliver:    deliveries{wake: make(chan struct{}, 1)},
 	}
+	// A response the dialect rewrites must be one the SDK reads: the Conn
+	// refuses a longer one before it applies anything of it.
+	conn.LimitLine(sdkMaxLine)
 	t.dialect.Store(conn.Dialect())
 	for _, name := range opts.Outbound {
 		if name != "" && !strings.HasPrefix(name, "_") {
