@@ -15,12 +15,15 @@ import (
 )
 
 // pumps counts the goroutines reading an agent's stream for a tap.
-func pumps() int {
+func pumps() int { return running("wiretap.(*pump).run") }
+
+// running counts the goroutines with fn on their stack.
+func running(fn string) int {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
 		if n < len(buf) {
-			return bytes.Count(buf[:n], []byte("wiretap.(*pump).run"))
+			return bytes.Count(buf[:n], []byte(fn))
 		}
 		buf = make([]byte, 2*len(buf))
 	}
