@@ -195,9 +195,11 @@ type ProviderError struct {
 	Message string `json:"message,omitempty"`
 	// Action is what the user can do: retry, new_session, ...
 	Action string `json:"action,omitempty"`
-	// ReplacesMessageID and ReplacesText name the agent message the error
-	// was read from (its messageId, else its text), which a client hides
-	// in favour of this event.
+	// ReplacesText is the agent text the error was read from (the chunk
+	// whose frame gives this event; its last 1 KiB), which a client hides
+	// in favour of this event. ReplacesMessageID is the message that
+	// holds it, when the agent gives one: the message may have said more
+	// before it, which is not the error's.
 	ReplacesMessageID string `json:"replaces_message_id,omitempty"`
 	ReplacesText      string `json:"replaces_text,omitempty"`
 }
@@ -216,9 +218,12 @@ type AuthStatus struct {
 
 // SessionInfo is a session's title and state.
 type SessionInfo struct {
-	Title    string `json:"title,omitempty"`
-	Archived *bool  `json:"archived,omitempty"`
-	Closed   *bool  `json:"closed,omitempty"`
+	Title string `json:"title,omitempty"`
+	// TitleCleared says the agent cleared the session's title (ACP's
+	// session_info_update with a null title).
+	TitleCleared bool  `json:"title_cleared,omitempty"`
+	Archived     *bool `json:"archived,omitempty"`
+	Closed       *bool `json:"closed,omitempty"`
 }
 
 // Config is a session's config options, in ACP's configOptions shape.

@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -71,8 +72,13 @@ func TestEventRules(t *testing.T) {
 			update(`{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"Working on it"}}`),
 			update(`{"sessionUpdate":"agent_message_chunk","messageId":"m2","content":{"type":"text","text":"Selected  model is AT\ncapacity. Please try a different model."}}`),
 			update(`{"sessionUpdate":"agent_message_chunk","messageId":"m3","content":{"type":"text","text":"Selected model is at capacity."}}`),
-		}, []string{`{"type":"provider_error","agent":"codex","session_id":"s1","provider_error":{"severity":"error","code":"model_at_capacity","title":"Model at capacity","message":"Selected model is at capacity. Please try a different model.","action":"switch_model","replaces_message_id":"m2"}}`},
+		}, []string{`{"type":"provider_error","agent":"codex","session_id":"s1","provider_error":{"severity":"error","code":"model_at_capacity","title":"Model at capacity","message":"Selected model is at capacity. Please try a different model.","action":"switch_model","replaces_message_id":"m2","replaces_text":"Selected  model is AT\ncapacity. Please try a different model."}}`},
 			[]string{`"m0"`, `"m1"`, `"m3"`}},
+		{"the capacity error after text of its own message: only the chunk is named", []string{
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"systemError"}}}}`),
+			update(`{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"Here is the plan. "}}`),
+			update(`{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"Selected model is at capacity."}}`),
+		}, []string{`"replaces_message_id":"m1","replaces_text":"Selected model is at capacity."`}, []string{`Here is the plan`}},
 		{"the capacity error: a legacy mark, a chunk without id", []string{
 			update(`{"sessionUpdate":"session_info_update","_meta":{"threadStatus":{"type":"systemError"}}}`),
 			update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"model is at capacity"}}`),
@@ -123,8 +129,11 @@ func TestEventRules(t *testing.T) {
 			update(`{"sessionUpdate":"session_info_update","title":"Fix the build","_meta":{"codex":{"archived":true,"closed":false}}}`),
 			update(`{"sessionUpdate":"session_info_update","title":null}`),
 			update(`{"sessionUpdate":"session_info_update","_meta":{"goal":null}}`),
-		}, []string{`{"type":"session_info","agent":"codex","session_id":"s1","session_info":{"title":"Fix the build","archived":true,"closed":false}}`},
-			[]string{`"session_info":{}`}},
+			update(`{"sessionUpdate":"session_info_update","title":null,"title":"Kept"}`),
+		}, []string{`{"type":"session_info","agent":"codex","session_id":"s1","session_info":{"title":"Fix the build","archived":true,"closed":false}}`,
+			`{"type":"session_info","agent":"codex","session_id":"s1","session_info":{"title_cleared":true}}`,
+			`"session_info":{"title":"Kept"}`},
+			[]string{`"session_info":{}`, `"title":"Kept","title_cleared"`}},
 		{"auth status", []string{
 			`>{"jsonrpc":"2.0","id":9,"method":"authentication/status","params":{}}`,
 			`{"jsonrpc":"2.0","id":9,"result":{"type":"chat-gpt","email":"dev@example.com"}}`,
@@ -229,3 +238,19 @@ func TestOtherAgentsIsolated(t *testing.T) {
 
 // dialectsBut is every built-in dialect but Codex's.
 func dialectsBut() []*acpdialect.Dialect { return []*acpdialect.Dialect{cursor.Dialect()} }
+
+// TestMCPFirstDeltaOwned: the card keeps its own copy of the first
+// progress message, not a view of the frame, which the caller may reuse.
+func TestMCPFirstDeltaOwned(t *testing.T) {
+	c := conn(t, acpdialect.Options{})
+	feed(t, c, update(`{"sessionUpdate":"tool_call","toolCallId":"m1","status":"in_progress","rawInput":{"server":"fs","tool":"read"},"_meta":{"is_mcp_tool_call":true}}`))
+	buf := []byte(update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"HELLO"}}}`))
+	if _, err := c.Inbound(buf); err != nil {
+		t.Fatal(err)
+	}
+	copy(buf[bytes.Index(buf, []byte("HELLO")):], "XXXXX") // the caller reuses its buffer
+	got := feed(t, c, update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","_meta":{"mcp_output_delta":{"data":"next"}}}`))
+	if !strings.Contains(got, `"output":"HELLO\nnext"`) {
+		t.Errorf("got %s, want the output HELLO\\nnext", got)
+	}
+}

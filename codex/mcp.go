@@ -70,7 +70,11 @@ func mcpCall(u frame.ToolUpdate, m Meta, prev acpdialect.Payload) acpdialect.Pay
 		t = acpdialect.MCPTool{Server: strings.Clone(server), Tool: strings.Clone(tool), Arguments: args}
 	}
 	if d := frame.View(m.MCPDelta); d != "" {
-		t.Output, t.OutputTruncated = tail(t.Output+lineBreak(t.Output)+d, MaxMCPOutput, t.OutputTruncated)
+		out := t.Output + lineBreak(t.Output) + d
+		if t.Output == "" {
+			out = strings.Clone(d) // "" + d is d itself: a view of the frame
+		}
+		t.Output, t.OutputTruncated = tail(out, MaxMCPOutput, t.OutputTruncated)
 	}
 	if res, errMsg, ok := ParseMCPOutput(u.RawOutput); ok {
 		if res != "" {

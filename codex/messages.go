@@ -132,8 +132,9 @@ const (
 
 // CapacityError reads an assistant chunk after a systemError thread
 // status: text saying the model is at capacity becomes one provider_error
-// event (model_at_capacity, action switch_model) naming the chunk to hide,
-// by its messageId, else by its text. Any other chunk gives nil.
+// event (model_at_capacity, action switch_model) naming the chunk to hide:
+// its text (its last 1 KiB) and the messageId of the message that holds
+// it. Any other chunk gives nil.
 func CapacityError(u gjson.Result) *acpdialect.Event {
 	c := ParseChunk(u)
 	if c.Kind != "agent_message_chunk" || !IsCapacityText(c.Text) {
@@ -146,12 +147,11 @@ func CapacityError(u gjson.Result) *acpdialect.Event {
 		Message:  CapacityMessage,
 		Action:   "switch_model",
 	}
-	if c.MessageID != "" {
-		e.ReplacesMessageID = strings.Clone(c.MessageID)
-	} else {
-		e.ReplacesText, _ = tail(c.Text, maxReplacedText, false)
-		e.ReplacesText = strings.Clone(e.ReplacesText)
-	}
+	// The chunk's text, and the message that holds it: a client hides
+	// that text, not the whole message, which may have said more before.
+	e.ReplacesMessageID = strings.Clone(c.MessageID)
+	e.ReplacesText, _ = tail(c.Text, maxReplacedText, false)
+	e.ReplacesText = strings.Clone(e.ReplacesText)
 	return &acpdialect.Event{Type: acpdialect.EventProviderError, Object: e}
 }
 
@@ -165,14 +165,17 @@ func IsCapacityText(text string) bool {
 }
 
 // SessionInfoEvent reads a session_info_update: the title (the AI title;
-// a null title is left out), _meta.codex.archived and closed. It returns
-// nil when the update has none of them.
+// a null title, with no string one, clears it: TitleCleared),
+// _meta.codex.archived and closed. It returns nil when the update has none
+// of them.
 func SessionInfoEvent(u gjson.Result) *acpdialect.Event {
 	var x acpdialect.SessionInfo
+	null := false // a title written null: ACP's way to clear it
 	r := frame.NewReader(u)
 	r.Object(func(k string) {
 		switch k {
 		case "title":
+			null = null || r.Peek() == 'n'
 			x.Title = or(x.Title, r.String())
 		case "_meta":
 			// Each _meta's first archived and closed, as gjson's path
@@ -195,7 +198,8 @@ func SessionInfoEvent(u gjson.Result) *acpdialect.Event {
 			x.Closed = flag(x.Closed, closed)
 		}
 	})
-	if x.Title == "" && x.Archived == nil && x.Closed == nil {
+	x.TitleCleared = null && x.Title == "" // a title given wins
+	if x.Title == "" && !x.TitleCleared && x.Archived == nil && x.Closed == nil {
 		return nil
 	}
 	frame.Own(&x.Title)
