@@ -46,6 +46,12 @@ func TestParseOutput(t *testing.T) {
 		{"<task_result>\nunterminated", "", ""},
 		{"no tags at all", "", ""},
 		{" task_id: x", "", ""}, // not at the start: not the tool's line
+		// Any white space ends the id, and a CRLF line break is a line
+		// break: the id must name the child session exactly.
+		{"task_id: ses_4\r\n\r\n<task_result>\r\nDone.\r\n</task_result>", "ses_4", "Done."},
+		{"task_id: ses_5\t(for resuming)\n", "ses_5", ""},
+		{"task_id: ses_6\r", "ses_6", ""},
+		{"<task_result>\n\nkept\n\n</task_result>", "", "\nkept\n"},
 		{"", "", ""},
 	}
 	for _, tt := range tests {

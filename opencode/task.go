@@ -117,13 +117,14 @@ func readMetadata(md gjson.Result) (child, model string) {
 //	<the subagent's final text>
 //	</task_result>
 //
-// It returns the task id (the first line's word after "task_id: ") and the
-// text between the first <task_result> and the last </task_result>,
-// trimmed of the newline on each side. Either is "" when its part is
+// It returns the task id (the first line's word after "task_id: ", ended
+// by any white space, a carriage return included) and the text between
+// the first <task_result> and the last </task_result>, trimmed of the line
+// break (\n or \r\n) on each side. Either is "" when its part is
 // missing; nothing is guessed from other text. The results view output.
 func ParseOutput(output string) (taskID, result string) {
 	if rest, ok := strings.CutPrefix(output, "task_id: "); ok {
-		end := strings.IndexAny(rest, " \n")
+		end := strings.IndexAny(rest, " \t\r\n\v\f")
 		if end < 0 {
 			end = len(rest)
 		}
@@ -139,10 +140,20 @@ func ParseOutput(output string) (taskID, result string) {
 	if j < 0 {
 		return taskID, ""
 	}
-	body = body[:j]
-	body = strings.TrimPrefix(body, "\n")
-	body = strings.TrimSuffix(body, "\n")
-	return taskID, body
+	return taskID, trimLineBreaks(body[:j])
+}
+
+// trimLineBreaks removes one line break, \n or \r\n, from each end of s.
+func trimLineBreaks(s string) string {
+	if t, ok := strings.CutPrefix(s, "\r\n"); ok {
+		s = t
+	} else {
+		s = strings.TrimPrefix(s, "\n")
+	}
+	if t, ok := strings.CutSuffix(s, "\r\n"); ok {
+		return t
+	}
+	return strings.TrimSuffix(s, "\n")
 }
 
 // ToolCall claims the task tool's cards and merges what each frame says:
