@@ -14,7 +14,8 @@
 //     "_goose/tool-chain-summary": the group of calls the tool call belongs
 //     to and the group's summary ("working" while it runs). Both are
 //     carried on the card as its Chain; a real summary is not replaced by
-//     the "working" placeholder.
+//     the "working" placeholder. Goose sends a closed chain's summary on
+//     its last tool call only: the chain's other cards keep "working".
 //   - Its notification _goose/unstable/session/update (usage, status
 //     messages) repeats what standard updates say: it is ignored and
 //     counted, like any unknown notification.

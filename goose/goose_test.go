@@ -37,6 +37,11 @@ func TestParseChain(t *testing.T) {
 		{`{"_goose/tool-chain-id":"c1"}`, "c1", ""},
 		{`{"_goose/tool-chain-id":7,"_goose/tool-chain-summary":["x"]}`, "", ""},
 		{`{"goose":{"tool-chain-id":"c1"}}`, "", ""},
+		// An escaped name is the same name; of a repeated key the last
+		// counts, as in Goose's client (docs/goose.md section 3).
+		{`{"_goose/tool\u002dchain-id":"c1","_goose/tool-chain-summary":"w\u00f6rking"}`, "c1", "wörking"},
+		{`{"_goose/tool-chain-id":"c1","_goose/tool-chain-id":"c2"}`, "c2", ""},
+		{`{"_goose/tool-chain-id":"","_goose/tool-chain-summary":""}`, "", ""},
 		{`"c1"`, "", ""},
 		{``, "", ""},
 	}
