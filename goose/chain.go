@@ -13,7 +13,8 @@ import (
 const ActiveSummary = "working"
 
 // ParseChain reads a tool call's _meta["_goose/tool-chain-id"] and
-// ["_goose/tool-chain-summary"] (strings; any other type is absent). The
+// ["_goose/tool-chain-summary"] (strings; any other type is absent). Of a
+// key that appears twice the last counts, as in Goose's own client. The
 // results view meta.
 func ParseChain(meta gjson.Result) (id, summary string) {
 	if !meta.IsObject() {
