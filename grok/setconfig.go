@@ -182,6 +182,13 @@ func SetConfigResponse(resp acpdialect.AgentResponse, state, note any) acpdialec
 	if m := c.find(setModelResult(resp.Result)); m != nil {
 		model = m.ID // the agent says which model it runs
 	}
+	if c.find(model) == nil {
+		// The catalog changed while the request waited (a session/load
+		// brought another) and lacks the model: a select's current value
+		// must be one of its options, so the selection stays as it is.
+		result, _ := setConfigResult(c)
+		return acpdialect.Step{Result: result}
+	}
 	selected := c.Effort
 	if ch.effort != "" {
 		selected = ch.effort

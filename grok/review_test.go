@@ -1,0 +1,75 @@
+package grok_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/grok"
+	"github.com/tidwall/gjson"
+)
+
+// feed runs frames through c, ">" from the client and "<" from the agent,
+// and returns the last frame's result.
+func feed(t *testing.T, c *acpdialect.Conn, frames ...string) acpdialect.Result {
+	t.Helper()
+	var res acpdialect.Result
+	for _, f := range frames {
+		var err error
+		if f[0] == '>' {
+			res, err = c.Outbound([]byte(f[1:]))
+		} else {
+			res, err = c.Inbound([]byte(f[1:]))
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+	return res
+}
+
+// selectOf returns a config option's current value and its values.
+func selectOf(options gjson.Result, id string) (current string, values []string) {
+	o := options.Get(`#(id=="` + id + `")`)
+	o.Get("options").ForEach(func(_, v gjson.Result) bool {
+		values = append(values, v.Get("value").Str)
+		return true
+	})
+	return o.Get("currentValue").Str, values
+}
+
+// A set_config_option whose reply comes after a session/load brought
+// another catalog, one without the model asked for, leaves the selection
+// on a model of the catalog: the client's select never shows a current
+// value that is not among its options, and the context window keeps its
+// size.
+func TestSetConfigReplyAfterLoad(t *testing.T) {
+	c := acpdialect.NewRegistry(grok.Dialect()).NewConn(acpdialect.Options{Agent: grok.ID})
+	feed(t, c,
+		`>{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","models":{"currentModelId":"a","availableModels":[{"modelId":"a"},{"modelId":"b"}]}}}`,
+		`>{"jsonrpc":"2.0","id":2,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"model","value":"b"}}`,
+		`>{"jsonrpc":"2.0","id":3,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}`,
+		`<{"jsonrpc":"2.0","id":3,"result":{"models":{"currentModelId":"x","availableModels":[{"modelId":"x","_meta":{"totalContextTokens":100}},{"modelId":"y"}]}}}`)
+	res := feed(t, c, `<{"jsonrpc":"2.0","id":2,"result":{}}`)
+	if res.Wire == nil || gjson.GetBytes(res.Wire.Frame, "id").Raw != "2" {
+		t.Fatalf("no response under the client's id: %+v", res.Wire)
+	}
+	cur, values := selectOf(gjson.GetBytes(res.Wire.Frame, "result.configOptions"), grok.OptionModel)
+	if fmt.Sprint(values) != "[x y]" || cur != "x" {
+		t.Errorf("model select: current %q of %v, want x of [x y]", cur, values)
+	}
+	for _, ev := range res.Events {
+		if o := ev.Config(); o != nil {
+			if cur, values := selectOf(gjson.ParseBytes(o.Options), grok.OptionModel); !strings.Contains(fmt.Sprint(values), cur) || cur == "" {
+				t.Errorf("config event: current %q of %v", cur, values)
+			}
+		}
+	}
+	res = feed(t, c, `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}},"_meta":{"totalTokens":10}}}`)
+	if len(res.Events) == 0 || res.Events[len(res.Events)-1].ContextWindow() == nil ||
+		*res.Events[len(res.Events)-1].ContextWindow() != (acpdialect.ContextWindow{Used: 10, Size: 100, Remaining: 90}) {
+		t.Errorf("context window after the reply: %+v", res.Events)
+	}
+}
