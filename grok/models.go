@@ -61,22 +61,27 @@ type Catalog struct {
 
 // ParseCatalog reads the legacy models object of a session/new or
 // session/load result ({availableModels, currentModelId}). Entries without
-// a modelId, and fields of the wrong type, are skipped. The current model
-// is currentModelId when the catalog has it, else the only model, else
-// none (which of several runs is not known). ok is false when there is no
-// model.
+// a modelId, repeated ids and fields of the wrong type are skipped; past
+// MaxModels only the current model is kept, in the last place. The
+// current model is currentModelId when the catalog has it, else the only
+// model, else none (which of several runs is not known). ok is false when
+// there is no model.
 func ParseCatalog(models gjson.Result) (Catalog, bool) {
 	var c Catalog
-	models.Get("availableModels").ForEach(func(_, m gjson.Result) bool {
+	cur := models.Get("currentModelId")
+	list := models.Get("availableModels")
+	list.ForEach(func(_, m gjson.Result) bool {
 		if x, ok := parseModel(m); ok && c.find(x.ID) == nil {
 			c.Models = append(c.Models, x)
 		}
 		return len(c.Models) < MaxModels
 	})
+	if len(c.Models) == MaxModels && cur.Type == gjson.String && c.find(cur.Str) == nil {
+		keepCurrent(&c, list, cur.Str)
+	}
 	if len(c.Models) == 0 {
 		return Catalog{}, false
 	}
-	cur := models.Get("currentModelId")
 	switch {
 	case cur.Type == gjson.String && c.find(cur.Str) != nil:
 		c.Current = c.find(cur.Str).ID
@@ -85,6 +90,20 @@ func ParseCatalog(models gjson.Result) (Catalog, bool) {
 	}
 	c.Effort = c.resolveEffort(c.Current, "")
 	return c, true
+}
+
+// keepCurrent puts the current model, found past MaxModels, in the
+// catalog's last place, so that a long catalog still has a selection.
+func keepCurrent(c *Catalog, list gjson.Result, cur string) {
+	list.ForEach(func(_, m gjson.Result) bool {
+		if id := m.Get("modelId"); id.Type != gjson.String || id.Str != cur {
+			return true
+		}
+		if x, ok := parseModel(m); ok {
+			c.Models[MaxModels-1] = x
+		}
+		return false
+	})
 }
 
 func parseModel(m gjson.Result) (Model, bool) {
@@ -106,7 +125,8 @@ func parseModel(m gjson.Result) (Model, bool) {
 }
 
 // parseEfforts reads reasoningEfforts: strings, or objects with value (or
-// id), label and default. A string's name is itself with a capital.
+// id), label and default. A string's name is itself with a capital. A
+// value already read is skipped: a select offers each value once.
 func parseEfforts(list gjson.Result) []Effort {
 	var out []Effort
 	list.ForEach(func(_, e gjson.Result) bool {
@@ -122,7 +142,7 @@ func parseEfforts(list gjson.Result) []Effort {
 			x.Name = frame.View(e.Get("label"))
 			x.Default = e.Get("default").Type == gjson.True
 		}
-		if x.Value == "" || len(x.Value) > maxID {
+		if x.Value == "" || len(x.Value) > maxID || hasEffort(out, x.Value) {
 			return true
 		}
 		if x.Name == "" {
@@ -134,6 +154,15 @@ func parseEfforts(list gjson.Result) []Effort {
 		return len(out) < MaxEfforts
 	})
 	return out
+}
+
+func hasEffort(efforts []Effort, value string) bool {
+	for _, e := range efforts {
+		if e.Value == value {
+			return true
+		}
+	}
+	return false
 }
 
 // find returns the model with this id, or nil.

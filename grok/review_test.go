@@ -73,3 +73,47 @@ func TestSetConfigReplyAfterLoad(t *testing.T) {
 		t.Errorf("context window after the reply: %+v", res.Events)
 	}
 }
+
+// ParseCatalog keeps the current model of a catalog longer than
+// MaxModels, in the last place, and reads each effort value once.
+func TestParseCatalogBoundsAndRepeats(t *testing.T) {
+	many := func(n int, current string) string {
+		var b strings.Builder
+		b.WriteString(`{"currentModelId":"` + current + `","availableModels":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"modelId":"m%d","_meta":{"totalContextTokens":%d}}`, i, 1000+i)
+		}
+		return b.String() + `]}`
+	}
+	last := fmt.Sprintf("m%d", grok.MaxModels-1)
+	tests := []struct {
+		name, in      string
+		current, tail string // the current model and the last model kept
+		efforts       string // the current model's effort values
+	}{
+		{"current past the bound", many(10000, "m9999"), "m9999", "m9999", "[]"},
+		{"current within the bound", many(10000, "m3"), "m3", last, "[]"},
+		{"current repeated past the bound", many(grok.MaxModels, "m0")[:len(many(grok.MaxModels, "m0"))-2] + `,{"modelId":"m0","name":"again"}]}`, "m0", last, "[]"},
+		{"repeated efforts", `{"currentModelId":"a","availableModels":[{"modelId":"a","_meta":{"supportsReasoningEffort":true,
+			"reasoningEfforts":["low","low",{"value":"low","label":"Lo"},{"id":"high"},"high","High"]}}]}`, "a", "a", "[low high High]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, ok := grok.ParseCatalog(gjson.Parse(tt.in))
+			if !ok || c.Current != tt.current || len(c.Models) > grok.MaxModels || c.Models[len(c.Models)-1].ID != tt.tail {
+				t.Fatalf("ok %v, current %q, %d models, last %q", ok, c.Current, len(c.Models), c.Models[len(c.Models)-1].ID)
+			}
+			cur, values := selectOf(gjson.ParseBytes(c.ConfigOptions()), grok.OptionModel)
+			if cur != tt.current || len(values) != len(c.Models) {
+				t.Errorf("model select: current %q of %d", cur, len(values))
+			}
+			_, efforts := selectOf(gjson.ParseBytes(c.ConfigOptions()), grok.OptionEffort)
+			if got := fmt.Sprint(append([]string{}, efforts...)); got != tt.efforts {
+				t.Errorf("efforts %s, want %s", got, tt.efforts)
+			}
+		})
+	}
+}
