@@ -163,7 +163,9 @@ func TestInt64(t *testing.T) {
 		{`0`, 0, true}, {`-3`, -3, true}, {`4200`, 4200, true}, {`1e3`, 1000, true}, {`2.0`, 2, true},
 		{`9007199254740992`, 9007199254740992, true},
 		{`-9223372036854775808`, math.MinInt64, true},
-		{`9223372036854775807`, 0, false}, // rounds to 2^63 as a float: out of range
+		{`9007199254740993`, 9007199254740993, true}, // read exactly, not through a float
+		{`9223372036854775807`, math.MaxInt64, true}, // fits, though a float rounds it to 2^63
+		{`9223372036854775808`, 0, false},
 		{`1e19`, 0, false}, {`-1e19`, 0, false}, {`2.5`, 0, false},
 		{`"5"`, 0, false}, {`true`, 0, false}, {`null`, 0, false}, {``, 0, false},
 	}

@@ -2,6 +2,7 @@ package frame
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/acpdialect/acpdialect/internal/scan"
@@ -25,11 +26,32 @@ func Int64(r gjson.Result) (int64, bool) {
 	if r.Type != gjson.Number {
 		return 0, false
 	}
+	if len(r.Raw) > 15 && integer(r.Raw) {
+		// A long integer literal, read exactly: its float64 is rounded
+		// past 2^53 (and 2^63-1 up to 2^63, out of range).
+		n, err := strconv.ParseInt(r.Raw, 10, 64)
+		if err != nil {
+			return 0, false // out of range
+		}
+		return n, true
+	}
 	f := r.Num
 	if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
 		return 0, false
 	}
 	return int64(f), true
+}
+
+// integer reports whether a JSON number is written as an integer: digits
+// after an optional minus.
+func integer(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // Set copies r into *dst when r is a non-empty JSON string that differs:
