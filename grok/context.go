@@ -33,17 +33,22 @@ func ParseTotalTokens(meta gjson.Result) (int64, bool) {
 
 // ParseUsage reads a session/prompt result's token counts: _meta.usage
 // (inputTokens, outputTokens, totalTokens, cachedReadTokens,
-// reasoningTokens as thought tokens), else the flat counters on _meta,
-// which count the last model call rather than the turn (Estimated). The
-// model is _meta.modelId. No cost is reported. ok is false when there is
-// no count.
+// reasoningTokens as thought tokens), else, when it has no count, the
+// flat counters on _meta, which count the last model call rather than
+// the turn (Estimated). The model is _meta.modelId. No cost is reported.
+// ok is false when there is no count.
 func ParseUsage(result gjson.Result) (acpdialect.Usage, bool) {
 	meta := result.Get("_meta")
-	src := meta.Get("usage")
 	u := acpdialect.Usage{Turn: true, Model: frame.Str(meta.Get("modelId"))}
-	if !src.IsObject() {
-		src, u.Estimated = meta, true
+	if usage := meta.Get("usage"); usage.IsObject() && readCounts(&u, usage) {
+		return u, true
 	}
+	u.Estimated = true
+	return u, readCounts(&u, meta)
+}
+
+// readCounts sets u's counts from src's, and reports whether it had one.
+func readCounts(u *acpdialect.Usage, src gjson.Result) bool {
 	counts := [...]struct {
 		key string
 		dst **int64
@@ -60,7 +65,7 @@ func ParseUsage(result gjson.Result) (acpdialect.Usage, bool) {
 			*k.dst, found = &n, true
 		}
 	}
-	return u, found
+	return found
 }
 
 // usageEvent is the prompt response's usage event, or nil.

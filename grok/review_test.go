@@ -117,3 +117,17 @@ func TestParseCatalogBoundsAndRepeats(t *testing.T) {
 		})
 	}
 }
+
+// A prompt result whose _meta.usage has no count falls back to the flat
+// counters beside it, as when there is no usage object.
+func TestParseUsageFallsBack(t *testing.T) {
+	for _, in := range []string{
+		`{"_meta":{"modelId":"m","usage":{},"inputTokens":5,"outputTokens":2}}`,
+		`{"_meta":{"modelId":"m","usage":{"inputTokens":"5","outputTokens":-1},"inputTokens":5,"outputTokens":2}}`,
+	} {
+		u, ok := grok.ParseUsage(gjson.Parse(in))
+		if !ok || !u.Estimated || u.Model != "m" || u.InputTokens == nil || *u.InputTokens != 5 || u.OutputTokens == nil || *u.OutputTokens != 2 {
+			t.Errorf("%s: %+v, %v", in, u, ok)
+		}
+	}
+}
