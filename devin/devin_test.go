@@ -121,6 +121,43 @@ func TestToolCall(t *testing.T) {
 	}
 }
 
+// A started marker that arrives after its subagent's completion (resent,
+// or out of order) fills what the card lacks but does not reopen it.
+func TestStartedAfterCompletion(t *testing.T) {
+	started := func(status string) string {
+		return `{"sessionUpdate":"tool_call_update","toolCallId":"a1",` + status + `"_meta":{"cognition.ai/subagent_started":{"agentId":"a1","title":"Map","task":"Run pwd."}}}`
+	}
+	tests := []struct {
+		name, completion, started, want string
+	}{
+		{"in_progress after completed",
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","status":"completed","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":true,"summary":"done"}}}`,
+			started(`"status":"in_progress",`),
+			`{"kind":"subagent_task","status":"completed","title":"Map","subagent_task":{"description":"Map","prompt":"Run pwd.","status":"completed","agent_id":"a1","result_text":"done"}}`},
+		{"pending after failed",
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":false,"error":"boom"}}}`,
+			started(`"status":"pending",`),
+			`{"kind":"subagent_task","status":"failed","title":"Map","subagent_task":{"description":"Map","prompt":"Run pwd.","status":"failed","agent_id":"a1","result_text":"boom"}}`},
+		{"no status after completed",
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":true}}}`,
+			started(``),
+			`{"kind":"subagent_task","status":"completed","title":"Map","subagent_task":{"description":"Map","prompt":"Run pwd.","status":"completed","agent_id":"a1"}}`},
+		{"an explicit cancelled stands",
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":true}}}`,
+			started(`"status":"cancelled",`),
+			`{"kind":"subagent_task","status":"cancelled","title":"Map","subagent_task":{"description":"Map","prompt":"Run pwd.","status":"completed","agent_id":"a1"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			card := apply(t, acpdialect.Payload{Kind: acpdialect.KindGeneric}, tt.completion)
+			got, _ := json.Marshal(apply(t, card, tt.started))
+			if string(got) != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
 // A whole-file write resent with no status leaves the card as it is: the
 // same payload, the same Tool object, so the Conn reports nothing.
 func TestResentWriteChangesNothing(t *testing.T) {

@@ -90,7 +90,8 @@ func str(v gjson.Result) string {
 // none) from the marker's title, prompt from the task,
 // type from the profile, model, agent id, async when in the background;
 // on completion its status and result text, and the card's status when
-// the frame gives none). Kind objects are copied before a change; a frame
+// the frame gives none; a started marker after the completion leaves the
+// card's status the subagent's). Kind objects are copied before a change; a frame
 // that says nothing new returns prev as it is, so that Devin's resent
 // whole-file writes leave the card unchanged.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
@@ -140,6 +141,10 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		if u.Status.Type != gjson.String {
 			prev.Status = st.Status
 		}
+	} else if st.Status != "" && !terminal(prev.Status) {
+		// A started marker after the completion (resent, or out of order)
+		// does not reopen a finished subagent: its in_progress is stale.
+		prev.Status = st.Status
 	}
 	prev.Kind = acpdialect.KindSubagentTask
 	prev.Generic = nil
@@ -147,6 +152,11 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		prev.SubagentTask = frame.Keep(st)
 	}
 	return prev
+}
+
+// terminal reports whether a card status says the tool call is over.
+func terminal(status string) bool {
+	return status == acpdialect.StatusCompleted || status == acpdialect.StatusFailed || status == acpdialect.StatusCancelled
 }
 
 // fill sets *dst to a copy of v when v is not empty and differs.
