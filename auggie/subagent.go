@@ -36,8 +36,9 @@ func ParseTitle(title string) (subagentType, description string, ok bool) {
 }
 
 // ToolCall makes a tool call whose title names a subagent a subagent_task
-// card: its type and description from the title (only where still empty,
-// so that a later, shorter title does not blank them), and once Auggie
+// card: its type and description from the title (the latest title's, so
+// that they agree with the card's title; an empty one, or a title that no
+// longer names a subagent, does not blank them), and once Auggie
 // reports it, its result text from rawOutput.output (a string). Other tool
 // calls keep their payload. The subagent object is copied before a change.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
@@ -49,12 +50,8 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	if prev.SubagentTask != nil {
 		st = *prev.SubagentTask
 	}
-	if st.SubagentType == "" {
-		st.SubagentType = strings.Clone(typ) // the title may be replaced: keep no view of it
-	}
-	if st.Description == "" {
-		st.Description = strings.Clone(desc)
-	}
+	fill(&st.SubagentType, typ)
+	fill(&st.Description, desc)
 	if out := u.RawOutput.Get("output"); u.RawOutput.IsObject() && out.Type == gjson.String && out.Str != "" {
 		if text := head(out.Str); text != st.ResultText {
 			st.ResultText = strings.Clone(text)
@@ -65,6 +62,14 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		prev.SubagentTask = frame.Keep(st)
 	}
 	return prev
+}
+
+// fill sets *dst to a copy of v (the title may be replaced: keep no view
+// of it) when v is not empty and differs.
+func fill(dst *string, v string) {
+	if v != "" && v != *dst {
+		*dst = strings.Clone(v)
+	}
 }
 
 // head returns s within MaxResultText bytes, cut at a rune boundary. It
