@@ -347,8 +347,11 @@ type toolState struct {
 	acpKind  string // the latest ACP kind, for a generic payload
 	payload  Payload
 	surfaced bool
-	native   bool   // made from a dialect's own update kind, not a tool call
-	child    string // the subagent run the card is for (Dialect.Runs), owned
+	native   bool // made from a dialect's own update kind, not a tool call
+	// announced says a tool_call frame has named the card: until one
+	// has, a tool_call in the card's epoch merges rather than restarts.
+	announced bool
+	child     string // the subagent run the card is for (Dialect.Runs), owned
 }
 
 // NewConn returns a normalizer for one agent connection.

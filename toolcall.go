@@ -138,7 +138,7 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 	first := u.Kind == "tool_call"
 	k := correlate.Key{Session: s.id, ID: id}
 	st := c.tools.Get(k)
-	existed := st != nil
+	existed, early := st != nil, false
 	switch {
 	case st == nil:
 		// A new card; its title is the merge's below. Its id is its own
@@ -157,12 +157,18 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 	case first && o.run:
 		// A run's frames all describe the same run: a tool_call for its
 		// card merges.
+	case first && !st.announced && st.epoch == s.epoch:
+		// Updates came before their tool_call, out of ACP's order, in
+		// the same turn: the tool_call merges into what they said, its
+		// status never moving back, so that none of it is lost.
+		early = true
 	case first:
 		// A tool_call for a known id is a new tool call (vendors reuse ids
 		// across turns): a fresh card in the old one's place.
 		*st = toolState{id: st.id, epoch: s.epoch, payload: Payload{Kind: KindGeneric, ParentToolCallID: s.parent.ID}}
 	}
 	k.ID = st.id
+	st.announced = st.announced || first
 	if o.run && st.child == "" {
 		st.child = strings.Clone(o.child)
 	}
@@ -173,6 +179,9 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 	}
 	next = c.takeLate(k, next)
 	next = st.withGeneric(next, u)
+	if early {
+		next.Status = forwardStatus(old.Status, next.Status)
+	}
 	if o.run {
 		next.Status = forwardStatus(old.Status, next.Status)
 		if next.ParentToolCallID == "" && o.parent != st.id {

@@ -1,0 +1,43 @@
+package acpdialect_test
+
+import (
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+)
+
+// TestToolCallAfterItsUpdates: updates that come before their tool_call,
+// out of ACP's order, in the same turn, are kept: the tool_call merges
+// into the card they made and its status never moves back. A tool_call
+// for a card a tool_call already named, or one of an earlier turn, is a
+// new tool call (vendors reuse ids).
+func TestToolCallAfterItsUpdates(t *testing.T) {
+	const (
+		prompt1 = `>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+		end1    = `<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`
+		prompt2 = `>{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+		done    = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","title":"Read a.go"}}}`
+		call    = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","kind":"read","status":"pending"}}}`
+	)
+	tests := []struct {
+		name   string
+		frames []string
+		want   string // the last event
+	}{
+		{"updates first, in the turn: merged, status kept", []string{prompt1, done, call},
+			`{"type":"tool_call","session_id":"s1","tool_call_id":"t1","payload":{"kind":"generic","status":"completed","title":"Read a.go","generic":{"acp_kind":"read"}}}`},
+		{"a tool_call again: a new card", []string{prompt1, call, done, call},
+			`{"type":"tool_call","session_id":"s1","tool_call_id":"t1","payload":{"kind":"generic","status":"pending","generic":{"acp_kind":"read"}}}`},
+		{"updates of an earlier turn: a new card", []string{prompt1, done, end1, prompt2, call},
+			`{"type":"tool_call","session_id":"s1","tool_call_id":"t1","payload":{"kind":"generic","status":"pending","generic":{"acp_kind":"read"}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := acpdialect.NewRegistry().NewConn(acpdialect.Options{})
+			got := feedFrames(t, c, tt.frames...)
+			if len(got) == 0 || got[len(got)-1] != tt.want {
+				t.Errorf("events %q\nwant last %s", got, tt.want)
+			}
+		})
+	}
+}
