@@ -106,6 +106,9 @@ func TestEventRules(t *testing.T) {
 		{"turn summary from the quota alone", []string{
 			`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn","_meta":{"quota":{"token_count":{"totalTokens":7,"cachedInputTokens":2,"reasoningOutputTokens":1}}}}}`,
 		}, []string{`"usage":{"turn":true,"cached_read_tokens":2,"thought_tokens":1,"total_tokens":7,"estimated":true}`}, nil},
+		{"a turn summary with no count and no model is none", []string{
+			`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn","usage":{},"_meta":{"quota":{"token_count":{"input_tokens":-1,"output_tokens":2.5}}}}}`,
+		}, nil, []string{`"usage"`}},
 		{"plan review", []string{
 			`{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"plan-1","kind":"switch_mode","title":"Implement this plan?"},"options":[{"optionId":"yes","name":"Yes","kind":"allow_once"},{"optionId":"no","name":"No","kind":"reject_once"}],"_meta":{"codex":{"kind":"plan_review","planItemId":"item-9"}}}}`,
 		}, []string{`{"type":"permission","agent":"codex","session_id":"s1","tool_call_id":"plan-1","method":"session/request_permission","id":7,"permission":{"title":"Implement this plan?","acp_kind":"switch_mode","options":[{"id":"yes","name":"Yes","kind":"allow_once"},{"id":"no","name":"No","kind":"reject_once"}],"plan_review":true,"plan_item_id":"item-9"}}`}, nil},

@@ -33,8 +33,8 @@ func UsageEvent(u gjson.Result) *acpdialect.Event {
 // usage (totalTokens, inputTokens, cachedReadTokens, cachedWriteTokens,
 // outputTokens, thoughtTokens), else from quota.token_count
 // (cachedInputTokens, reasoningOutputTokens); the model from the first
-// model_usage entry, split with ParseModelID. It returns nil when the
-// result has neither.
+// model_usage entry, split with ParseModelID. It returns nil when it
+// reads no count and no model.
 func TurnUsage(r gjson.Result) *acpdialect.Event {
 	usage := r.Get("usage")
 	quota := r.Get("_meta.quota")
@@ -47,6 +47,9 @@ func TurnUsage(r gjson.Result) *acpdialect.Event {
 	if m := frame.View(quota.Get("model_usage.0.model")); m != "" {
 		x.Model, x.Effort = ParseModelID(m)
 		frame.Own(&x.Model, &x.Effort)
+	}
+	if !x.HasCounts() && x.Model == "" {
+		return nil // nothing a summary could say
 	}
 	return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &x}
 }
