@@ -354,3 +354,22 @@ func TestCatalogWithoutCurrent(t *testing.T) {
 		t.Errorf("options %s", c.ConfigOptions())
 	}
 }
+
+// TestIncompatibleKeepsAgentData: the incompatible switch's error data
+// says what to do, and keeps what else the agent's data said.
+func TestIncompatibleKeepsAgentData(t *testing.T) {
+	tests := []struct{ err, want string }{
+		{`{"code":-32600,"message":"m","data":{"code":"MODEL_SWITCH_INCOMPATIBLE_AGENT","details":"keep me","n":[1,2]}}`,
+			`{"code":"MODEL_SWITCH_INCOMPATIBLE_AGENT","action":"new_session","details":"keep me","n":[1,2]}`},
+		{`{"code":-32600,"message":"m","data":{"action":"retry","code":"MODEL_SWITCH_INCOMPATIBLE_AGENT","d\u00e9tail":"x"}}`,
+			`{"code":"MODEL_SWITCH_INCOMPATIBLE_AGENT","action":"new_session","détail":"x"}`},
+		{`{"code":-32600,"message":"x requires agent y. Start a new session to use this model.","data":"text"}`,
+			`{"code":"MODEL_SWITCH_INCOMPATIBLE_AGENT","action":"new_session"}`},
+	}
+	for _, tt := range tests {
+		e, ok := grok.ClassifyError(gjson.Parse(tt.err))
+		if !ok || string(e.Data) != tt.want || !json.Valid([]byte(e.Data)) {
+			t.Errorf("%s: data %s (%v), want %s", tt.err, e.Data, ok, tt.want)
+		}
+	}
+}

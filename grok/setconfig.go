@@ -246,7 +246,8 @@ func setModelResult(result gjson.Result) string {
 // incompatible switch (data.code, or the code or "requires agent" and
 // "Start a new session" in its message). The error the client gets keeps
 // the agent's code, says to start a new session, and has
-// data {"code":"MODEL_SWITCH_INCOMPATIBLE_AGENT","action":"new_session"}.
+// data {"code":"MODEL_SWITCH_INCOMPATIBLE_AGENT","action":"new_session"},
+// followed by the other members of the agent's data.
 func ClassifyError(e gjson.Result) (acpdialect.RPCError, bool) {
 	if !e.IsObject() {
 		return acpdialect.RPCError{}, false
@@ -268,8 +269,27 @@ func ClassifyError(e gjson.Result) (acpdialect.RPCError, bool) {
 	if c == 0 {
 		c = -32600
 	}
-	return acpdialect.RPCError{Code: c, Message: msg,
-		Data: `{"code":"` + CodeIncompatibleSwitch + `","action":"new_session"}`}, true
+	return acpdialect.RPCError{Code: c, Message: msg, Data: acpdialect.RawJSON(incompatibleData(e.Get("data")))}, true
+}
+
+// incompatibleData is {"code":CodeIncompatibleSwitch,"action":"new_session"}
+// followed by the other members of the agent's own error data, so that
+// what the agent said (details, a model) still reaches the client.
+func incompatibleData(agent gjson.Result) string {
+	var b strings.Builder
+	b.WriteString(`{"code":"` + CodeIncompatibleSwitch + `","action":"new_session"`)
+	frame.Members(agent, func(k string, v gjson.Result) bool {
+		if k != "code" && k != "action" {
+			key, _ := json.Marshal(k)
+			b.WriteByte(',')
+			b.Write(key)
+			b.WriteByte(':')
+			b.WriteString(v.Raw)
+		}
+		return true
+	})
+	b.WriteByte('}')
+	return b.String()
 }
 
 func incompatibleEvent(msg string) acpdialect.Event {
