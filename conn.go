@@ -189,7 +189,8 @@ type Stats struct {
 	AnswersEvicted uint64 `json:"answers_evicted"`
 	// RequestsEvicted counts client requests no longer tracked, to keep
 	// within MaxRequests or their share of MaxBytes (their response then
-	// ends no turn).
+	// ends no turn: a forgotten prompt's turn ends with the session's
+	// next turn that ends).
 	RequestsEvicted uint64                `json:"requests_evicted"`
 	Rewritten       uint64                `json:"rewritten,omitempty"` // frames a dialect rewrote, both directions
 	Refused         uint64                `json:"refused,omitempty"`   // client requests a rewrite answered without the agent
@@ -271,9 +272,12 @@ type Conn struct {
 }
 
 type session struct {
-	id       string // owned: keys and events use it instead of a copy
-	turns    int    // session/prompt requests awaiting their response
-	lastTurn uint64 // seq of the latest turn start
+	id    string // owned: keys and events use it instead of a copy
+	turns int    // session/prompt requests awaiting their response
+	// forgotten counts those of turns no longer tracked (MaxRequests):
+	// the next turn end ends them too.
+	forgotten int
+	lastTurn  uint64 // seq of the latest turn start
 	// epoch changes (to a new seq) when the session goes from idle to busy
 	// and at every turn end: a card made in one epoch takes a sweeping
 	// dialect's late metadata only in that epoch. A prompt queued behind
@@ -898,6 +902,21 @@ func (c *Conn) loaded(r request) {
 	}
 }
 
+// forgetTurn notes a forgotten prompt's turn: its response ends nothing
+// now, so the next tracked prompt's response of the session ends it too
+// (prompts are answered in order, and the forgotten are the oldest).
+// Without this the session would stay busy for good, and no later turn's
+// end would end it: its questions would wait for their deadline and its
+// background cards run on.
+func (c *Conn) forgetTurn(r request) {
+	if r.method != "session/prompt" {
+		return
+	}
+	if s := c.sessions[r.session]; s != nil && s.created == r.created && s.turns > s.forgotten {
+		s.forgotten++
+	}
+}
+
 // forgetOldestRequest stops tracking the oldest request, if it is still
 // tracked.
 func (c *Conn) forgetOldestRequest() {
@@ -906,6 +925,7 @@ func (c *Conn) forgetOldestRequest() {
 	c.reqOrder = c.reqOrder[1:]
 	if r, ok := c.live(e); ok {
 		c.loaded(r) // a forgotten load replays no more
+		c.forgetTurn(r)
 		c.untrack(e.id, r)
 		c.stats.RequestsEvicted++
 	}
@@ -1099,9 +1119,8 @@ func (c *Conn) turnEnd(r request) []Event {
 		return nil
 	}
 	sid := s.id
-	if s.turns > 0 {
-		s.turns--
-	}
+	s.turns = max(s.turns-1-s.forgotten, 0)
+	s.forgotten = 0
 	if s.turns == 0 {
 		c.dueNow(sid) // the agent stopped: it waits for no answer
 	}

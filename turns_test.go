@@ -2,6 +2,7 @@ package acpdialect_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/cursor"
@@ -155,5 +156,27 @@ func TestResultSlicesAreCapped(t *testing.T) {
 	_ = append(reply.ID, "zz"...)
 	if string(reply.ID) != "90" || string(reply.Result) != "{}" {
 		t.Errorf("appending changed the event: id %s, result %s", reply.ID, reply.Result)
+	}
+}
+
+// A prompt forgotten to keep within MaxRequests (its response can end
+// nothing now) leaves its turn: the session's next turn still ends, so
+// that a question asked in it is due at once, as at any turn's end.
+func TestTurnForgottenPromptLeavesNoTurnOpen(t *testing.T) {
+	now := time.Unix(1000, 0)
+	c := acpdialect.NewRegistry(cursor.Dialect()).NewConn(acpdialect.Options{Agent: "cursor",
+		MaxRequests: 2, ClientAnswers: true, Now: func() time.Time { return now }})
+	h := &turnConn{t, c}
+	h.out(prompt("2"))
+	h.out(`{"jsonrpc":"2.0","id":3,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"ask"}}`)
+	h.out(`{"jsonrpc":"2.0","id":4,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"agent"}}`)
+	if st := c.Stats(); st.RequestsEvicted != 1 {
+		t.Fatalf("RequestsEvicted = %d; want 1 (the prompt)", st.RequestsEvicted)
+	}
+	h.out(prompt("5"))
+	h.in(`{"jsonrpc":"2.0","id":20,"method":"cursor/ask_question","params":{"toolCallId":"q-1","questions":[]}}`)
+	h.in(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn"}}`)
+	if d, ok := c.Deadline(); !ok || d.After(now) {
+		t.Errorf("after the turn ended the question is due at %v (ok %v); want now, %v", d, ok, now)
 	}
 }
