@@ -58,8 +58,11 @@ type Options struct {
 	// session links of native subagents. Defaults: DefaultToolsPerSession
 	// / DefaultTools. Its Budget is ignored, as Pending's.
 	Tools correlate.Limits
-	// MaxSessions bounds the sessions tracked at once; the oldest is ended
-	// when a new one would exceed it. Default DefaultMaxSessions.
+	// MaxSessions bounds the sessions tracked at once; when a new one
+	// would exceed it, the oldest idle one is ended (no session/prompt or
+	// session/load of its own or of its parent session in flight), else
+	// the oldest subagent's session, else the oldest. Default
+	// DefaultMaxSessions.
 	MaxSessions int
 	// MaxRequests bounds the client requests tracked until the agent's
 	// response (to see turns end). Default DefaultMaxRequests.
@@ -1187,16 +1190,51 @@ func (s *session) held() int64 {
 
 func (c *Conn) oldestSession() string { return c.oldestSessionBut(nil) }
 
-// oldestSessionBut returns the oldest session other than but, or "".
+// oldestSessionBut returns the session to end first, other than but, or
+// "": the oldest idle one, else the oldest subagent's session of a busy
+// one, else the oldest. Ending a session in mid-turn loses its cards and
+// its pending metadata, and ends its subagents' sessions with it, while
+// an old idle one may never be used again.
 func (c *Conn) oldestSessionBut(but *session) string {
 	var id string
 	var min uint64
+	rank := 0
 	for sid, s := range c.sessions {
-		if s != but && (id == "" || s.created < min) {
-			id, min = sid, s.created
+		if s == but {
+			continue
+		}
+		r := c.inUse(s)
+		if id == "" || r < rank || r == rank && s.created < min {
+			id, min, rank = sid, s.created, r
 		}
 	}
 	return id
+}
+
+// maxParents bounds the walk up a session's parents: links the agent
+// made may loop.
+const maxParents = 8
+
+// inUse ranks a session for eviction: 2 when a turn or a load of its own
+// is in flight, 1 when one of its parent sessions' is (it is a running
+// subagent's, or may be: Dialect.ChildSessions), else 0.
+func (c *Conn) inUse(s *session) int {
+	if s.turns > 0 || s.loading > 0 {
+		return 2
+	}
+	for range maxParents {
+		parent := s.parent.Session
+		if parent == "" && s.early != nil {
+			parent = s.early.turnOf
+		}
+		if s = c.sessions[parent]; s == nil {
+			return 0
+		}
+		if s.turns > 0 || s.loading > 0 {
+			return 1
+		}
+	}
+	return 0
 }
 
 // endSession drops everything held for a session.

@@ -463,12 +463,14 @@ func TestToolCallIDsReusedAcrossTurns(t *testing.T) {
 	wantEvents(t, r.Events, `{"type":"tool_call_update",`+cardHead+`"subagent_task":{"prompt":"turn two"}}}`, replyEv7)
 }
 
-// MaxSessions bounds the sessions; the oldest goes with everything it held.
+// MaxSessions bounds the sessions; the oldest goes with everything it held
+// (when every session is busy: an idle one goes first).
 func TestMaxSessions(t *testing.T) {
 	h := cursorConn(t, acpdialect.Options{MaxSessions: 2})
 	h.in([]byte(toolCallFrame("s1", "tool-1", taskInput)))
 	h.in([]byte(taskFrame("7", `{"toolCallId":"pending-1"}`)))
 	h.session(4, "s2")
+	h.out(testwire.Prompt(6, "s2", "go on"))
 	h.session(5, "s3")
 	st := h.c.Stats()
 	if st.SessionsEvicted != 1 || st.Tools.Live != 0 || st.Tools.Swept != 1 || st.Pending.Swept != 1 {
