@@ -9,8 +9,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
 )
 
@@ -155,7 +157,10 @@ func (t *Tap) finalize(w *wait, ans json.RawMessage) json.RawMessage {
 // agent as the reply to that request, with the original id; its reply
 // event reaches OnEvent. Each request is answered once: a second answer, or
 // one after the deadline, the end of its turn or the agent's cancellation
-// sent the default, returns acpdialect.ErrNotPending. An answer it accepts
+// sent the default, returns acpdialect.ErrNotPending. An answer that is
+// not one JSON value in valid UTF-8 returns acpdialect.ErrInvalidResult,
+// and the request still awaits a valid one. The id matches as Conn.Answer
+// matches it: 20.0 is 20. An answer it accepts
 // (nil error) is the one the agent gets: the default goes only to a
 // request nobody answered. It may be called from OnEvent, and from any
 // goroutine.
@@ -164,7 +169,10 @@ func (t *Tap) finalize(w *wait, ans json.RawMessage) json.RawMessage {
 // HandleExtensionMethod calling Tap.HandleExtension for the request.
 func (t *Tap) Answer(id json.RawMessage, result json.RawMessage) error {
 	var compact bytes.Buffer
-	if err := json.Compact(&compact, result); err != nil {
+	if err := json.Compact(&compact, result); err != nil || !utf8.Valid(result) {
+		// Refused as Conn.Answer refuses it: an answer accepted here must
+		// be one the Conn records, and the agent's decoder would replace
+		// or reject invalid UTF-8.
 		return acpdialect.ErrInvalidResult
 	}
 	t.waits.mu.Lock()
@@ -270,14 +278,8 @@ func (t *Tap) release(events []acpdialect.Event) {
 }
 
 // sameID reports whether two JSON-RPC ids are one id, as Conn.Answer
-// compares them: byte for byte, or as strings with their escapes read
-// ("q\u0031" is "q1").
+// compares them (scan.IDKey): strings with their escapes read ("q\u0031"
+// is "q1"), numbers by value (20.0 is 20).
 func sameID(a, b string) bool {
-	if a == b {
-		return true
-	}
-	if len(a) < 2 || len(b) < 2 || a[0] != '"' || b[0] != '"' {
-		return false
-	}
-	return gjson.Parse(a).Str == gjson.Parse(b).Str
+	return a == b || scan.IDKey(a) == scan.IDKey(b)
 }
