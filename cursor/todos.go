@@ -65,12 +65,13 @@ func parseTodosParams(params gjson.Result) todosParams {
 }
 
 // readTodos reads an array of todos (never nil) and reports whether the
-// value was an array; the strings view the frame until Own'd (see
-// ownTodos).
+// value was an array. A todo's text is its content, else its title. The
+// strings view the frame until Own'd (see ownTodos).
 func readTodos(r *frame.Reader) ([]acpdialect.Todo, bool) {
 	items := make([]acpdialect.Todo, 0, 8)
 	ok := r.Array(func() {
 		var t acpdialect.Todo
+		var title string
 		var seen uint8
 		r.Object(func(k string) {
 			switch {
@@ -80,8 +81,16 @@ func readTodos(r *frame.Reader) ([]acpdialect.Todo, bool) {
 				t.Content = r.String()
 			case k == "status" && once(&seen, 4):
 				t.Status = todoStatus(r.String())
+			case k == "title" && once(&seen, 8):
+				title = r.String()
 			}
 		})
+		// Cursor's todo schema has title beside content (t3code's CursorTodo
+		// reads content, else title): a todo written with a title alone
+		// keeps its text.
+		if t.Content == "" {
+			t.Content = title
+		}
 		if t.ID != "" {
 			items = append(items, t)
 		}

@@ -40,6 +40,10 @@ func TestParseTodos(t *testing.T) {
 			[]acpdialect.Todo{{ID: "x", Status: "pending"}}, true, "a"},
 		{"unicode and escapes", `{"todos":[{"id":"\u0031","content":"fix \"bug\"\n✓ 😀"}]}`,
 			[]acpdialect.Todo{{ID: "1", Content: "fix \"bug\"\n✓ 😀"}}, false, ""},
+		// t3code's CursorTodo has title beside content: content wins, a
+		// title alone is the text.
+		{"title when no content", `{"todos":[{"id":"a","title":"T"},{"id":"b","content":"C","title":"T"},{"id":"c","content":"","title":"T"},{"id":"d","title":5}]}`,
+			[]acpdialect.Todo{{ID: "a", Content: "T"}, {ID: "b", Content: "C"}, {ID: "c", Content: "T"}, {ID: "d"}}, false, ""},
 		{"params array", `[` + todosParams + `]`, none, false, ""},
 		{"params null", `null`, none, false, ""},
 		{"params missing", ``, none, false, ""},
