@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -33,7 +32,7 @@ func child() int {
 			break
 		}
 	}
-	code := runCtx(context.Background(), args, os.Stdin, os.Stdout, os.Stderr)
+	code := command(args)
 	status, _ := os.ReadFile("/proc/self/status")
 	for l := range bytes.Lines(status) {
 		if s, ok := strings.CutPrefix(string(l), "VmHWM:"); ok {

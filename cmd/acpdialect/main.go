@@ -14,9 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/acpdialect/acpdialect/internal/replay"
 )
@@ -26,11 +24,14 @@ import (
 //go:embed sample.jsonl
 var sample []byte
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := runCtx(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+func main() { os.Exit(command(os.Args[1:])) }
+
+// command is the process's whole command on its standard streams (a test
+// binary started again runs it too). SIGINT and SIGTERM keep their
+// default, ending the process, except where a command catches them to
+// end what only ends when interrupted (replay --follow, tap).
+func command(args []string) int {
+	return run(args, os.Stdin, os.Stdout, os.Stderr)
 }
 
 // Exit statuses.

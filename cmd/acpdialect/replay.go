@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 	"time"
 
 	"github.com/acpdialect/acpdialect/internal/replay"
@@ -297,7 +299,12 @@ func open(s stdio, f replayFlags) (io.Reader, func(), error) {
 		return nil, nil, fmt.Errorf("%s is a directory, not a transcript", f.file)
 	}
 	if f.follow {
-		return &followReader{ctx: s.ctx, f: fh, poll: followPoll, warn: s.errorf}, func() { fh.Close() }, nil
+		// Following ends only when interrupted: SIGINT and SIGTERM end
+		// the reading, and the replay finishes as at the end of a file.
+		// Once one has come, the next ends the process as usual.
+		ctx, stop := signal.NotifyContext(s.ctx, os.Interrupt, syscall.SIGTERM)
+		context.AfterFunc(ctx, stop)
+		return &followReader{ctx: ctx, f: fh, poll: followPoll, warn: s.errorf}, func() { stop(); fh.Close() }, nil
 	}
 	return fh, func() { fh.Close() }, nil
 }
