@@ -302,7 +302,9 @@ func (t *turnState) update(f replay.Frame, r row, dst []row) []row {
 		for _, e := range entries {
 			out = append(out, "["+cmpOr(e.Get("status").String(), "-")+"]", quote(e.Get("content").String()))
 		}
-		r.what, r.text = "plan", strings.Join(out, " ")
+		// The agent's own to-do list: not the plan event of a dialect
+		// (Cursor's cursor/create_plan), which waits for the user.
+		r.what, r.text, r.color = "plan", strings.Join(out, " "), colorOther
 	case "usage_update":
 		r.what, r.text = "usage", strings.TrimSpace(scalars(u)+" "+prefixed("cost.", u.Get("cost")))
 	case "current_mode_update":

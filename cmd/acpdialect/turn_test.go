@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -224,5 +226,42 @@ func TestViewEscapedIDs(t *testing.T) {
 		if !strings.Contains(got, w) {
 			t.Errorf("view lacks %q:\n%s", w, out)
 		}
+	}
+}
+
+// TestViewPlanColors: on a terminal the agent's own plan update is not
+// painted as the dialect's plan that waits for the user (Cursor's
+// cursor/create_plan): both are "plan" lines, the colour tells them apart.
+func TestViewPlanColors(t *testing.T) {
+	capture, err := os.ReadFile(filepath.Join("..", "..", "cursor", "testdata", "plan-accepted.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	update := tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "plan", "entries": []any{
+		map[string]any{"content": "Read parser.go", "status": "pending"}}})
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	o, _ := newOutput(replayFlags{}, w, true)
+	stream, err := replay.NewStream(replay.Builtins(), replay.Options{}, o.sink(stdio{err: io.Discard}), o.final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stream.Feed(strings.NewReader(string(capture) + string(update) + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	o.finish(stream.Finish())
+	want := map[string]string{"entries=": colorOther, "tool-p1": colorAsk} // the update, the request
+	for l := range strings.Lines(b.String()) {
+		for marker, color := range want {
+			if strings.Contains(l, marker) && strings.Contains(l, "plan") {
+				if painted := "\x1b[" + color + "mplan\x1b[0m"; !strings.Contains(l, painted) {
+					t.Errorf("%q: want plan painted %q", l, color)
+				}
+				delete(want, marker)
+			}
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no plan line for %v in\n%s", want, b.String())
 	}
 }

@@ -47,7 +47,8 @@ type row struct {
 	what    string
 	session string
 	text    string
-	depth   int // nesting under a parent tool call
+	depth   int    // nesting under a parent tool call
+	color   string // the colour of what, when not colorOf(what)
 }
 
 func newView(w *bufio.Writer, color bool) *view {
@@ -213,7 +214,7 @@ func (v *view) write(r row) {
 	var b strings.Builder
 	b.WriteString(v.paint(colorDim, num))
 	b.WriteString(strings.Repeat(" ", v.lineW-len(num)+2))
-	b.WriteString(v.paint(colorOf(r.what), r.what))
+	b.WriteString(v.paint(cmp.Or(r.color, colorOf(r.what)), r.what))
 	b.WriteString(strings.Repeat(" ", max(16-utf8.RuneCountInString(r.what), 0)+2))
 	b.WriteString(sess)
 	text := r.text
