@@ -220,11 +220,12 @@ func (t *turnState) response(f replay.Frame, r row, dst []row) []row {
 		info := res.Get("agentInfo")
 		r.what, r.text = "agent", scalars(info)
 	case "session/new", "session/load":
-		r.what, r.session = "session", get(f.Result, "sessionId")
+		// A load's result has no sessionId: the request named it.
+		r.what, r.session = "session", cmpOr(get(f.Result, "sessionId"), req.session)
 	default:
 		return dst
 	}
-	r.text = strings.TrimSpace(r.text)
+	r.text, r.keep = strings.TrimSpace(r.text), true
 	return append(dst, r)
 }
 

@@ -265,3 +265,38 @@ func TestViewPlanColors(t *testing.T) {
 		t.Errorf("no plan line for %v in\n%s", want, b.String())
 	}
 }
+
+// TestViewTurnFramesWithEvents: the agent's identity, a new or loaded
+// session and the end of the turn are shown when a dialect also makes events of the
+// same frame (Claude's capabilities of the initialize result, its usage of
+// the prompt result): no event says them.
+func TestViewTurnFramesWithEvents(t *testing.T) {
+	req, resp := tw.Initialize(0, "claude-agent-acp")
+	nreq, nresp := tw.SessionNew(1, "s1")
+	frames := [][]byte{req, resp, nreq, nresp, tw.Prompt(2, "s1", "hi"),
+		tw.Response(2, map[string]any{"stopReason": "end_turn", "usage": map[string]any{"inputTokens": 120, "outputTokens": 45, "totalTokens": 165}}),
+		tw.Request(3, "session/load", map[string]any{"sessionId": "s2", "cwd": "/work/project", "mcpServers": []any{}}),
+		tw.Response(3, nil), // a load's result has no sessionId: the request's
+	}
+	var in bytes.Buffer
+	for _, f := range frames {
+		in.Write(append(f, '\n'))
+	}
+	code, out, errs := cli(t, in.String(), "replay", "-")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	got := squash(out)
+	for _, want := range []string{
+		"\n2 capabilities - ", // the dialect's events are still there
+		"\n2 agent - name=claude-agent-acp",
+		"\n4 session s1\n",
+		"\n6 usage s1 id=2 turn=true",
+		"\n6 end_turn s1 stop_reason=end_turn inputTokens=120 outputTokens=45 totalTokens=165\n",
+		"\n8 session s2\n",
+	} {
+		if !strings.Contains("\n"+got, want) {
+			t.Errorf("no %q in\n%s", strings.TrimSpace(want), out)
+		}
+	}
+}

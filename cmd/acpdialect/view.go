@@ -29,6 +29,8 @@ const maxText = 60
 // events is shown through them; one that did not (a chunk, a plan, a
 // usage_update of an agent without a dialect) is shown from the frame
 // itself, so the view answers "what happened in this turn" for any agent.
+// The agent's identity, a new session and the end of a turn are shown from
+// the frame whatever events it made.
 type view struct {
 	w       *bufio.Writer
 	color   bool
@@ -49,6 +51,9 @@ type row struct {
 	text    string
 	depth   int    // nesting under a parent tool call
 	color   string // the colour of what, when not colorOf(what)
+	// keep shows the row even when its frame made events: no event says
+	// who the agent is, that a session started or that a turn ended.
+	keep bool
 }
 
 func newView(w *bufio.Writer, color bool) *view {
@@ -64,11 +69,12 @@ func (v *view) frame(f replay.Frame) {
 	}
 }
 
-// lineDone shows the frame's own lines when it produced no event.
+// lineDone shows the frame's own lines when it produced no event, and
+// those that no event says in any case.
 func (v *view) lineDone(_, events int) {
 	v.joinChunk()
-	if events == 0 {
-		for _, r := range v.pending {
+	for _, r := range v.pending {
+		if events == 0 || r.keep {
 			v.write(r)
 		}
 	}
