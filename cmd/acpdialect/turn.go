@@ -255,7 +255,7 @@ func (t *turnState) permission(f replay.Frame, r row) row {
 		if len(opts) < maxOptions && len(id) <= maxKey {
 			opts[strings.Clone(id)] = cut(name)
 		}
-		names = append(names, word(cmpOr(name, id))+"("+o.Get("kind").String()+")")
+		names = append(names, optionText(name, id, o.Get("kind").String()))
 		return true
 	})
 	if f.ID != "" {

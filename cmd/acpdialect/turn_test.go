@@ -121,8 +121,8 @@ func TestViewGenericEvent(t *testing.T) {
 		{acpdialect.Event{Type: acpdialect.EventUsage, SessionID: "s1", Object: &acpdialect.Usage{Used: &used, Size: &size, Model: "m"}},
 			`7 usage s1 used=2500 size=128000 model=m`},
 		{acpdialect.Event{Type: acpdialect.EventPermission, SessionID: "s1", ToolCallID: "t1", ID: []byte("4"),
-			Object: &acpdialect.Permission{ToolName: "Bash", Options: []acpdialect.PermissionOption{{ID: "a"}}}},
-			`7 permission s1 t1 id=4 tool_name=Bash options=[1]`},
+			Object: &acpdialect.Permission{ToolName: "Bash", Options: []acpdialect.PermissionOption{{ID: "a", Name: "Allow", Kind: "allow_once"}, {ID: "r"}}}},
+			`7 permission s1 t1 id=4 tool_name=Bash [Allow(allow_once)|r]`},
 		{acpdialect.Event{Type: "brand_new", SessionID: "s1", Object: &acpdialect.SessionInfo{Title: "Fix it"}},
 			`7 brand_new s1 title="Fix it"`},
 	} {

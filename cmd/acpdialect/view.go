@@ -310,6 +310,8 @@ func objectText(ev acpdialect.Event) string {
 		}
 		out = append(out, "models="+strconv.Itoa(len(ids)))
 		out = append(out, ids...)
+	case ev.Permission() != nil:
+		out = append(out, permissionText(ev.Permission())...)
 	case ev.Commands() != nil:
 		items := ev.Commands().Items
 		names := make([]string, len(items))
@@ -367,6 +369,32 @@ func questionText(q *acpdialect.Question) []string {
 		}
 	}
 	return out
+}
+
+// permissionText is a permission request's fields, then its options as
+// the request from the wire shows them: the user's choices, not a count.
+func permissionText(p *acpdialect.Permission) []string {
+	fields := *p
+	fields.Options = nil
+	var out []string
+	if b, err := json.Marshal(&fields); err == nil {
+		out = appendSet(out, "", objectFields(gjson.ParseBytes(b)))
+	}
+	names := make([]string, len(p.Options))
+	for i, o := range p.Options {
+		names[i] = optionText(o.Name, o.ID, o.Kind)
+	}
+	return append(out, "["+strings.Join(names, "|")+"]")
+}
+
+// optionText is a permission option: its name (its id if it has none)
+// and its kind.
+func optionText(name, id, kind string) string {
+	s := word(cmp.Or(name, id))
+	if kind != "" {
+		s += "(" + word(kind) + ")"
+	}
+	return s
 }
 
 // todosText is the list's length, then each item as [status] and its
