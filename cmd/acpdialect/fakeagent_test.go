@@ -19,8 +19,8 @@ import (
 // its process group (its pid in _CHILD_PID), runs one turn with chunks,
 // a long line, a tool call, a cursor/task request and a question, and
 // exits with status 3 when its stdin ends. Modes: "cursor"; "stubborn"
-// (the same, but it ignores the end of its stdin); "sleep" (the
-// grandchild).
+// (the same, but it ignores the end of its stdin); "flood" and "deaf"
+// (see floodAgent and deafAgent); "sleep" (the grandchild).
 func fakeAgent(mode string) int {
 	if mode == "sleep" {
 		time.Sleep(time.Hour)
@@ -47,6 +47,12 @@ func fakeAgent(mode string) int {
 		say(`{"jsonrpc":"2.0","id":` + gjson.Get(req, "id").Raw + `,"result":` + result + `}`)
 	}
 	reply(next(), `{"protocolVersion":1,"agentInfo":{"name":"cursor-agent","version":"1.0"}}`)
+	switch mode {
+	case "flood":
+		return floodAgent(next, say)
+	case "deaf":
+		return deafAgent(say)
+	}
 	reply(next(), `{"sessionId":"s1"}`)
 	prompt := next()
 	turn(say)
@@ -69,6 +75,53 @@ func turn(say func(string)) {
 	say(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"` + strings.Repeat("x", 1<<20) + `"}}}}`)
 	say(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Task","status":"in_progress","rawInput":{"_toolName":"task"}}}}`)
 }
+
+// floodAgent, once its stdin pipe is full (the tap is blocked writing the
+// editor's lines), sends a cursor/task request and then floodLines lines
+// to stdout before it reads stdin again: until the answer to the request,
+// then to its end. An editor that reads stdout while it writes stdin does
+// not stall it; a tap that stops reading stdout until it can answer does.
+// It exits with status 3 when its stdin ends, 4 if it did not fill.
+func floodAgent(next func() string, say func(string)) int {
+	if !waitStdinFull(5 * time.Second) {
+		return 4 // not the case it is for
+	}
+	say(`{"jsonrpc":"2.0","id":70,"method":"cursor/task","params":{"toolCallId":"t1","description":"Summarize src","model":"composer-2.5-fast"}}`)
+	for i := range floodLines {
+		say(floodLine(i))
+	}
+	for !strings.Contains(next(), `"id":70`) {
+	}
+	next() // until stdin ends
+	return 3
+}
+
+// floodLines lines of about padLine bytes: more than any pipe buffer.
+const floodLines, padLine = 300, 1024
+
+// floodLine is the agent's i-th line of the flood.
+func floodLine(i int) string {
+	return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"` +
+		strconv.Itoa(i) + strings.Repeat("x", padLine) + `"}}}}`
+}
+
+// deafAgent sends deafRequests cursor/task requests, whose answers are more
+// than its stdin pipe holds, and never reads stdin again (nor exits when it
+// ends). Once the pipe is full it creates the file ACPDIALECT_FAKE_FULL.
+func deafAgent(say func(string)) int {
+	go func() {
+		if waitStdinFull(5 * time.Second) {
+			os.WriteFile(os.Getenv("ACPDIALECT_FAKE_FULL"), nil, 0o644)
+		}
+	}()
+	for i := range deafRequests {
+		say(`{"jsonrpc":"2.0","id":` + strconv.Itoa(100+i) + `,"method":"cursor/task","params":{"toolCallId":"t` + strconv.Itoa(i) + `"}}`)
+	}
+	time.Sleep(time.Hour)
+	return 3
+}
+
+const deafRequests = 4000
 
 func logged(r io.Reader, env string) io.Reader {
 	if f, err := os.Create(os.Getenv(env)); err == nil {

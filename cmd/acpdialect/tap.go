@@ -142,16 +142,31 @@ type tap struct {
 	// agent exited (a process it left outside its group still held it).
 	cutOff atomic.Bool
 
-	mu      sync.Mutex // orders the record and the events in wire order, and guards conn
-	conn    *acpdialect.Conn
-	record  *os.File // unbuffered: each line is one write, kept if the tap dies
-	events  *os.File
-	agentMu sync.Mutex // whole lines to the agent's stdin: the editor's and the tap's answers never interleave
-	closed  bool       // the agent's stdin is closed
+	mu     sync.Mutex // orders the record and the events in wire order, and guards conn
+	conn   *acpdialect.Conn
+	record *os.File // unbuffered: each line is one write, kept if the tap dies
+	events *os.File
+
+	// The agent's stdin has two writers: fromEditor (the editor's lines)
+	// and sendAnswers (the tap's answers, which fromAgent queues in
+	// answers without waiting). agentMu is held across recording a line
+	// and writing it: lines never interleave, and the record has them in
+	// the order the agent gets them.
+	agentMu    sync.Mutex
+	answers    chan []byte   // at most maxAnswers
+	queued     atomic.Int64  // the bytes in answers, at most maxAnswerBytes
+	dropping   bool          // fromAgent's: the answers are dropped, and it was said
+	editorDone chan struct{} // closed when the editor's side ends
+	inClosed   atomic.Bool   // the tap closed the agent's stdin
+	inBroken   atomic.Bool   // a write to it failed: the agent closed it
 }
 
+// The answers the tap queues for an agent that does not read its stdin:
+// beyond either bound it drops them (see queueAnswer).
+const maxAnswers, maxAnswerBytes = 1024, 1 << 20
+
 func newTap(s stdio, f tapFlags) (*tap, error) {
-	t := &tap{s: s, f: f}
+	t := &tap{s: s, f: f, answers: make(chan []byte, maxAnswers), editorDone: make(chan struct{})}
 	reg := replay.Builtins()
 	agent := f.agent
 	if agent == "unknown" || agent == "none" {
@@ -200,6 +215,7 @@ func (t *tap) run() int {
 	exited := make(chan struct{})
 	go t.forwardSignals(sigs, exited)
 	go t.fromEditor(exited)
+	go t.sendAnswers(exited)
 	waited, read := make(chan error, 1), make(chan struct{})
 	go func() {
 		err := t.cmd.Wait()
@@ -219,6 +235,9 @@ func (t *tap) run() int {
 	t.fromAgent()
 	close(read)
 	err := <-waited
+	// A write to the agent's stdin that a process it left still holds
+	// would block for good: closing it ends the write.
+	t.closeAgentIn()
 	close(exited)
 	t.finish()
 	return exitStatus(err)
@@ -283,31 +302,23 @@ func (t *tap) forwardSignals(sigs <-chan os.Signal, exited <-chan struct{}) {
 	}
 }
 
-// fromEditor passes the editor's lines to the agent. When the editor goes
-// away it closes the agent's stdin, and ends the agent's group if it has
-// not exited after the grace period.
+// fromEditor passes the editor's lines to the agent; an agent that does
+// not read its stdin holds it (and so the editor) up, as without the tap.
+// When the editor goes away, sendAnswers closes the agent's stdin after
+// the answers already queued, and fromEditor ends the agent's group if it
+// has not exited after the grace period: the period starts at once,
+// whatever waits for the agent's stdin.
 func (t *tap) fromEditor(exited <-chan struct{}) {
-	agentClosed := false
 	err := eachLine(t.s.in, func(line []byte) error {
-		if agentClosed {
-			return nil // nowhere to go; the editor is still there
-		}
-		t.observe(line, replay.ClientToAgent)
-		if err := t.toAgent(line); err != nil {
-			// The agent closed its stdin: its doing, not the editor's.
-			// It runs on; its group ends when the editor goes away.
-			t.s.errorf("agent: its stdin is closed: %v", err)
-			agentClosed = true
-		}
+		// An agent that closed its stdin runs on; its group ends when the
+		// editor goes away.
+		t.toAgent(line, t.observeEditor)
 		return nil
 	})
 	if err != nil {
 		t.s.errorf("editor: %v", err)
 	}
-	t.agentMu.Lock()
-	t.closed = true
-	t.toAg.Close()
-	t.agentMu.Unlock()
+	close(t.editorDone)
 	select {
 	case <-exited:
 	case <-time.After(t.f.grace):
@@ -320,26 +331,92 @@ func (t *tap) fromEditor(exited <-chan struct{}) {
 	}
 }
 
-// toAgent writes one whole line to the agent's stdin.
-func (t *tap) toAgent(line []byte) error {
+// toAgent records one whole line and writes it to the agent's stdin. Once
+// the stdin is closed (by the tap, or by the agent: said once, as the
+// agent's doing, not the editor's) the line has nowhere to go: it is
+// neither recorded nor written.
+func (t *tap) toAgent(line []byte, record func([]byte)) {
 	t.agentMu.Lock()
 	defer t.agentMu.Unlock()
-	if t.closed {
-		return io.ErrClosedPipe
+	if t.inClosed.Load() || t.inBroken.Load() {
+		return
 	}
-	_, err := t.toAg.Write(line)
-	return err
+	record(line)
+	if _, err := t.toAg.Write(line); err != nil && !t.inClosed.Load() {
+		t.inBroken.Store(true)
+		t.s.errorf("agent: its stdin is closed: %v", err)
+	}
+}
+
+// closeAgentIn closes the agent's stdin; a write blocked on it returns.
+func (t *tap) closeAgentIn() {
+	if t.inClosed.CompareAndSwap(false, true) {
+		t.toAg.Close()
+	}
+}
+
+// queueAnswer queues the tap's answer for sendAnswers, without waiting:
+// fromAgent goes on reading the agent's stdout whatever its stdin holds,
+// so an agent that writes before it reads is not stalled by the tap. An
+// agent that reads none of maxAnswers answers (or maxAnswerBytes) has the
+// next ones dropped, neither recorded nor sent, as to a closed stdin: said
+// on stderr once, and again only after it has read all those queued.
+func (t *tap) queueAnswer(reply []byte) {
+	if t.inClosed.Load() || t.inBroken.Load() {
+		return // nowhere to go
+	}
+	if t.queued.Add(int64(len(reply))) <= maxAnswerBytes {
+		select {
+		case t.answers <- reply:
+			t.dropping = t.dropping && len(t.answers) > 1 // until the agent has read them all
+			return
+		default:
+		}
+	}
+	t.queued.Add(-int64(len(reply)))
+	if !t.dropping {
+		t.dropping = true
+		t.s.errorf("agent: %d of the tap's answers wait for its stdin; the next ones are dropped until it reads them", len(t.answers))
+	}
+}
+
+// sendAnswers writes the queued answers to the agent's stdin, each
+// recorded where it is written. When the editor goes away it writes those
+// already queued, then closes the agent's stdin (its end of input comes
+// after them); it ends then, or when the agent has exited.
+func (t *tap) sendAnswers(exited <-chan struct{}) {
+	for {
+		select {
+		case reply := <-t.answers:
+			t.sendAnswer(reply)
+		case <-t.editorDone:
+			for len(t.answers) > 0 {
+				t.sendAnswer(<-t.answers)
+			}
+			t.closeAgentIn()
+			return
+		case <-exited:
+			return
+		}
+	}
+}
+
+func (t *tap) sendAnswer(reply []byte) {
+	t.queued.Add(-int64(len(reply)))
+	t.toAgent(reply, t.recordAnswer)
 }
 
 // fromAgent passes the agent's lines to the editor, until the agent's
 // stdout ends. With --answer, a vendor request the dialect answers is
-// answered here and kept from the editor. If the editor stops reading
+// kept from the editor and its answer queued (queueAnswer): fromAgent never
+// waits for the agent's stdin. If the editor stops reading
 // (its side is gone), the agent's group is ended.
 func (t *tap) fromAgent() {
 	w := outWriter{t.s.out}
 	err := eachLine(t.fromA, func(line []byte) error {
 		if reply := t.observe(line, replay.AgentToClient); reply != nil {
-			return t.answer(reply)
+			t.queueAnswer(reply)
+			return nil
 		}
 		_, err := w.Write(line)
 		return err
@@ -354,17 +431,15 @@ func (t *tap) fromAgent() {
 	}
 }
 
-// answer writes the tap's reply to the agent and records it, as the
-// editor's would have been.
-func (t *tap) answer(reply []byte) error {
+// recordAnswer records the tap's answer, as the editor's would have been.
+func (t *tap) recordAnswer(reply []byte) {
 	t.mu.Lock()
 	t.recordLine(reply)
 	t.mu.Unlock()
-	if err := t.toAgent(reply); err != nil && !errors.Is(err, io.ErrClosedPipe) {
-		return err
-	}
-	return nil
 }
+
+// observeEditor observes one of the editor's lines.
+func (t *tap) observeEditor(line []byte) { t.observe(line, replay.ClientToAgent) }
 
 // observe records a line, feeds it to the Conn and writes its events. It
 // returns the reply the tap sends instead of the editor (--answer), or

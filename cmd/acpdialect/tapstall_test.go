@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// stall is how long a tap test waits for the tap to exit before it calls
+// it stalled and kills it: its runs take well under a second.
+const stall = 10 * time.Second
+
+// tapProc is the tap run as a process (this test binary again) for the
+// fake agent, its stderr in dir/stderr.
+type tapProc struct {
+	cmd    *exec.Cmd
+	dir    string
+	stdin  io.WriteCloser
+	stdout io.Reader
+}
+
+func startTap(t *testing.T, dir string, args ...string) *tapProc {
+	t.Helper()
+	self, _ := os.Executable()
+	args = append(append([]string{"-test.run=^$", "--", "tap"}, args...), "--", self, "-test.run=^$")
+	cmd := exec.Command(self, args...)
+	cmd.Env = append(os.Environ(), "ACPDIALECT_CLI_CHILD=1")
+	// A file, not a buffer: Wait would wait for the agent's group to
+	// close a pipe.
+	stderr, err := os.Create(filepath.Join(dir, "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stderr.Close()
+	cmd.Stderr = stderr
+	p := &tapProc{cmd: cmd, dir: dir}
+	p.stdin, _ = cmd.StdinPipe()
+	p.stdout, _ = cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// wait returns the tap's exit status once it and the reading of its
+// stdout (read) have ended; a tap that takes longer than stall is killed,
+// with the agent's group, and the test fails.
+func (p *tapProc) wait(t *testing.T, read <-chan struct{}) int {
+	t.Helper()
+	select {
+	case <-read:
+	case <-time.After(stall):
+		p.kill()
+		<-read
+		p.cmd.Wait()
+		stderr, _ := os.ReadFile(filepath.Join(p.dir, "stderr"))
+		t.Fatalf("the tap stalled: still running after %v; stderr:\n%.2000s", stall, stderr)
+	}
+	err := p.cmd.Wait()
+	stderr, _ := os.ReadFile(filepath.Join(p.dir, "stderr"))
+	t.Logf("the tap's stderr:\n%.2000s", stderr)
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}
+
+// kill ends the tap and the agent's group (the group of its grandchild).
+func (p *tapProc) kill() {
+	p.cmd.Process.Kill()
+	if b, err := os.ReadFile(filepath.Join(p.dir, "child-pid")); err == nil {
+		pid, _ := strconv.Atoi(string(b))
+		if pgid, err := syscall.Getpgid(pid); err == nil {
+			syscall.Kill(-pgid, syscall.SIGKILL)
+		}
+	}
+}
+
+const initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}` + "\n"
+
+// TestTapAnswerNoStall: with --answer, the tap reads the agent's stdout
+// while the answer it owes the agent waits for the agent's stdin. The
+// editor writes more than the agent's stdin pipe holds; the agent, its
+// stdin full, sends a cursor/task request and then more than its stdout
+// pipe holds before it reads stdin again. An editor that reads while it
+// writes does not stall such an agent, and neither does the tap: every
+// line passes, the answer reaches the agent, and the record replays to
+// the live events.
+func TestTapAnswerNoStall(t *testing.T) {
+	if !canFillStdin {
+		t.Skip("cannot see a pipe fill on " + runtime.GOOS)
+	}
+	dir := t.TempDir()
+	fakeEnv(t, "flood", dir)
+	rec, evs := filepath.Join(dir, "rec.jsonl"), filepath.Join(dir, "events.jsonl")
+	p := startTap(t, dir, "--answer", "--record", rec, "--events", evs)
+	go func() {
+		defer p.stdin.Close()
+		io.WriteString(p.stdin, initialize)
+		pad := strings.Repeat("y", padLine)
+		for i := range floodLines {
+			line := fmt.Sprintf(`{"jsonrpc":"2.0","method":"_editor/pad","params":{"n":%d,"pad":"%s"}}`+"\n", i, pad)
+			if _, err := io.WriteString(p.stdin, line); err != nil {
+				return
+			}
+		}
+	}()
+	var chunks, tasks int
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(p.stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			chunks += strings.Count(sc.Text(), "agent_message_chunk")
+			tasks += strings.Count(sc.Text(), "cursor/task")
+		}
+	}()
+	if code := p.wait(t, read); code != 3 {
+		t.Errorf("tap exit %d, want the agent's 3 (4: its stdin did not fill)", code)
+	}
+	if chunks != floodLines || tasks != 0 {
+		t.Errorf("the editor got %d of the agent's %d lines and %d cursor/task requests (want none: the tap answers them)", chunks, floodLines, tasks)
+	}
+	agentIn, _ := os.ReadFile(filepath.Join(dir, "agent-in"))
+	if n := strings.Count(string(agentIn), `"_editor/pad"`); n != floodLines || !strings.Contains(string(agentIn), `"id":70,"result":{}`) {
+		t.Errorf("the agent got %d of the editor's %d lines; the tap's answer to 70: %v", n, floodLines, strings.Contains(string(agentIn), `"id":70,"result":{}`))
+	}
+	sameEvents(t, rec, evs)
+	noProcessLeft(t, filepath.Join(dir, "child-pid"))
+}
+
+// TestTapEditorLeavesDeafAgent: with --answer, an agent that never reads
+// its stdin again, and sends more requests than its stdin pipe holds
+// answers for, is still ended once the editor closes its side: the grace
+// period starts even while an answer waits for the agent's stdin, and the
+// tap exits with the agent's SIGTERM.
+func TestTapEditorLeavesDeafAgent(t *testing.T) {
+	if !canFillStdin {
+		t.Skip("cannot see a pipe fill on " + runtime.GOOS)
+	}
+	dir := t.TempDir()
+	fakeEnv(t, "deaf", dir)
+	full := filepath.Join(dir, "full")
+	t.Setenv("ACPDIALECT_FAKE_FULL", full)
+	p := startTap(t, dir, "--answer", "--grace", "100ms")
+	io.WriteString(p.stdin, initialize)
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		io.Copy(io.Discard, p.stdout)
+	}()
+	for deadline := time.Now().Add(stall); ; time.Sleep(10 * time.Millisecond) { // polls a file: no event to wait on
+		if _, err := os.Stat(full); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			p.kill()
+			t.Fatal("the agent's stdin did not fill")
+		}
+	}
+	p.stdin.Close() // the editor goes away
+	if code := p.wait(t, read); code != 128+int(syscall.SIGTERM) {
+		t.Errorf("tap exit %d, want %d (the agent ended by SIGTERM)", code, 128+int(syscall.SIGTERM))
+	}
+	noProcessLeft(t, filepath.Join(dir, "child-pid"))
+}
