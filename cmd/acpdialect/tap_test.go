@@ -347,27 +347,41 @@ func TestTapDetachedChild(t *testing.T) {
 
 // TestTapAgentClosesStdin: an agent that closes its stdin is not the
 // editor going away: the tap says whose pipe closed, and the agent runs on
-// (no grace period starts) while the editor is there.
+// (no grace period starts) while the editor is there; with --answer, the
+// tap's answer that has nowhere to go too.
 func TestTapAgentClosesStdin(t *testing.T) {
-	editor, client := io.Pipe()
-	var out, stderr lockedBuffer // the agent's stderr is copied in by another goroutine
-	waitFor := func(s string) {
-		for deadline := time.Now().Add(wait); !strings.Contains(out.String(), s) && time.Now().Before(deadline); {
-			time.Sleep(5 * time.Millisecond) // polls the output: no event to wait on
-		}
-	}
-	go func() {
-		io.WriteString(client, "{\"a\":1}\n")
-		waitFor("started") // the agent has closed its stdin
-		io.WriteString(client, "{\"b\":2}\n")
-		waitFor("done") // it ran on, past the grace period
-		client.Close()
-	}()
-	code := runCtx(context.Background(), []string{"tap", "--grace", "100ms", "--", "sh", "-c", "exec 0<&-; echo started; sleep 0.5; echo done"},
-		editor, &out, &stderr)
-	if code != 0 || out.String() != "started\ndone\n" || !strings.Contains(stderr.String(), "agent: its stdin is closed") ||
-		strings.Contains(stderr.String(), "editor:") {
-		t.Errorf("exit %d, out %q, stderr:\n%s", code, out.String(), stderr.String())
+	const task = `{"jsonrpc":"2.0","id":70,"method":"cursor/task","params":{"toolCallId":"t1"}}`
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		then  string // what the agent does after it closed its stdin
+	}{
+		{"editor's line", nil, ""},
+		{"tap's answer", []string{"--answer", "--agent", "cursor"}, "echo '" + task + "'; "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			editor, client := io.Pipe()
+			var out, stderr lockedBuffer // the agent's stderr is copied in by another goroutine
+			waitFor := func(s string) {
+				for deadline := time.Now().Add(wait); !strings.Contains(out.String(), s) && time.Now().Before(deadline); {
+					time.Sleep(5 * time.Millisecond) // polls the output: no event to wait on
+				}
+			}
+			go func() {
+				io.WriteString(client, "{\"a\":1}\n")
+				waitFor("started") // the agent has closed its stdin
+				io.WriteString(client, "{\"b\":2}\n")
+				waitFor("done") // it ran on, past the grace period
+				client.Close()
+			}()
+			script := "exec 0<&-; echo started; " + tc.then + "sleep 0.5; echo done"
+			args := append(append([]string{"tap", "--grace", "100ms"}, tc.flags...), "--", "sh", "-c", script)
+			code := runCtx(context.Background(), args, editor, &out, &stderr)
+			if code != 0 || out.String() != "started\ndone\n" || !strings.Contains(stderr.String(), "agent: its stdin is closed") ||
+				strings.Contains(stderr.String(), "editor") {
+				t.Errorf("exit %d, out %q, stderr:\n%s", code, out.String(), stderr.String())
+			}
+		})
 	}
 }
 
