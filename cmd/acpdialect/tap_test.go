@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -343,6 +344,24 @@ func TestTapDetachedChild(t *testing.T) {
 	if code != 3 || time.Since(start) > 10*time.Second || !strings.Contains(stderr.String(), "stopped reading") {
 		t.Errorf("exit %d after %v; stderr: %s", code, time.Since(start), stderr.String())
 	}
+	// The editor is still there, but what writes the agent's stdin ends
+	// with the agent.
+	noGoroutine(t, "(*tap).sendAnswers")
+}
+
+// noGoroutine: no goroutine runs fn (a name as a stack trace gives it).
+func noGoroutine(t *testing.T, fn string) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(wait); ; time.Sleep(10 * time.Millisecond) { // polls the goroutines: no event to wait on
+		stacks := buf[:runtime.Stack(buf, true)]
+		if !bytes.Contains(stacks, []byte(fn)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a goroutine still runs %s:\n%s", fn, stacks)
+		}
+	}
 }
 
 // TestTapAgentClosesStdin: an agent that closes its stdin is not the
@@ -381,6 +400,7 @@ func TestTapAgentClosesStdin(t *testing.T) {
 				strings.Contains(stderr.String(), "editor") {
 				t.Errorf("exit %d, out %q, stderr:\n%s", code, out.String(), stderr.String())
 			}
+			noGoroutine(t, "(*tap).sendAnswers")
 		})
 	}
 }

@@ -51,10 +51,10 @@ func startTap(t *testing.T, dir string, args ...string) *tapProc {
 	return p
 }
 
-// wait returns the tap's exit status once it and the reading of its
-// stdout (read) have ended; a tap that takes longer than stall is killed,
+// wait returns the tap's exit status and stderr once it and the reading
+// of its stdout (read) have ended; a tap that takes longer than stall is killed,
 // with the agent's group, and the test fails.
-func (p *tapProc) wait(t *testing.T, read <-chan struct{}) int {
+func (p *tapProc) wait(t *testing.T, read <-chan struct{}) (int, string) {
 	t.Helper()
 	select {
 	case <-read:
@@ -67,14 +67,13 @@ func (p *tapProc) wait(t *testing.T, read <-chan struct{}) int {
 	}
 	err := p.cmd.Wait()
 	stderr, _ := os.ReadFile(filepath.Join(p.dir, "stderr"))
-	t.Logf("the tap's stderr:\n%.2000s", stderr)
 	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode()
+		return ee.ExitCode(), string(stderr)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return 0
+	return 0, string(stderr)
 }
 
 // kill ends the tap and the agent's group (the group of its grandchild).
@@ -128,8 +127,8 @@ func TestTapAnswerNoStall(t *testing.T) {
 			tasks += strings.Count(sc.Text(), "cursor/task")
 		}
 	}()
-	if code := p.wait(t, read); code != 3 {
-		t.Errorf("tap exit %d, want the agent's 3 (4: its stdin did not fill)", code)
+	if code, stderr := p.wait(t, read); code != 3 {
+		t.Errorf("tap exit %d, want the agent's 3 (4: its stdin did not fill); stderr:\n%.2000s", code, stderr)
 	}
 	if chunks != floodLines || tasks != 0 {
 		t.Errorf("the editor got %d of the agent's %d lines and %d cursor/task requests (want none: the tap answers them)", chunks, floodLines, tasks)
@@ -143,8 +142,8 @@ func TestTapAnswerNoStall(t *testing.T) {
 }
 
 // TestTapEditorLeavesDeafAgent: with --answer, an agent that never reads
-// its stdin again, and sends more requests than its stdin pipe holds
-// answers for, is still ended once the editor closes its side: the grace
+// its stdin again, and sends more requests than its stdin pipe and the
+// tap's queue hold answers for, is still ended once the editor closes its side: the grace
 // period starts even while an answer waits for the agent's stdin, and the
 // tap exits with the agent's SIGTERM.
 func TestTapEditorLeavesDeafAgent(t *testing.T) {
@@ -172,8 +171,63 @@ func TestTapEditorLeavesDeafAgent(t *testing.T) {
 		}
 	}
 	p.stdin.Close() // the editor goes away
-	if code := p.wait(t, read); code != 128+int(syscall.SIGTERM) {
-		t.Errorf("tap exit %d, want %d (the agent ended by SIGTERM)", code, 128+int(syscall.SIGTERM))
+	// Its answers are more than the pipe and the queue hold: the last
+	// are dropped.
+	code, stderr := p.wait(t, read)
+	if code != 128+int(syscall.SIGTERM) || strings.Count(stderr, "are dropped") != 1 {
+		t.Errorf("tap exit %d, want %d (the agent ended by SIGTERM), and the drop of answers said once; stderr:\n%.2000s", code, 128+int(syscall.SIGTERM), stderr)
 	}
 	noProcessLeft(t, filepath.Join(dir, "child-pid"))
+}
+
+// TestTapAnswerQueueBounds: the answers queued for an agent that does not
+// read its stdin are bounded in count and in bytes; beyond, they are
+// dropped, said once until the agent has read all those queued.
+func TestTapAnswerQueueBounds(t *testing.T) {
+	small := []byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n")
+	big := make([]byte, maxAnswerBytes/2)
+	for _, tc := range []struct {
+		name   string
+		send   [][]byte
+		queued int // answers in the queue after send
+		said   int // times the drop is said
+	}{
+		{"under the bounds", [][]byte{small, big, small}, 3, 0},
+		{"count", repeat(small, maxAnswers+5), maxAnswers, 1},
+		{"bytes", [][]byte{big, big, small, big}, 2, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr strings.Builder
+			tp, _ := newTap(stdio{err: &stderr}, tapFlags{answer: true})
+			for _, r := range tc.send {
+				tp.queueAnswer(r)
+			}
+			said := strings.Count(stderr.String(), "are dropped")
+			if len(tp.answers) != tc.queued || said != tc.said {
+				t.Fatalf("%d queued, the drop said %d times; want %d and %d:\n%s", len(tp.answers), said, tc.queued, tc.said, stderr.String())
+			}
+			if tc.said == 0 {
+				return
+			}
+			// Once the agent has read them all, a new drop is said again.
+			for len(tp.answers) > 0 {
+				tp.queued.Add(-int64(len(<-tp.answers)))
+			}
+			tp.queueAnswer(small)
+			for _, r := range tc.send {
+				tp.queueAnswer(r)
+			}
+			if said := strings.Count(stderr.String(), "are dropped"); said != 2*tc.said {
+				t.Errorf("the drop said %d times after the queue was read, want %d:\n%s", said, 2*tc.said, stderr.String())
+			}
+		})
+	}
+}
+
+func repeat(b []byte, n int) [][]byte {
+	s := make([][]byte, n)
+	for i := range s {
+		s[i] = b
+	}
+	return s
 }
