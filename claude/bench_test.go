@@ -220,6 +220,11 @@ func TestChunkAllocs(t *testing.T) {
 	}{
 		{"claude", chunkFrame, 0}, {"claude", chunkSorted, 0}, {"unknown", chunkFrame, 0}, {"unknown", chunkSorted, 0},
 		{"claude", chunkNested, 6},
+		// Escapes that cannot spell what the byte searches look for (all
+		// printable ASCII) keep the pass: non-ASCII text as an ASCII-only
+		// encoder writes it, and a terminal colour code.
+		{"claude", escapedChunk(`caf\u00e9 \u4e2d\u6587 \ud83d\ude00`), 0},
+		{"claude", escapedChunk(`\u001b[31mred\u001b[0m`), 0},
 	} {
 		c := claudeConn(t, tt.agent)
 		f := []byte(tt.frame)
@@ -228,6 +233,11 @@ func TestChunkAllocs(t *testing.T) {
 			t.Errorf("%s %.60s...: %.0f allocs, want <= %.0f", tt.agent, strings.TrimPrefix(tt.frame, `{"jsonrpc":"2.0","method":"session/update","params":`), n, tt.max)
 		}
 	}
+}
+
+// escapedChunk is a top-level chunk whose text is the JSON string body s.
+func escapedChunk(s string) string {
+	return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"` + s + `"}}}}`
 }
 
 // TestUnchangedToolUpdateAllocs: a tool call update that changes nothing

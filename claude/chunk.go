@@ -63,12 +63,24 @@ func (c Chunk) mayNotify() bool {
 	return strings.Contains(raw, "<task-notification>") || escaped(raw) && strings.Contains(c.Text(), "<task-notification>")
 }
 
-// escaped reports whether raw JSON holds a \u escape, which may spell any
-// character the byte searches of this package look for: a frame that went
-// through Go's encoding/json has '<' as \u003c, and a member name may be
-// escaped too. Such a frame takes the path that decodes.
+// escaped reports whether raw JSON holds a \u escape of a printable ASCII
+// character (\u0020 to \u007f), which may spell what the byte searches of
+// this package look for: a frame that went through Go's encoding/json has
+// '<' as \u003c, and a member name may be escaped too. Such a frame takes
+// the path that decodes. Other escapes (non-ASCII text from an ASCII-only
+// encoder, a terminal's \u001b) spell none of it: those chunks keep the
+// pass that does not allocate.
 func escaped(raw string) bool {
-	return strings.Contains(raw, `\u`)
+	for {
+		i := strings.Index(raw, `\u00`)
+		if i < 0 || i+4 >= len(raw) {
+			return false
+		}
+		if d := raw[i+4]; d >= '2' && d <= '7' {
+			return true
+		}
+		raw = raw[i+4:]
+	}
 }
 
 // Legacy compaction: before the compaction tool call, the adapter wrote
