@@ -541,30 +541,37 @@ func TestEscapedFrames(t *testing.T) {
 }
 
 // TestMonitorEventBodyBounded: a monitor keeps the head of each event
-// body, within MaxEventBody bytes and whole runes, from a notification
-// envelope and from an AIR progress summary alike.
+// body, the longest of whole runes within MaxEventBody bytes, from a
+// notification envelope and from an AIR progress summary alike.
 func TestMonitorEventBodyBounded(t *testing.T) {
-	body := strings.Repeat("x", claude.MaxEventBody-1) + "é" + strings.Repeat("y", 1<<20) // the bound splits the é
 	register := []string{`{"sessionUpdate":"tool_call","toolCallId":"m1","_meta":{"claudeCode":{"toolName":"Monitor"}},"rawInput":{"command":"x"}}`,
 		`{"sessionUpdate":"tool_call_update","toolCallId":"m1","status":"completed","rawOutput":"Monitor started (task bm, timeout 5ms)"}`}
-	for _, tt := range []struct{ name, update string }{
-		{"envelope", `{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"<task-notification><task-id>bm</task-id><event>` + body + `</event></task-notification>"}}`},
-		{"async task summary", `{"sessionUpdate":"async_task_progress","asyncTaskId":"bm","summary":"` + body + `"}`},
+	for _, b := range []struct {
+		name string
+		body string
+		keep int // bytes of the head kept
+	}{
+		{"bound splits a rune", strings.Repeat("x", claude.MaxEventBody-1) + "é" + strings.Repeat("y", 1<<20), claude.MaxEventBody - 1},
+		{"bound ends a rune", strings.Repeat("x", claude.MaxEventBody-2) + "é" + strings.Repeat("y", 1<<20), claude.MaxEventBody},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			evs := events(t, append(register, tt.update)...)
-			var ev acpdialect.Event
-			if err := json.Unmarshal([]byte(evs[len(evs)-1]), &ev); err != nil {
-				t.Fatal(err)
-			}
-			m := ev.Payload.Monitor
-			if m == nil || m.EventCount != 1 || len(m.RecentEvents) != 1 {
-				t.Fatalf("monitor %+v", ev.Payload)
-			}
-			got := m.RecentEvents[0]
-			if len(got) > claude.MaxEventBody || !utf8.ValidString(got) || !strings.HasPrefix(body, got) || len(got) < claude.MaxEventBody-4 {
-				t.Errorf("kept %d bytes of a %d-byte body (valid UTF-8 %v, its head %v)", len(got), len(body), utf8.ValidString(got), strings.HasPrefix(body, got))
-			}
-		})
+		for _, tt := range []struct{ name, update string }{
+			{"envelope", `{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"<task-notification><task-id>bm</task-id><event>` + b.body + `</event></task-notification>"}}`},
+			{"async task summary", `{"sessionUpdate":"async_task_progress","asyncTaskId":"bm","summary":"` + b.body + `"}`},
+		} {
+			t.Run(b.name+"/"+tt.name, func(t *testing.T) {
+				evs := events(t, append(register, tt.update)...)
+				var ev acpdialect.Event
+				if err := json.Unmarshal([]byte(evs[len(evs)-1]), &ev); err != nil {
+					t.Fatal(err)
+				}
+				m := ev.Payload.Monitor
+				if m == nil || m.EventCount != 1 || len(m.RecentEvents) != 1 {
+					t.Fatalf("monitor %+v", ev.Payload)
+				}
+				if got := m.RecentEvents[0]; got != b.body[:b.keep] {
+					t.Errorf("kept %d bytes of a %d-byte body (valid UTF-8 %v, its head %v), want %d", len(got), len(b.body), utf8.ValidString(got), strings.HasPrefix(b.body, got), b.keep)
+				}
+			})
+		}
 	}
 }

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
@@ -159,12 +160,8 @@ func headOf(s string, max int) string {
 	if len(s) <= max {
 		return strings.Clone(s)
 	}
-	s = s[:max]
-	for len(s) > 0 && s[len(s)-1]&0xC0 == 0x80 {
-		s = s[:len(s)-1]
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max-- // s[max] is inside a rune: cut before that rune
 	}
-	if len(s) > 0 && s[len(s)-1] >= 0xC0 {
-		s = s[:len(s)-1]
-	}
-	return strings.Clone(s)
+	return strings.Clone(s[:max])
 }
