@@ -138,9 +138,9 @@ func compactionStatus(s string) string {
 // "compact") into a compaction event named by its tool call id: its status,
 // and the figures in _meta.contextCompaction or rawOutput. nil for any
 // other tool call; the test for compact" in the raw update comes first,
-// so other tool calls without a \u escape cost two byte searches (without
-// the opening quote, which would stop the search at every quote of the
-// update).
+// so other tool calls without a \u escape of printable ASCII (see
+// escaped) cost two byte searches (without the opening quote, which would
+// stop the search at every quote of the update).
 func CompactToolEvent(update gjson.Result) *acpdialect.Event {
 	if !strings.Contains(update.Raw, `compact"`) && !escaped(update.Raw) {
 		return nil
