@@ -373,3 +373,15 @@ func TestIncompatibleKeepsAgentData(t *testing.T) {
 		}
 	}
 }
+
+// TestIncompatibleCode: the client's error keeps the agent's code when it
+// is a JSON-RPC code, else gets -32600.
+func TestIncompatibleCode(t *testing.T) {
+	for code, want := range map[string]int{`-32001`: -32001, `0`: -32600, `1.5`: -32600, `1e400`: -32600,
+		`9223372036854775807`: -32600, `"-32001"`: -32600, `null`: -32600} {
+		e, ok := grok.ClassifyError(gjson.Parse(`{"code":` + code + `,"message":"m","data":{"code":"MODEL_SWITCH_INCOMPATIBLE_AGENT"}}`))
+		if !ok || e.Code != want {
+			t.Errorf("code %s: got %d (%v), want %d", code, e.Code, ok, want)
+		}
+	}
+}

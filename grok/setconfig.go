@@ -265,9 +265,11 @@ func ClassifyError(e gjson.Result) (acpdialect.RPCError, bool) {
 	case !strings.Contains(msg, "Start a new session"):
 		msg = strings.TrimSuffix(msg, ".") + ". Start a new session to use this model."
 	}
-	c := int(e.Get("code").Int())
-	if c == 0 {
-		c = -32600
+	// A code that is not a whole number an int holds is not JSON-RPC's:
+	// the client gets -32600, Invalid Request, as for none.
+	c := -32600
+	if n, ok := frame.Int64(e.Get("code")); ok && n != 0 && n == int64(int32(n)) {
+		c = int(n)
 	}
 	return acpdialect.RPCError{Code: c, Message: msg, Data: acpdialect.RawJSON(incompatibleData(e.Get("data")))}, true
 }
