@@ -797,13 +797,10 @@ func (c *Conn) Outbound(frame []byte) (Result, error) {
 			return c.rewriteRequest(v, rw, sid), nil
 		}
 	}
+	var s *session
 	switch v.method.Str {
 	case "session/prompt":
-		// A turn is a prompt whose response can end it: one with an id
-		// not already awaiting a response.
-		if s := c.touchSession(sid); s != nil && v.hasID && !c.tracked(v.id.Raw) {
-			c.turnStart(s)
-		}
+		s = c.touchSession(sid)
 	case "session/cancel":
 		c.dueNow(sid)
 	case "session/close":
@@ -812,24 +809,31 @@ func (c *Conn) Outbound(frame []byte) (Result, error) {
 		if c.d != nil && c.d.SingleSession {
 			c.endAll() // the agent keeps one session: a new one replaces it
 		}
-		// session/new has no id yet: its response does this.
-		if s := c.touchSession(sid); s != nil && v.method.Str == "session/load" && v.hasID && !c.tracked(v.id.Raw) {
+		s = c.touchSession(sid) // session/new has no id yet: its response does this
+	}
+	if v.hasID && c.trackClient(v, sid) && s != nil {
+		// Only a request tracked now (its id not already awaiting a
+		// response, and not too large to keep) has a response that ends
+		// what it starts: any other would leave its session busy, or
+		// replaying history, for good.
+		switch v.method.Str {
+		case "session/prompt":
+			c.turnStart(s)
+		case "session/load":
 			s.loading++ // until the response, updates replay history
 		}
-	}
-	if v.hasID {
-		r := request{method: v.method.Str, session: sid}
-		if s := c.sessions[sid]; s != nil {
-			r.created = s.created
-		}
-		c.track(v.id.Raw, r, true)
 	}
 	return Result{}, nil
 }
 
-func (c *Conn) tracked(id string) bool {
-	_, ok := c.requests[awaitKey(id)]
-	return ok
+// trackClient tracks a client request until its response, and reports
+// whether it is tracked now (see track).
+func (c *Conn) trackClient(v frameView, sid string) bool {
+	r := request{method: v.method.Str, session: sid}
+	if s := c.sessions[sid]; s != nil {
+		r.created = s.created
+	}
+	return c.track(v.id.Raw, r, true)
 }
 
 // turnStart starts a turn of s; the first of a busy spell starts an epoch,

@@ -1,11 +1,13 @@
 package acpdialect_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/acpdialect/acpdialect/grok"
 )
 
 // Turn and epoch edge cases found in review: cursor/task metadata must land
@@ -178,5 +180,44 @@ func TestTurnForgottenPromptLeavesNoTurnOpen(t *testing.T) {
 	h.in(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn"}}`)
 	if d, ok := c.Deadline(); !ok || d.After(now) {
 		t.Errorf("after the turn ended the question is due at %v (ok %v); want now, %v", d, ok, now)
+	}
+}
+
+// A prompt too large to track until its response (its id and session
+// over the budget's MaxValue) starts no turn: its response could end
+// none, and the session would stay busy for good. The next turn still
+// ends, so that a question asked in it is due at once.
+func TestTurnUntrackedPromptLeavesNoTurnOpen(t *testing.T) {
+	now := time.Unix(1000, 0)
+	c := acpdialect.NewRegistry(cursor.Dialect()).NewConn(acpdialect.Options{Agent: "cursor",
+		MaxBytes: 1 << 20, ClientAnswers: true, Now: func() time.Time { return now }})
+	h := &turnConn{t, c}
+	long := `"` + strings.Repeat("x", 70<<10) + `"`
+	h.out(prompt(long))
+	if st := c.Stats(); st.Budget.Refused != 1 {
+		t.Fatalf("Budget.Refused = %d; want 1 (the prompt)", st.Budget.Refused)
+	}
+	h.in(`{"jsonrpc":"2.0","id":` + long + `,"result":{"stopReason":"end_turn"}}`)
+	h.out(prompt("5"))
+	h.in(`{"jsonrpc":"2.0","id":20,"method":"cursor/ask_question","params":{"toolCallId":"q-1","questions":[]}}`)
+	h.in(`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn"}}`)
+	if d, ok := c.Deadline(); !ok || d.After(now) {
+		t.Errorf("after the turn ended the question is due at %v (ok %v); want now, %v", d, ok, now)
+	}
+}
+
+// A session/load too large to track until its response replays no
+// history for good: the session's later updates are live, so that Grok's
+// echo of the next prompt is flagged.
+func TestTurnUntrackedLoadEndsItsReplay(t *testing.T) {
+	c := acpdialect.NewRegistry(grok.Dialect()).NewConn(acpdialect.Options{Agent: grok.ID, MaxBytes: 1 << 20})
+	h := &turnConn{t, c}
+	long := `"` + strings.Repeat("x", 70<<10) + `"`
+	h.out(`{"jsonrpc":"2.0","id":` + long + `,"method":"session/load","params":{"sessionId":"s1"}}`)
+	h.in(`{"jsonrpc":"2.0","id":` + long + `,"result":{}}`)
+	h.out(prompt("5"))
+	r := h.in(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"go"}}}}`)
+	if r.Wire == nil || !r.Wire.Echo {
+		t.Errorf("the prompt's echo after an untracked load: Wire %+v; want the echo flagged", r.Wire)
 	}
 }
