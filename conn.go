@@ -39,12 +39,15 @@ type Options struct {
 	// The ids a value is found by are never cut: a card or half whose ids
 	// alone are that large, a session with such an id, or a request with
 	// such an id is not kept (Stats.Budget.Refused; a blocking request is
-	// then answered its default at once).
+	// then answered its default at once, and a session/prompt or
+	// session/load starts no turn or history replay: its response could
+	// end none).
 	//
 	// Sessions (with their states), requests awaiting an answer and
 	// tracked client requests (with their notes) are never evicted for
-	// another store: each keeps its own within MaxBytes/8, ending its
-	// oldest session, answering its oldest request its default, or
+	// another store: each keeps its own within MaxBytes/8, ending a
+	// session (chosen as at MaxSessions: the oldest idle one first),
+	// answering its oldest request its default, or
 	// forgetting its oldest client request. A state larger than
 	// MaxBytes/16 is not kept; a rewritten request whose note is that
 	// large is refused. See package correlate. Default DefaultMaxBytes; at
