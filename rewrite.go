@@ -387,7 +387,9 @@ func responseWire(id, method string, resp AgentResponse, st *Step) *Wire {
 // not applied (no state, no events), so that the Conn agrees with what
 // the client gets: a Rewrite's response becomes a -32603 error under the
 // client's id; a SessionHooks.Result's new result is dropped, and the
-// client gets the agent's response as it was. Call it before the first
+// client gets the agent's response as it was. The agent may still have
+// done what it was asked (Grok switched its model): the Conn keeps what
+// the client was told, not what the agent did. Call it before the first
 // frame.
 func (c *Conn) LimitLine(n int) { c.maxLine = max(n, 0) }
 
