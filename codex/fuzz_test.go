@@ -116,6 +116,7 @@ func FuzzResults(f *testing.F) {
 		`{"usage":{"totalTokens":1},"_meta":{"quota":{"token_count":{"totalTokens":1},"model_usage":[{"model":"gpt-5.2[high]"}]}}}`} {
 		f.Add(s)
 	}
+	seeds(f, "result")
 	f.Fuzz(func(t *testing.T, s string) {
 		r := gjson.Parse(s)
 		_ = codex.AuthStatusEvent(r)

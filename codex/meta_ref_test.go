@@ -132,6 +132,7 @@ func FuzzSystemErrorOnePass(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	seeds(f, "params.update")
 	f.Fuzz(func(t *testing.T, s string) {
 		if !json.Valid([]byte(s)) {
 			return
@@ -203,6 +204,7 @@ func FuzzParseChunkOnePass(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	seeds(f, "params.update")
 	f.Fuzz(func(t *testing.T, s string) {
 		if !json.Valid([]byte(s)) {
 			return
@@ -284,6 +286,7 @@ func FuzzSessionInfoOnePass(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	seeds(f, "params.update")
 	f.Fuzz(func(t *testing.T, s string) {
 		if !json.Valid([]byte(s)) {
 			return
