@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/acpdialect/acpdialect/frame"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 )
@@ -32,6 +33,12 @@ func FuzzReadCommand(f *testing.F) {
 		`["name"]`, `"x"`, `{"name":""}`,
 	} {
 		f.Add([]byte(s))
+	}
+	for _, list := range testwire.CaptureSeeds(f, ".", "params.update.availableCommands") {
+		gjson.Parse(list).ForEach(func(_, c gjson.Result) bool {
+			f.Add([]byte(c.Raw))
+			return true
+		})
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if !json.Valid(b) {
@@ -106,6 +113,11 @@ func FuzzReadCommands(f *testing.F) {
 		`[]`, `{}`,
 	} {
 		f.Add([]byte(s))
+	}
+	for _, u := range testwire.CaptureSeeds(f, ".", "params.update") {
+		if gjson.Get(u, "sessionUpdate").Str == "available_commands_update" {
+			f.Add([]byte(u))
+		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if !json.Valid(b) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/acpdialect/acpdialect/internal/scan"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/tidwall/gjson"
 )
 
@@ -47,6 +48,7 @@ func TestFastUpdateKind(t *testing.T) {
 func FuzzFastUpdateKind(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","sessionUpdate":"x"}},"params":{}}`))
+	addCaptureLines(f)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		f, ok := fastUpdateKind(line)
 		if !ok || !json.Valid(line) {
@@ -135,6 +137,7 @@ func TestSortedUpdate(t *testing.T) {
 func FuzzSortedUpdate(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"_meta":{"claudeCode":{"toolName":"Agent"}},"sessionUpdate":"tool_call","toolCallId":"t"}}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"a":1},"update":{}},"params":{}}`))
+	addCaptureLines(f)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		sid, params, update, ok := sortedUpdate(line)
 		if !ok || !json.Valid(line) {
@@ -174,5 +177,13 @@ func TestPlainString(t *testing.T) {
 		if ok != tt.ok || string(got) != tt.want {
 			t.Errorf("plainString(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// addCaptureLines seeds f with the Claude and Codex captures' session/update
+// lines, whose layouts the fast paths meet most.
+func addCaptureLines(f *testing.F) {
+	for _, l := range testwire.CaptureSeeds(f, ".", "@this") {
+		f.Add([]byte(l))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/acpdialect/acpdialect/terminal"
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
@@ -121,6 +122,13 @@ func FuzzReadCommand(f *testing.F) {
 		{`[`, `{"formatted_output":"\u00e9`},
 	} {
 		f.Add(s[0], s[1])
+	}
+	// The captures' inputs and outputs, each alone: few lines carry both.
+	for _, s := range testwire.CaptureSeeds(f, "..", "params.update.rawInput") {
+		f.Add(s, ``)
+	}
+	for _, s := range testwire.CaptureSeeds(f, "..", "params.update.rawOutput") {
+		f.Add(``, s)
 	}
 	f.Fuzz(func(t *testing.T, in, out string) {
 		c := terminal.ReadCommand(gjson.Result{Type: gjson.JSON, Raw: in}, gjson.Result{Type: gjson.JSON, Raw: out})

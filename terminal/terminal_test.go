@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/acpdialect/acpdialect/terminal"
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
@@ -130,6 +131,9 @@ func FuzzReadMeta(f *testing.F) {
 		`{"terminal_exit":{"exit_code":0,"signal":null,"terminal_id":"toolu_slow"}}`,
 		`{"claudeCode":{"toolName":"Bash"},"terminal_info":{"terminal_id":"x"}}`,
 	} {
+		f.Add(s)
+	}
+	for _, s := range testwire.CaptureSeeds(f, "..", "params.update._meta") {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {

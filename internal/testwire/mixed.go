@@ -9,6 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 // CaptureUpdates returns the session/update lines of the real transcripts
@@ -35,6 +38,34 @@ func CaptureUpdates(globs ...string) ([][]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// CaptureValues returns, for every session/update line of the transcripts
+// matched by the globs, the raw JSON at its gjson path where it has one:
+// real agent bytes to seed a fuzz target that reads only part of a frame.
+func CaptureValues(path string, globs ...string) ([]string, error) {
+	lines, err := CaptureUpdates(globs...)
+	var out []string
+	for _, l := range lines {
+		if v := gjson.GetBytes(l, path); v.Exists() {
+			out = append(out, v.Raw)
+		}
+	}
+	return out, err
+}
+
+// CaptureSeeds is CaptureValues over the Claude and Codex captures of the
+// module whose directory is root (relative to the test's package), for the
+// fuzz targets of packages that have none of their own; it fails tb when
+// they give no value, which would leave the target with hand-made seeds only.
+func CaptureSeeds(tb testing.TB, root, path string) []string {
+	tb.Helper()
+	vals, err := CaptureValues(path,
+		filepath.Join(root, "claude", "testdata", "*.jsonl"), filepath.Join(root, "codex", "testdata", "*.jsonl"))
+	if err != nil || len(vals) == 0 {
+		tb.Fatalf("no %s in the captures under %s: %v", path, root, err)
+	}
+	return vals
 }
 
 // WriteMixed writes a Cursor session of the given number of turns, both
