@@ -1,9 +1,11 @@
 package acpdialect_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/cursor"
 )
 
 // TestToolCallAfterItsUpdates: updates that come before their tool_call,
@@ -39,5 +41,21 @@ func TestToolCallAfterItsUpdates(t *testing.T) {
 				t.Errorf("events %q\nwant last %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestToolCallAfterItsNativeState: a Task tool call that arrives after
+// the native updates of its subagent keeps what they said, a final
+// status included.
+func TestToolCallAfterItsNativeState(t *testing.T) {
+	c := acpdialect.NewRegistry(cursor.Dialect()).NewConn(acpdialect.Options{Agent: cursor.ID})
+	got := feedFrames(t, c,
+		`>{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"sub-1","task":"Find dead CSS","name":"explore","_meta":{"cursor":{"toolCallId":"tool-1"}}}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"sub-1","state":"completed"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"tool-1","kind":"other","title":"Task: Find dead CSS","status":"in_progress","rawInput":{"_toolName":"task","description":"Find dead CSS"}}}}`,
+	)
+	if len(got) == 0 || !strings.Contains(got[len(got)-1], `"tool_call_id":"tool-1","payload":{"kind":"subagent_task","status":"completed"`) {
+		t.Errorf("events:\n%s\nwant the last one completed", strings.Join(got, "\n"))
 	}
 }

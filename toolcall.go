@@ -152,8 +152,9 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 		}
 	case first && st.native:
 		// The tool call a native subagent update named arrives after it:
-		// the card becomes the tool call's, keeping what the update said.
-		st.native = false
+		// the card becomes the tool call's, keeping what the update said,
+		// its status too (a child already done stays done).
+		st.native, early = false, true
 	case first && o.run:
 		// A run's frames all describe the same run: a tool_call for its
 		// card merges.
