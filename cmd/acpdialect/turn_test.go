@@ -39,14 +39,7 @@ func TestViewWholeTurn(t *testing.T) {
 		chunk("agent_message_chunk", "Done."),
 		tw.PromptResponse(2, "end_turn"),
 	}
-	var in bytes.Buffer
-	for _, f := range frames {
-		in.Write(append(f, '\n'))
-	}
-	code, out, errs := cli(t, in.String(), "replay", "-")
-	if code != 0 || errs != "" {
-		t.Fatalf("exit %d, stderr %q", code, errs)
-	}
+	out := replayFrames(t, frames)
 	want := []string{
 		`2 agent - name=some-agent`,
 		`5 prompt s1 "Fix the parser"`,
@@ -278,14 +271,7 @@ func TestViewTurnFramesWithEvents(t *testing.T) {
 		tw.Request(3, "session/load", map[string]any{"sessionId": "s2", "cwd": "/work/project", "mcpServers": []any{}}),
 		tw.Response(3, nil), // a load's result has no sessionId: the request's
 	}
-	var in bytes.Buffer
-	for _, f := range frames {
-		in.Write(append(f, '\n'))
-	}
-	code, out, errs := cli(t, in.String(), "replay", "-")
-	if code != 0 || errs != "" {
-		t.Fatalf("exit %d, stderr %q", code, errs)
-	}
+	out := replayFrames(t, frames)
 	got := squash(out)
 	for _, want := range []string{
 		"\n2 capabilities - ", // the dialect's events are still there
@@ -299,4 +285,19 @@ func TestViewTurnFramesWithEvents(t *testing.T) {
 			t.Errorf("no %q in\n%s", strings.TrimSpace(want), out)
 		}
 	}
+}
+
+// replayFrames runs replay on frames, one a line, and returns its output;
+// any other exit than 0 or anything on stderr fails the test.
+func replayFrames(t *testing.T, frames [][]byte) string {
+	t.Helper()
+	var in bytes.Buffer
+	for _, f := range frames {
+		in.Write(append(f, '\n'))
+	}
+	code, out, errs := cli(t, in.String(), "replay", "-")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	return out
 }
