@@ -68,7 +68,8 @@ type Options struct {
 	// DefaultMaxSessions.
 	MaxSessions int
 	// MaxRequests bounds the client requests tracked until the agent's
-	// response (to see turns end). Default DefaultMaxRequests.
+	// response (to see turns end): past it the oldest is forgotten
+	// (Stats.RequestsEvicted). Default DefaultMaxRequests.
 	MaxRequests int
 	// ClientMethods are agent -> client methods the client serves itself
 	// (its own "_" extensions, say). Like ACP's standard client methods they

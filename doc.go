@@ -69,7 +69,9 @@
 // the agent's frame, under the client's id. [Wire.Echo] marks the agent's
 // echo of the user's prompt. wiretap puts all of this on the wire; a
 // client with its own JSON-RPC layer writes the frames itself. Every frame
-// not rewritten goes on byte for byte.
+// not rewritten goes on byte for byte. A client that reads lines up to a
+// length sets it with [Conn.LimitLine] (wiretap does): a rewritten response
+// that would be longer is not made, and nothing of its step is applied.
 //
 // # Ownership and lifetime
 //

@@ -245,7 +245,8 @@ func setModelResult(result gjson.Result) string {
 // ClassifyError reads a session/set_model error: ok when it is the
 // incompatible switch (data.code, or the code or "requires agent" and
 // "Start a new session" in its message). The error the client gets keeps
-// the agent's code, says to start a new session, and has
+// the agent's code (-32600 for none, 0, or one that is not a whole
+// number within 32 bits), says to start a new session, and has
 // data {"code":"MODEL_SWITCH_INCOMPATIBLE_AGENT","action":"new_session"},
 // followed by the other members of the agent's data.
 func ClassifyError(e gjson.Result) (acpdialect.RPCError, bool) {
