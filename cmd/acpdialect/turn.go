@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -37,8 +38,12 @@ type permissionReq struct {
 	options map[string]string
 }
 
-// request is a client request awaiting its response.
-type request struct{ method, session string }
+// request is a client request awaiting its response, and the line that
+// sent it.
+type request struct {
+	method, session string
+	line            int
+}
 
 func newTurnState() *turnState {
 	return &turnState{requests: map[string]request{}, permissions: map[string]permissionReq{}, depths: map[string]int{}}
@@ -147,7 +152,7 @@ func (t *turnState) rows(f replay.Frame, dst []row) []row {
 		return t.response(f, r, dst)
 	case f.Dir == replay.ClientToAgent:
 		if f.ID != "" {
-			remember(t.requests, strings.Clone(scan.IDKey(f.ID)), request{strings.Clone(truncate(f.Method)), cut(r.session)})
+			remember(t.requests, strings.Clone(scan.IDKey(f.ID)), request{strings.Clone(truncate(f.Method)), cut(r.session), r.line})
 		}
 		return t.clientRequest(f, r, dst)
 	case f.Method == "session/update":
@@ -336,4 +341,19 @@ func prefixed(prefix string, o gjson.Result) string {
 		return true
 	})
 	return strings.Join(out, " ")
+}
+
+// unfinished is a row for each prompt the transcript sent and never saw
+// answered, in the order they were sent: the agent exited, crashed or
+// was still working when the recording stopped.
+func (t *turnState) unfinished() []row {
+	var rows []row
+	for _, req := range t.requests {
+		if req.method == "session/prompt" {
+			rows = append(rows, row{line: req.line, what: "unfinished", session: req.session,
+				text: "the transcript ends before this turn's end"})
+		}
+	}
+	slices.SortFunc(rows, func(a, b row) int { return a.line - b.line })
+	return rows
 }

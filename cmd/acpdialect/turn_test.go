@@ -287,6 +287,20 @@ func TestViewTurnFramesWithEvents(t *testing.T) {
 	}
 }
 
+// TestViewUnfinishedTurn: a transcript that ends inside a turn (the agent
+// crashed, or the recording stopped) says so at its end, for each turn
+// left open, in the order they started; an ended turn says nothing.
+func TestViewUnfinishedTurn(t *testing.T) {
+	req, resp := tw.Initialize(0, "claude-agent-acp")
+	frames := [][]byte{req, resp, tw.Prompt(2, "s1", "hi"), tw.Prompt(3, "s2", "there"),
+		tw.Prompt(4, "s3", "ended"), tw.PromptResponse(4, "end_turn")}
+	got := squash(replayFrames(t, frames))
+	want := "\n3 unfinished s1 the transcript ends before this turn's end\n4 unfinished s2 the transcript ends before this turn's end\nagent="
+	if !strings.Contains("\n"+got, want) || strings.Contains(got, "unfinished s3") {
+		t.Errorf("got\n%s\nwant the turns of s1 and s2, and only those, unfinished", got)
+	}
+}
+
 // replayFrames runs replay on frames, one a line, and returns its output;
 // any other exit than 0 or anything on stderr fails the test.
 func replayFrames(t *testing.T, frames [][]byte) string {

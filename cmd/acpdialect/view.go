@@ -102,6 +102,9 @@ func (v *view) event(rec replay.Record) error {
 
 func (v *view) finish(sum replay.Summary) {
 	v.endMessage()
+	for _, r := range v.turn.unfinished() {
+		v.write(r)
+	}
 	fmt.Fprintln(v.w, v.paint(colorDim, summary(sum, v.cards)))
 }
 
