@@ -173,9 +173,13 @@ func TestTapEditorLeavesDeafAgent(t *testing.T) {
 	p.stdin.Close() // the editor goes away
 	// Its answers are more than the pipe and the queue hold: the last
 	// are dropped.
+	// The drop is said when the queue fills, and again only once the
+	// pipe has taken all those queued, which it may do before it fills
+	// when the tap's writer lags on a loaded machine: a few times at
+	// most, never once per dropped answer (some 3,000 here).
 	code, stderr := p.wait(t, read)
-	if code != 128+int(syscall.SIGTERM) || strings.Count(stderr, "are dropped") != 1 {
-		t.Errorf("tap exit %d, want %d (the agent ended by SIGTERM), and the drop of answers said once; stderr:\n%.2000s", code, 128+int(syscall.SIGTERM), stderr)
+	if n := strings.Count(stderr, "are dropped"); code != 128+int(syscall.SIGTERM) || n < 1 || n > 3 {
+		t.Errorf("tap exit %d, want %d (the agent ended by SIGTERM), and the drop of answers said %d times, want 1-3; stderr:\n%.2000s", code, 128+int(syscall.SIGTERM), n, stderr)
 	}
 	noProcessLeft(t, filepath.Join(dir, "child-pid"))
 }
