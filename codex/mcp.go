@@ -70,11 +70,7 @@ func mcpCall(u frame.ToolUpdate, m Meta, prev acpdialect.Payload) acpdialect.Pay
 		t = acpdialect.MCPTool{Server: strings.Clone(server), Tool: strings.Clone(tool), Arguments: args}
 	}
 	if d := frame.View(m.MCPDelta); d != "" {
-		out := t.Output + lineBreak(t.Output) + d
-		if t.Output == "" {
-			out = strings.Clone(d) // "" + d is d itself: a view of the frame
-		}
-		t.Output, t.OutputTruncated = tail(out, MaxMCPOutput, t.OutputTruncated)
+		t.Output, t.OutputTruncated = tail(t.Output+lineBreak(t.Output)+d, MaxMCPOutput, t.OutputTruncated)
 	}
 	if res, errMsg, ok := ParseMCPOutput(u.RawOutput); ok {
 		if res != "" {
@@ -200,11 +196,13 @@ func errorText(v gjson.Result) string {
 	return ""
 }
 
-// tail returns s cut to its last max bytes (at a character boundary) and
-// whether anything was ever cut.
+// tail returns s cut to its last max bytes (at a character boundary), as
+// a string of its own, and whether anything was ever cut. s may view a
+// frame (a first progress message: "" + d is d itself): the card never
+// keeps that view.
 func tail(s string, max int, cut bool) (string, bool) {
 	if len(s) <= max {
-		return s, cut
+		return strings.Clone(s), cut
 	}
 	i := len(s) - max
 	for i < len(s) && !utf8.RuneStart(s[i]) {

@@ -151,7 +151,6 @@ func CapacityError(u gjson.Result) *acpdialect.Event {
 	// that text, not the whole message, which may have said more before.
 	e.ReplacesMessageID = strings.Clone(c.MessageID)
 	e.ReplacesText, _ = tail(c.Text, maxReplacedText, false)
-	e.ReplacesText = strings.Clone(e.ReplacesText)
 	return &acpdialect.Event{Type: acpdialect.EventProviderError, Object: e}
 }
 
