@@ -180,14 +180,11 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 	}
 	next = c.takeLate(k, next)
 	next = st.withGeneric(next, u)
-	if early {
+	if early || o.run {
 		next.Status = forwardStatus(old.Status, next.Status)
 	}
-	if o.run {
-		next.Status = forwardStatus(old.Status, next.Status)
-		if next.ParentToolCallID == "" && o.parent != st.id {
-			next.ParentToolCallID = o.parent
-		}
+	if o.run && next.ParentToolCallID == "" && o.parent != st.id {
+		next.ParentToolCallID = o.parent
 	}
 	var nested []Event
 	if c.childSessions() {
