@@ -1164,7 +1164,7 @@ func (c *Conn) touchSession(sid string) *session {
 		return nil
 	}
 	for len(c.sessions) > 0 && (len(c.sessions) >= c.opts.MaxSessions || c.sessBytes+size > c.budget.Share()) {
-		c.endSession(c.oldestSession())
+		c.endSession(c.sessionToEnd())
 		c.stats.SessionsEvicted++
 	}
 	c.seq++
@@ -1196,14 +1196,14 @@ func (s *session) held() int64 {
 	return n
 }
 
-func (c *Conn) oldestSession() string { return c.oldestSessionBut(nil) }
+func (c *Conn) sessionToEnd() string { return c.sessionToEndBut(nil) }
 
-// oldestSessionBut returns the session to end first, other than but, or
+// sessionToEndBut returns the session to end first, other than but, or
 // "": the oldest idle one, else the oldest subagent's session of a busy
 // one, else the oldest. Ending a session in mid-turn loses its cards and
 // its pending metadata, and ends its subagents' sessions with it, while
 // an old idle one may never be used again.
-func (c *Conn) oldestSessionBut(but *session) string {
+func (c *Conn) sessionToEndBut(but *session) string {
 	var id string
 	var min uint64
 	rank := 0

@@ -496,7 +496,7 @@ func (c *Conn) setState(s *session, state any) *session {
 		state, size = nil, 0
 	}
 	for c.sessBytes-x.stateSize+size > c.budget.Share() {
-		old := c.oldestSessionBut(s)
+		old := c.sessionToEndBut(s)
 		if old == "" {
 			break
 		}
