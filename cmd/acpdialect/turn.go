@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -226,7 +227,7 @@ func (t *turnState) response(f replay.Frame, r row, dst []row) []row {
 		r.what, r.text = "agent", scalars(info)
 	case "session/new", "session/load":
 		// A load's result has no sessionId: the request named it.
-		r.what, r.session = "session", cmpOr(get(f.Result, "sessionId"), req.session)
+		r.what, r.session = "session", cmp.Or(get(f.Result, "sessionId"), req.session)
 	default:
 		return dst
 	}
@@ -241,7 +242,7 @@ func (t *turnState) errorRow(f replay.Frame, r row, method string, dst []row) []
 		return dst
 	}
 	e := gjson.Parse(f.Error)
-	head := "id=" + cmpOr(f.ID, "null") + " "
+	head := "id=" + cmp.Or(f.ID, "null") + " "
 	if method != "" {
 		head += method + " "
 	}
@@ -281,16 +282,9 @@ func permissionAnswer(res gjson.Result, rpcErr string, opts map[string]string) s
 	}
 	o := res.Get("outcome")
 	if id := o.Get("optionId").String(); id != "" {
-		return "selected " + word(cmpOr(opts[id], id))
+		return "selected " + word(cmp.Or(opts[id], id))
 	}
-	return cmpOr(o.Get("outcome").String(), "-")
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
+	return cmp.Or(o.Get("outcome").String(), "-")
 }
 
 // update shows the session/update kinds that carry no card: plans,
@@ -306,7 +300,7 @@ func (t *turnState) update(f replay.Frame, r row, dst []row) []row {
 		entries := u.Get("entries").Array()
 		out := []string{"entries=" + strconv.Itoa(len(entries))}
 		for _, e := range entries {
-			out = append(out, "["+cmpOr(e.Get("status").String(), "-")+"]", quote(e.Get("content").String()))
+			out = append(out, "["+cmp.Or(e.Get("status").String(), "-")+"]", quote(e.Get("content").String()))
 		}
 		// The agent's own to-do list: not the plan event of a dialect
 		// (Cursor's cursor/create_plan), which waits for the user.
