@@ -381,12 +381,22 @@ func (p *Payload) Cut(max int) bool {
 		return false
 	}
 	fields := p.cutFields(make([]*string, 0, 16))
-	dropped := false
-	if m := p.MCPTool; m != nil && len(m.Arguments) > 0 && size-strLen(fields) > max {
-		m.Arguments, dropped = nil, true // m is a copy (cutFields)
+	dropped := p.dropArguments(size-strLen(fields) > max)
+	if dropped {
 		size = p.Size()
 	}
 	return correlate.CutStrings(max-(size-strLen(fields)), fields...) || dropped
+}
+
+// dropArguments leaves out an MCP tool's arguments when over says the
+// payload is over its bound without its strings, and reports whether it
+// did. The MCP object must be a copy already (cutFields).
+func (p *Payload) dropArguments(over bool) bool {
+	if m := p.MCPTool; over && m != nil && len(m.Arguments) > 0 {
+		m.Arguments = nil
+		return true
+	}
+	return false
 }
 
 // cutFields copies the kind objects (copy-on-write) and appends pointers to

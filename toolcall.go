@@ -264,7 +264,13 @@ func (st *toolState) Cut(max int) bool {
 		return false
 	}
 	fields := append(st.payload.cutFields(make([]*string, 0, 16)), &st.acpKind)
-	cut := correlate.CutStrings(max-(size-strLen(fields)), fields...)
+	// Arguments too large for the card are left out, as Payload.Cut does:
+	// a card refused for them would lose its call's later updates.
+	dropped := st.payload.dropArguments(size-strLen(fields) > max)
+	if dropped {
+		size = st.Size()
+	}
+	cut := correlate.CutStrings(max-(size-strLen(fields)), fields...) || dropped
 	if g := st.payload.Generic; g != nil && g.ACPKind != "" {
 		g.ACPKind = st.acpKind // a copy already (cutFields)
 	}

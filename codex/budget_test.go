@@ -50,3 +50,22 @@ func TestRunLinksWithinBudget(t *testing.T) {
 	runtime.KeepAlive(frames)
 	runtime.KeepAlive(c)
 }
+
+// An MCP call whose arguments alone are over the budget's per-value cap
+// (MaxBytes/16) is kept without them, as the README says of a card over
+// the cap: a JSON value cannot be cut, and a card refused for it would
+// lose the call's result and end state.
+func TestMCPArgumentsOverValueCap(t *testing.T) {
+	c := conn(t, acpdialect.Options{MaxBytes: 1 << 20}) // a 64 KiB cap
+	args := `{"q":"` + strings.Repeat("a", 100<<10) + `"}`
+	feed(t, c, update(`{"sessionUpdate":"tool_call","toolCallId":"m1","kind":"execute","title":"mcp.s.t","status":"in_progress",`+
+		`"rawInput":{"server":"s","tool":"t","arguments":`+args+`},"_meta":{"is_mcp_tool_call":true}}`))
+	out := feed(t, c, update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","status":"completed","rawOutput":{"result":"ok"}}`))
+	want := `{"type":"tool_call_update","agent":"codex","session_id":"s1","tool_call_id":"m1","payload":{"kind":"mcp_tool","status":"completed","title":"mcp.s.t","mcp_tool":{"server":"s","tool":"t","output":"ok"}}}`
+	if out != want {
+		t.Errorf("the result of an MCP call with large arguments:\n got %.300s\nwant %s", out, want)
+	}
+	if st := c.Stats(); st.Tools.Refused != 0 || st.Tools.Cut == 0 || st.Tools.Live != 1 {
+		t.Errorf("tools %+v: the card is cut, not refused", st.Tools)
+	}
+}
