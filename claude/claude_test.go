@@ -103,6 +103,8 @@ func TestParseTaskNotifications(t *testing.T) {
 	}{
 		{"one", env("m1", "E1"), []claude.Notification{{TaskID: "m1", Event: "E1", Start: 0, End: len(env("m1", "E1"))}}},
 		{"human prefix", "Human: " + env("m1", "E1"), []claude.Notification{{TaskID: "m1", Event: "E1", Start: 0, End: 7 + len(env("m1", "E1"))}}},
+		{"human prefix after a line", "ok\nHuman: " + env("m1", "E1"), []claude.Notification{{TaskID: "m1", Event: "E1", Start: 3, End: 10 + len(env("m1", "E1"))}}},
+		{"not a human prefix", "NotHuman: " + env("m1", "E1"), []claude.Notification{{TaskID: "m1", Event: "E1", Start: 10, End: 10 + len(env("m1", "E1"))}}},
 		{"in text", "ab " + env("m1", "E1") + " cd", []claude.Notification{{TaskID: "m1", Event: "E1", Start: 3, End: 3 + len(env("m1", "E1"))}}},
 		{"two tasks", env("m1", "a") + env("m2", "b"), []claude.Notification{
 			{TaskID: "m1", Event: "a", Start: 0, End: len(env("m1", "a"))},

@@ -165,10 +165,11 @@ func taskID(s string) (string, bool) {
 }
 
 // humanPrefix moves start back over a "Human:" (and spaces) just before
-// it: the agent's transcript form of an injected turn.
+// it: the agent's transcript form of an injected turn. The word must stand
+// alone, so that "NotHuman:" is left as the agent wrote it.
 func humanPrefix(text string, start int) int {
 	before := strings.TrimRight(text[:start], " \t\r\n")
-	if p, ok := strings.CutSuffix(before, "Human:"); ok {
+	if p, ok := strings.CutSuffix(before, "Human:"); ok && (p == "" || !idByte(p[len(p)-1])) {
 		return len(p)
 	}
 	return start
