@@ -34,7 +34,7 @@ import (
 //     all a client needs of them.
 //   - What a frame says of a child by its session id alone (Child: a
 //     vendor's subagent tree) merges into the card the child is linked to,
-//     or waits for the link in the child's parent session.
+//     or waits for the link keyed by the child session alone (see Child).
 
 // Default bounds of the message events held for a session that may be a
 // child (see Dialect.ChildSessions).
@@ -46,17 +46,30 @@ const (
 // Child is what a frame says about a subagent known by its child session
 // alone (OpenCode's subagent tree): a half merged with Dialect.MergeLate
 // into the card the child session is linked to, or, until the link,
-// waiting in its parent's session (bounded like every late half, swept
-// with that session). Like a Late its values must not view the frame.
+// waiting in the store of late halves (Options.Pending) keyed by the child
+// session alone, whatever its parent: a child session id names one
+// subagent, so no other card can take it, and its parent may be a session
+// the Conn has not seen yet (a subagent's own subagent, listed before the
+// subagent spoke). The waiting halves share one session bucket of that
+// store, so they are bounded by its per-session entries and the byte
+// budget, the oldest evicted first (Stats.Pending.Evicted); they are not
+// swept with a session. A half for a child that already waits merges into
+// the waiting one. Like a Late its values must not view the frame.
 type Child struct {
 	// Session is the child session's id.
 	Session string
-	// Parent is the session that started it; a half for a session the
-	// Conn does not track is dropped (Stats.LateDropped) unless the child
-	// is linked already.
+	// Parent is the session that started it. A half with no Parent (a
+	// removal, which names the child alone) only merges: into the card
+	// the child is linked to or the half that waits for it; with neither
+	// it is dropped (Stats.LateDropped), as nothing of the child was kept.
 	Parent  string
 	Payload Payload
 }
+
+// childKey is the key a Child half waits under in the store of late
+// halves: the child session alone, in one bucket (Session "", which no
+// session has).
+func childKey(child string) correlate.Key { return correlate.Key{ID: child} }
 
 // EarlyStats counts the work of Dialect.ChildSessions.
 type EarlyStats struct {
@@ -218,7 +231,7 @@ func (c *Conn) linkCard(k correlate.Key, old, next Payload) Payload {
 	if c.d.MergeLate == nil {
 		return next
 	}
-	pk := correlate.Key{Session: k.Session, ID: child}
+	pk := childKey(child)
 	if half := c.pending.Get(pk); half != nil {
 		if m, ok := c.d.MergeLate(next, *half); ok {
 			c.pending.Take(pk)
@@ -294,18 +307,17 @@ func (c *Conn) childHalves(kids []Child) []Event {
 				continue
 			}
 		}
-		s := c.sessions[kid.Parent]
-		if s == nil {
-			c.stats.LateDropped++
-			continue
-		}
-		pk := correlate.Key{Session: s.id, ID: kid.Session}
+		pk := childKey(kid.Session)
 		if prev := c.pending.Get(pk); prev != nil {
 			if m, ok := c.d.MergeLate(*prev, kid.Payload); ok {
 				*prev = m
 				c.pending.Changed(pk) // measured again: it may have grown
 				continue
 			}
+		}
+		if kid.Parent == "" {
+			c.stats.LateDropped++ // a removal of a child nothing was kept of
+			continue
 		}
 		pk.ID = strings.Clone(kid.Session) // a store key: see vendorUpdate
 		c.pending.Put(pk, kid.Payload)

@@ -6,9 +6,11 @@ import (
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/acpdialect/acpdialect/dialects"
 	tw "github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/acpdialect/acpdialect/opencode"
+	"github.com/tidwall/gjson"
 )
 
 // conn is an OpenCode connection with session root open and a turn in
@@ -148,23 +150,108 @@ func TestLinkFirstAndGrandchild(t *testing.T) {
 	}
 }
 
-// A subagent node for a child that is already linked merges at once; a
-// node whose parent session the Conn does not track is dropped.
-func TestNodeLinkedAndUnknownParent(t *testing.T) {
-	c := conn(t, acpdialect.Options{})
-	feed(t, c, taskStart("root", "task1"), false)
-	feed(t, c, taskDone("root", "task1", "kid"), false)
-	n := tw.Notify(opencode.MethodSubagentsUpdate, map[string]any{"generation": "g", "revision": 1,
-		"upsert": []any{
-			map[string]any{"sessionId": "kid", "parentSessionId": "root", "phase": "failed", "agent": "general"},
-			map[string]any{"sessionId": "other", "parentSessionId": "nowhere", "phase": "running"},
-		}, "removedSessionIds": []any{}})
-	out := feed(t, c, n, false)
-	if !strings.Contains(out, `"tool_call_id":"task1","payload":{"kind":"subagent_task","status":"completed","title":"t","subagent_task":{"subagent_type":"general","status":"failed","child_session_id":"kid"}}`) {
-		t.Errorf("out: %s", out)
+// node is a subagent tree node of child session sid under parent.
+func node(sid, parent, phase, agent string) map[string]any {
+	return map[string]any{"runId": sid, "sessionId": sid, "rootSessionId": "root", "parentSessionId": parent,
+		"phase": phase, "agent": agent, "cwd": "/w"}
+}
+
+// treeUpdate is an _opencode/subagents/update notification.
+func treeUpdate(upsert []any, removed ...string) []byte {
+	rm := []any{}
+	for _, r := range removed {
+		rm = append(rm, r)
 	}
-	if st := c.Stats(); st.LateDropped != 1 || st.LateMerged != 1 {
-		t.Errorf("stats %+v", st)
+	return tw.Notify(opencode.MethodSubagentsUpdate, map[string]any{"generation": "g", "revision": 1,
+		"upsert": upsert, "removedSessionIds": rm})
+}
+
+// A subagent node merges into the card its child is linked to, at once or
+// at the link, whatever the Conn knew of its parent when it came; a
+// removal marks the node wherever it is, so that a node removed before
+// its link does not come back with its old phase; what waits is bounded.
+func TestNodes(t *testing.T) {
+	list := func(id int, nodes ...any) [][]byte {
+		return [][]byte{
+			tw.Request(id, opencode.MethodSubagentsList, map[string]any{}),
+			tw.Response(id, map[string]any{"generation": "g", "revision": 0, "nodes": nodes}),
+		}
+	}
+	type stats struct{ merged, dropped, live, evicted uint64 }
+	tests := []struct {
+		name    string
+		opts    acpdialect.Options
+		frames  [][]byte // fed in order; a request (has "method" and "id") goes out
+		want    []string // in the events of the last frame
+		notWant []string
+		stats   stats
+	}{{
+		name: "linked child merges at once",
+		frames: [][]byte{taskStart("root", "task1"), taskDone("root", "task1", "kid"),
+			treeUpdate([]any{node("kid", "root", "failed", "general")})},
+		want:  []string{`"tool_call_id":"task1","payload":{"kind":"subagent_task","status":"completed","title":"t","subagent_task":{"subagent_type":"general","status":"failed","child_session_id":"kid"}}`},
+		stats: stats{merged: 1},
+	}, {
+		// The subagent's own subagent is listed before the subagent's
+		// session sent anything: its node waits for the link.
+		name: "parent not seen yet",
+		frames: [][]byte{treeUpdate([]any{node("kid", "root", "running", "general"), node("gk", "kid", "running", "explore")}),
+			taskStart("root", "task1"), taskDone("root", "task1", "kid"),
+			taskStart("kid", "task2"), taskDone("kid", "task2", "gk")},
+		want:  []string{`"session_id":"kid","tool_call_id":"task2","payload":{"kind":"subagent_task","status":"completed","title":"t","parent_tool_call_id":"task1","subagent_task":{"subagent_type":"explore","status":"running","child_session_id":"gk"}}`},
+		stats: stats{merged: 2},
+	}, {
+		// A snapshot of a tree whose sessions the client has not opened
+		// (listed after a load): the node waits until the parent's task is
+		// replayed.
+		name: "snapshot of an unknown tree",
+		frames: append(list(7, map[string]any{"runId": "r2", "sessionId": "r2", "rootSessionId": "r2", "phase": "completed", "cwd": "/w"},
+			node("c2", "r2", "completed", "explore")),
+			taskStart("r2", "t9"), taskDone("r2", "t9", "c2")),
+		want:  []string{`"session_id":"r2","tool_call_id":"t9","payload":{"kind":"subagent_task","status":"completed","title":"t","subagent_task":{"subagent_type":"explore","status":"completed","child_session_id":"c2"}}`},
+		stats: stats{merged: 1},
+	}, {
+		name: "removed before its link",
+		frames: [][]byte{treeUpdate([]any{node("kid", "root", "running", "general")}), treeUpdate(nil, "kid"),
+			taskStart("root", "task1"), taskDone("root", "task1", "kid")},
+		want:    []string{`"subagent_task":{"subagent_type":"general","status":"removed","child_session_id":"kid"}`},
+		notWant: []string{`"status":"running"`},
+		stats:   stats{merged: 1},
+	}, {
+		name: "removed then listed again",
+		frames: [][]byte{treeUpdate([]any{node("kid", "root", "running", "general")}), treeUpdate(nil, "kid"),
+			treeUpdate([]any{node("kid", "root", "completed", "general")}),
+			taskStart("root", "task1"), taskDone("root", "task1", "kid")},
+		want:  []string{`"subagent_task":{"subagent_type":"general","status":"completed","child_session_id":"kid"}`},
+		stats: stats{merged: 1},
+	}, {
+		name:   "removal of a child nothing was kept of",
+		frames: [][]byte{treeUpdate(nil, "ghost")},
+		stats:  stats{dropped: 1},
+	}, {
+		// The waiting nodes are bounded by the late halves' per-session
+		// entries, the oldest evicted first.
+		name: "waiting nodes bounded",
+		opts: acpdialect.Options{Pending: correlate.Limits{PerSession: 2}},
+		frames: [][]byte{treeUpdate([]any{node("a", "x", "running", "ga"), node("b", "y", "running", "gb"), node("c", "z", "running", "gc")}),
+			taskStart("root", "t1"), taskDone("root", "t1", "a"), taskStart("root", "t3"), taskDone("root", "t3", "c")},
+		want:  []string{`"tool_call_id":"t3","payload":{"kind":"subagent_task","status":"completed","title":"t","subagent_task":{"subagent_type":"gc","status":"running","child_session_id":"c"}}`},
+		stats: stats{merged: 1, live: 1, evicted: 1},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := conn(t, tt.opts)
+			var out string
+			for _, f := range tt.frames {
+				v := gjson.ParseBytes(f)
+				out = feed(t, c, f, v.Get("method").Exists() && v.Get("id").Exists())
+			}
+			tw.Fragments(t, out, tt.want, tt.notWant)
+			st := c.Stats()
+			if got := (stats{st.LateMerged, st.LateDropped, uint64(st.Pending.Live), st.Pending.Evicted}); got != tt.stats {
+				t.Errorf("stats %+v, want %+v", got, tt.stats)
+			}
+		})
 	}
 }
 

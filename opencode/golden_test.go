@@ -52,10 +52,10 @@ func TestGoldenSemantics(t *testing.T) {
 			`"status":"completed","title":"find flaky tests","subagent_task":{"description":"find flaky tests","prompt":"Run the suite three times","subagent_type":"explore","status":"running","model":"openai/gpt-5","child_session_id":"ses_a"`,
 			`"subagent_task":{"description":"find flaky tests","prompt":"Run the suite three times","subagent_type":"explore","status":"completed"`,
 			`{"type":"tool_call","agent":"opencode","session_id":"ses_root","tool_call_id":"call_a","payload":{"kind":"subagent_task","status":"completed","title":"find flaky tests","subagent_task":{"description":"find flaky tests","prompt":"Run the suite three times","subagent_type":"explore","status":"removed"`,
-			// ses_b's node waits (no card names it); its removal, with no
-			// parent and no link, is dropped; _opencode/rawEvent is not
+			// ses_b's node waits (no card names it) and its removal marks
+			// the waiting node, nothing dropped; _opencode/rawEvent is not
 			// the dialect's.
-			`"late_dropped":1`, `"ignored_notifications":1`, `"pending":{"stored":2,"matched":1,"evicted":0,"over_budget":0,"swept":0,`,
+			`"late_dropped":0`, `"ignored_notifications":1`, `"pending":{"stored":2,"matched":1,"evicted":0,"over_budget":0,"swept":0,`,
 			`"replies":0,"declined":0`,
 		}, []string{`"type":"reply"`, `"status":"in_progress","title":"find flaky tests","subagent_task":{"description":"find flaky tests","prompt":"Run the suite three times","subagent_type":"explore","status"`, `ses_b"`}},
 		{"usage", []string{

@@ -155,8 +155,9 @@ func readNodes(arr gjson.Result, out []acpdialect.Child) []acpdialect.Child {
 // HandleSubagentsUpdate reads an _opencode/subagents/update notification:
 // each upserted subagent node, then each removed session as a child whose
 // subagent status is PhaseRemoved (its card's status is left as it is).
-// A removed session is named without its parent: it merges only into a
-// card it is linked to.
+// A removed session is named without its parent: it merges only into the
+// card it is linked to or the node that waits for the link (see
+// acpdialect.Child).
 func HandleSubagentsUpdate(params gjson.Result) acpdialect.Action {
 	var kids []acpdialect.Child
 	var seen uint8
