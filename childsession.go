@@ -21,13 +21,13 @@ import (
 //     store, bounded by Options.Tools) are nested when it comes: each gets
 //     the parent and is reported again as a tool_call_update.
 //   - A session the client never opened, first seen in an agent update
-//     while another session's turn is in flight, may be that turn's
-//     subagent: its message events are held (Options.MaxHeld events and
-//     Options.MaxHeldBytes of text, the oldest evicted; across sessions
-//     the Conn's byte budget, Options.MaxBytes) until it is linked,
-//     then reported with the parent. They are dropped when it or the
-//     session whose turn it was first seen in ends. Stats.Early counts all
-//     of this.
+//     or request (a permission request) while another session's turn is
+//     in flight, may be that turn's subagent: its message events are held
+//     (Options.MaxHeld events and Options.MaxHeldBytes of text, the oldest
+//     evicted; across sessions the Conn's byte budget, Options.MaxBytes)
+//     until it is linked, then reported with the parent. They are dropped
+//     when it or the session whose turn it was first seen in ends.
+//     Stats.Early counts all of this.
 //   - Message events (an Update.Event of a message or thought chunk
 //     kind) are read only in child sessions, linked or held: the parent's
 //     own chunks are the stream's bulk and the standard chunk already says
@@ -134,9 +134,10 @@ func isChunk(kind string) bool {
 // their own.
 func (c *Conn) childSessions() bool { return c.d != nil && c.d.ChildSessions }
 
-// updateSession is touchSession for an agent update: a session first seen
-// there while another session's turn is in flight may be that turn's
-// subagent, and holds its messages until it is linked.
+// updateSession is touchSession for an agent update or an agent request
+// to the client: a session first seen there while another session's turn
+// is in flight may be that turn's subagent, and holds its messages until
+// it is linked.
 func (c *Conn) updateSession(sid string) *session {
 	if !c.childSessions() {
 		return c.touchSession(sid)

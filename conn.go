@@ -693,7 +693,9 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 	}
 	v.readIDParams()
 	if isClientMethod(method) || c.serves(method) {
-		c.touchSession(scan.Result(scan.Member(v.params, "sessionId")).Str)
+		// A subagent's session may be first seen here (OpenCode names
+		// the child in its permission requests): as in an update.
+		c.updateSession(scan.Result(scan.Member(v.params, "sessionId")).Str)
 		if v.hasID {
 			c.forgetAnswered(v.id.Raw) // the client's response to this one is its own
 		}

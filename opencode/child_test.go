@@ -107,6 +107,27 @@ func TestHeldDroppedWithParent(t *testing.T) {
 	}
 }
 
+// A child first seen in a request of its own to the client (a permission
+// request: OpenCode names the child session in it) may be a subagent as
+// much as one first seen in an update: its messages are held until the
+// link, not lost.
+func TestFirstSeenInAgentRequest(t *testing.T) {
+	c := conn(t, acpdialect.Options{})
+	feed(t, c, taskStart("root", "task1"), false)
+	feed(t, c, tw.Request(50, "session/request_permission", map[string]any{"sessionId": "kid",
+		"toolCall": map[string]any{"toolCallId": "w1"}, "options": []any{}}), false)
+	if out := feed(t, c, chunk("kid", "before the link"), false); out != "" {
+		t.Fatalf("a held message went out: %s", out)
+	}
+	out := feed(t, c, taskDone("root", "task1", "kid"), false)
+	if !strings.Contains(out, `"session_id":"kid","message":{"role":"assistant","text":"before the link","parent_tool_call_id":"task1"}`) {
+		t.Errorf("released:\n%s", out)
+	}
+	if e := c.Stats().Early; e.Released != 1 {
+		t.Errorf("early stats %+v", e)
+	}
+}
+
 // A session first seen with no turn in flight is no one's child: its
 // messages are neither held nor reported, and the parent's own chunks
 // never are.
