@@ -61,7 +61,9 @@
 //     <name>.final.golden and <name>.events.golden (the acpdialect replay
 //     --final and --json outputs), compared with go-cmp, or rewrites them
 //     when Options.Update is set. Options.Agent replays them as a named
-//     agent, for recordings without an initialize exchange.
+//     agent, for recordings without an initialize exchange; without it
+//     such a transcript fails the rule (nothing would identify the agent,
+//     and its goldens would pin standard ACP, not the dialect).
 //
 // The frames the kit works from are the dialect's own: one request and one
 // notification per entry of its method table, one update per kind it

@@ -48,9 +48,18 @@ func replayFile(reg *acpdialect.Registry, path, agent string) (final, events []b
 		return nil, nil, err
 	}
 	defer f.Close()
-	final, events, err = replayed(reg, f, replay.Options{Agent: agent, Strict: true})
+	initialized := false
+	final, events, err = replayed(reg, f, replay.Options{Agent: agent, Strict: true, Frame: func(fr replay.Frame) {
+		initialized = initialized || fr.Method == "initialize"
+	}})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !initialized && agent == "" {
+		// Without an initialize exchange nothing identifies the agent: the
+		// goldens would pin standard ACP behaviour, not the dialect's, and
+		// -update would bless them without a word.
+		return nil, nil, fmt.Errorf("%s: no initialize exchange, so the replay cannot identify the agent and would pin standard ACP only: add one, or set Options.Agent", path)
 	}
 	return final, events, nil
 }
@@ -73,7 +82,13 @@ func Replay(reg *acpdialect.Registry, transcript io.Reader, agent string) (final
 // outputs, with a panic returned as an error naming the line.
 func replayed(reg *acpdialect.Registry, r io.Reader, opts replay.Options) (final, events []byte, err error) {
 	line := 0
-	opts.Frame = func(f replay.Frame) { line = f.Line }
+	seen := opts.Frame
+	opts.Frame = func(f replay.Frame) {
+		line = f.Line
+		if seen != nil {
+			seen(f)
+		}
+	}
 	var rep *replay.Replay
 	if msg := protect(func() { rep, err = replay.Run(reg, r, opts) }); msg != "" {
 		return nil, nil, &panicError{line, msg}

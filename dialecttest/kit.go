@@ -27,7 +27,8 @@ type Options struct {
 	Dir string
 	// Agent replays the transcripts in Dir as this agent (a dialect ID or
 	// an agent name) instead of identifying it from their initialize
-	// response: for recordings that start without one. Other rules are
+	// response: for recordings that start without one (without Agent,
+	// such a transcript fails the goldens rule). Other rules are
 	// unaffected.
 	Agent string
 	// Update rewrites the goldens instead of comparing them, as the

@@ -562,6 +562,29 @@ func TestGoldens(t *testing.T) {
 	}
 }
 
+// A transcript without an initialize exchange is never identified: its
+// goldens would pin standard ACP, not the dialect, so the goldens rule
+// says so instead of writing them, unless Options.Agent names the agent.
+func TestGoldensNeedIdentification(t *testing.T) {
+	snew, sresp := dialecttest.SessionNew(1, "s1")
+	dir := writeTranscript(t, snew, sresp, dialecttest.Prompt(2, "s1", "go"),
+		goodFrames[1], goodFrames[0], dialecttest.PromptResponse(2, ""))
+	err := dialecttest.Check(good(), dialecttest.Options{Dir: dir, Update: true})
+	if err == nil || !strings.Contains(err.Error(), "no initialize exchange") || !strings.Contains(err.Error(), "Options.Agent") {
+		t.Fatalf("a transcript nothing identifies: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "task.final.golden")); err == nil {
+		t.Error("its goldens were written")
+	}
+	if err := dialecttest.Check(good(), dialecttest.Options{Dir: dir, Update: true, Agent: "acme"}); err != nil {
+		t.Fatalf("with Options.Agent: %v", err)
+	}
+	golden, _ := os.ReadFile(filepath.Join(dir, "task.final.golden"))
+	if !strings.Contains(string(golden), `"subagent_task":{"model":"m1"}`) {
+		t.Errorf("replayed as acme, the final golden lacks the merged card:\n%s", golden)
+	}
+}
+
 // Replay gives an outside dialect's transcript the outputs its goldens
 // hold, as the acpdialect replay command does for the built-ins.
 func TestReplay(t *testing.T) {
