@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -28,6 +29,11 @@ var (
 	// UTF-8 (which the agent's decoder replaces or rejects); the request
 	// still awaits a valid one.
 	ErrInvalidResult = errors.New("acpdialect: answer is not valid JSON in UTF-8")
+	// ErrNoClientAnswers is the ErrNotPending (errors.Is says so) of a
+	// Conn made without Options.ClientAnswers: no request ever waits for
+	// the client there, each got the dialect's default at once. It names
+	// the option a client that means to answer has forgotten.
+	ErrNoClientAnswers = fmt.Errorf("%w: the Conn was made without Options.ClientAnswers, so it answered the request with the dialect's default at once", ErrNotPending)
 )
 
 // awaited is a blocking agent request waiting for the client's answer, or
@@ -206,15 +212,18 @@ func (c *Conn) settle(a *awaited, result []byte, e *RPCError) Result {
 }
 
 // Answer gives the client's answer to a blocking request that an event
-// (question, plan, ...) named by its ID, as a dialect's response builder
-// made it (cursor.Answered, cursor.Accepted, ...). It returns the reply
-// frame to send and its reply event. Each request is answered once: a
-// second answer, or one after the deadline sent the default, gets
-// ErrNotPending and no frame.
+// (question, plan, ...) named by its ID, as the response builder of the
+// event's dialect made it: cursor.Answered, cursor.Accepted, ... for
+// Cursor's, grok.Answered for Grok's (the event's Method says whose; each
+// agent reads only its own shape). It returns the reply frame to send
+// and its reply event. Each request is answered once: a second answer,
+// or one after the deadline sent the default, gets ErrNotPending and no
+// frame; on a Conn made without Options.ClientAnswers every answer gets
+// ErrNoClientAnswers, an ErrNotPending that says so.
 func (c *Conn) Answer(id json.RawMessage, result json.RawMessage) (Result, error) {
 	a := c.awaiting[awaitKey(string(id))]
 	if a == nil || a.done {
-		return Result{}, ErrNotPending
+		return Result{}, c.notPending()
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, result); err != nil || !utf8.Valid(result) {
@@ -222,6 +231,19 @@ func (c *Conn) Answer(id json.RawMessage, result json.RawMessage) (Result, error
 	}
 	return c.settle(a, compact.Bytes(), nil), nil
 }
+
+// notPending is the error of an answer to no waiting request: with
+// ClientAnswers off, the one that names the option.
+func (c *Conn) notPending() error {
+	if !c.opts.ClientAnswers {
+		return ErrNoClientAnswers
+	}
+	return ErrNotPending
+}
+
+// ClientAnswers reports whether the Conn was made with
+// Options.ClientAnswers: whether blocking requests wait for the client.
+func (c *Conn) ClientAnswers() bool { return c.opts.ClientAnswers }
 
 // AnswerDeadline returns when the request with this id stops waiting for
 // the client's answer; ok is false unless it waits.

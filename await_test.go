@@ -76,8 +76,14 @@ func TestBlockingRequestWithoutHandlerGetsDefault(t *testing.T) {
 	if d := cmp.Diff(want, transcript(t, r)); d != "" || r.Awaiting {
 		t.Errorf("awaiting %v; (-want +got):\n%s", r.Awaiting, d)
 	}
-	if _, err := h.c.Answer(json.RawMessage("7"), json.RawMessage(`{}`)); !errors.Is(err, acpdialect.ErrNotPending) {
-		t.Errorf("Answer after the default: %v, want ErrNotPending", err)
+	// The error names the option a client that means to answer forgot,
+	// and is still an ErrNotPending.
+	_, err := h.c.Answer(json.RawMessage("7"), json.RawMessage(`{}`))
+	if !errors.Is(err, acpdialect.ErrNotPending) || !errors.Is(err, acpdialect.ErrNoClientAnswers) || !strings.Contains(err.Error(), "ClientAnswers") {
+		t.Errorf("Answer after the default: %v, want ErrNoClientAnswers", err)
+	}
+	if h.c.ClientAnswers() {
+		t.Error("ClientAnswers() true on a Conn made without it")
 	}
 }
 
@@ -107,9 +113,13 @@ func TestBlockingRequestAnsweredOnce(t *testing.T) {
 		t.Errorf("answer (-want +got):\n%s", d)
 	}
 	for _, id := range []string{`"a"`, `"b"`} {
-		if r, err := h.c.Answer(json.RawMessage(id), json.RawMessage(`{}`)); !errors.Is(err, acpdialect.ErrNotPending) || r.Reply != nil {
-			t.Errorf("Answer(%s) again: %q, %v; want ErrNotPending", id, r.Reply, err)
+		r, err := h.c.Answer(json.RawMessage(id), json.RawMessage(`{}`))
+		if !errors.Is(err, acpdialect.ErrNotPending) || errors.Is(err, acpdialect.ErrNoClientAnswers) || r.Reply != nil {
+			t.Errorf("Answer(%s) again: %q, %v; want ErrNotPending alone", id, r.Reply, err)
 		}
+	}
+	if !h.c.ClientAnswers() {
+		t.Error("ClientAnswers() false on a Conn made with it")
 	}
 	if _, ok := h.c.Deadline(); ok {
 		t.Error("a deadline is left after the answer")

@@ -2,6 +2,7 @@ package acpdialect_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -123,7 +124,7 @@ func ExampleConn_Answer() {
 	answer, err := c.Answer(ev.ID, cursor.Answered(cursor.Answer{QuestionID: "lang", OptionIDs: []string{"go"}}))
 	fmt.Printf("%s%v\n", answer.Reply, err)
 	_, err = c.Answer(ev.ID, cursor.Cancelled())
-	fmt.Println(err == acpdialect.ErrNotPending)
+	fmt.Println(errors.Is(err, acpdialect.ErrNotPending)) // errors.Is: ErrNoClientAnswers is one too
 	// Output:
 	// awaiting: true reply: false
 	// question 20 Which language? 2 options

@@ -152,8 +152,10 @@ func (t *Tap) finalize(w *wait, ans json.RawMessage) json.RawMessage {
 }
 
 // Answer gives the client's answer to a blocking request that an event
-// (question, plan, image) named by its ID, as a dialect's response builder
-// made it (cursor.Answered, cursor.Accepted, ...). The SDK sends it to the
+// (question, plan, image) named by its ID, as the response builder of the
+// event's dialect made it: cursor.Answered, cursor.Accepted, ... for
+// Cursor's, grok.Answered for Grok's (the event's Method says whose; each
+// agent reads only its own shape). The SDK sends it to the
 // agent as the reply to that request, with the original id; its reply
 // event reaches OnEvent. Each request is answered once: a second answer, or
 // one after the deadline, the end of its turn or the agent's cancellation
@@ -165,8 +167,10 @@ func (t *Tap) finalize(w *wait, ans json.RawMessage) json.RawMessage {
 // request nobody answered. It may be called from OnEvent, and from any
 // goroutine.
 //
-// It needs Options.ClientAnswers on the Conn, and the client's
-// HandleExtensionMethod calling Tap.HandleExtension for the request.
+// It needs Options.ClientAnswers on the Conn (without it every answer
+// returns acpdialect.ErrNoClientAnswers, an ErrNotPending that says so),
+// and the client's HandleExtensionMethod calling Tap.HandleExtension for
+// the request.
 func (t *Tap) Answer(id json.RawMessage, result json.RawMessage) error {
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, result); err != nil || !utf8.Valid(result) {
@@ -185,6 +189,9 @@ func (t *Tap) Answer(id json.RawMessage, result json.RawMessage) error {
 			w.answer <- w.result
 			return nil
 		}
+	}
+	if !t.clientAnswers {
+		return acpdialect.ErrNoClientAnswers
 	}
 	return acpdialect.ErrNotPending
 }

@@ -139,7 +139,10 @@ func TestSDKBlockingDefaults(t *testing.T) {
 			if waited := time.Since(sent); waited < tt.minWait {
 				t.Fatalf("default after %v, before the deadline", waited)
 			}
-			if err := h.tap.Answer(json.RawMessage(`7`), cursor.Answered()); !errors.Is(err, acpdialect.ErrNotPending) {
+			// Without ClientAnswers the error names the option the client
+			// forgot; still an ErrNotPending either way.
+			err := h.tap.Answer(json.RawMessage(`7`), cursor.Answered())
+			if !errors.Is(err, acpdialect.ErrNotPending) || errors.Is(err, acpdialect.ErrNoClientAnswers) == tt.copts.ClientAnswers {
 				t.Fatalf("answer after the default: %v", err)
 			}
 			end()

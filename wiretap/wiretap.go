@@ -107,6 +107,7 @@ type Tap struct {
 	waits waits // blocking requests the client answers
 
 	keepEchoes                             bool
+	clientAnswers                          bool // the Conn's Options.ClientAnswers, for Answer's error
 	rewritten, echoes, redirected, refused atomic.Uint64
 	deliver                                deliveries // frames for the client the agent never sent
 }
@@ -119,12 +120,13 @@ func New(conn *acpdialect.Conn, opts Options) *Tap {
 		opts.MaxFrame = DefaultMaxFrame
 	}
 	t := &Tap{
-		conn:       conn,
-		onEvent:    opts.OnEvent,
-		maxFrame:   opts.MaxFrame,
-		inMax:      min(opts.MaxFrame, DefaultMaxFrame),
-		keepEchoes: opts.KeepEchoes,
-		deliver:    deliveries{wake: make(chan struct{}, 1)},
+		conn:          conn,
+		onEvent:       opts.OnEvent,
+		maxFrame:      opts.MaxFrame,
+		inMax:         min(opts.MaxFrame, DefaultMaxFrame),
+		keepEchoes:    opts.KeepEchoes,
+		clientAnswers: conn.ClientAnswers(),
+		deliver:       deliveries{wake: make(chan struct{}, 1)},
 	}
 	// A response the dialect rewrites must be one the SDK reads: the Conn
 	// refuses a longer one before it applies anything of it.
