@@ -40,8 +40,8 @@ func main() {
 		// reads and writes: keep it quick, never block here.
 		OnEvent: func(ev acpdialect.Event) {
 			_ = out.Encode(ev) // ev and its payload stay valid: keep them if you like, read-only
-			if q := ev.Question(); q != nil {
-				go client.answer(ev.ID, q) // a person would answer later, from a UI
+			if q := ev.Question(); q != nil && ev.Method == cursor.MethodAskQuestion {
+				go client.answer(ev.ID, q) // a person would answer later, from a UI; other agents' questions get their default
 			}
 		},
 	})
