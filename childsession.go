@@ -344,3 +344,28 @@ func (c *Conn) mergeChild(k correlate.Key, st *toolState, p Payload) []Event {
 	}
 	return c.toolEvent(EventToolCallUpdate, ck, next)
 }
+
+// turnEpoch is the epoch the cards of s are made in and judged by (the
+// early tool_call merge, a sweeping dialect's late halves): s's own once
+// the client prompted it, else, for a subagent's session (linked, or held
+// as a possible one), the epoch of the session it runs under. Such a
+// session has no turns of its own: its parent's are its turns, so that a
+// child reused in a later turn (an OpenCode task resumed in the same
+// child session) starts afresh as its parent does.
+func (c *Conn) turnEpoch(s *session) uint64 {
+	for range maxParents {
+		if s.lastTurn != 0 {
+			return s.epoch
+		}
+		parent := s.parent.Session
+		if parent == "" && s.early != nil {
+			parent = s.early.turnOf
+		}
+		p := c.sessions[parent]
+		if p == nil || p == s {
+			return s.epoch
+		}
+		s = p
+	}
+	return s.epoch
+}

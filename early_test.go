@@ -59,3 +59,37 @@ func TestToolCallAfterItsNativeState(t *testing.T) {
 		t.Errorf("events:\n%s\nwant the last one completed", strings.Join(got, "\n"))
 	}
 }
+
+// TestChildToolCallAfterItsUpdates: a subagent's session has no turns of
+// its own: its parent's turns are its turns. Updates the child sent in
+// one turn of its parent merge into a tool_call of that turn, and are an
+// older call's in a later turn (the child resumed).
+func TestChildToolCallAfterItsUpdates(t *testing.T) {
+	const (
+		prompt1 = `>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+		end1    = `<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"cancelled"}}`
+		prompt2 = `>{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+		spawn   = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_update","sessionId":"c1","title":"Fix","description":"Make it pass","capabilities":{}}}}`
+		running = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"c1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"in_progress","title":"Read a.go"}}}`
+		call    = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"c1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","kind":"read","status":"pending"}}}`
+	)
+	tests := []struct {
+		name   string
+		frames []string
+		want   string // the last event's payload
+	}{
+		{"in the parent's turn: merged", []string{prompt1, spawn, running, call},
+			`"payload":{"kind":"generic","status":"in_progress","title":"Read a.go","parent_tool_call_id":"c1","generic":{"acp_kind":"read"}}}`},
+		{"in a later turn of the parent: a new card", []string{prompt1, spawn, running, end1, prompt2, spawn, call},
+			`"payload":{"kind":"generic","status":"pending","parent_tool_call_id":"c1","generic":{"acp_kind":"read"}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := acpdialect.NewRegistry().NewConn(acpdialect.Options{})
+			got := feedFrames(t, c, tt.frames...)
+			if len(got) == 0 || !strings.HasSuffix(got[len(got)-1], tt.want) {
+				t.Errorf("events:\n%s\nwant the last ending %s", strings.Join(got, "\n"), tt.want)
+			}
+		})
+	}
+}

@@ -139,13 +139,14 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 	k := correlate.Key{Session: s.id, ID: id}
 	st := c.tools.Get(k)
 	existed, early := st != nil, false
+	epoch := c.turnEpoch(s)
 	switch {
 	case st == nil:
 		// A new card; its title is the merge's below. Its id is its own
 		// copy, as every kept string is: a string sharing an allocation
 		// with another would pin it after that one is replaced.
 		k.ID = strings.Clone(k.ID)
-		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, payload: Payload{Kind: KindGeneric,
+		st = c.tools.Put(k, toolState{id: k.ID, epoch: epoch, payload: Payload{Kind: KindGeneric,
 			ParentToolCallID: s.parent.ID}})
 		if id != u.ID.Str {
 			st.payload.WireToolCallID = strings.Clone(u.ID.Str)
@@ -158,7 +159,7 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 	case first && o.run:
 		// A run's frames all describe the same run: a tool_call for its
 		// card merges.
-	case first && !st.announced && st.epoch == s.epoch:
+	case first && !st.announced && st.epoch == epoch:
 		// Updates came before their tool_call, out of ACP's order, in
 		// the same turn: the tool_call merges into what they said, its
 		// status never moving back, so that none of it is lost.
@@ -166,7 +167,7 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 	case first:
 		// A tool_call for a known id is a new tool call (vendors reuse ids
 		// across turns): a fresh card in the old one's place.
-		*st = toolState{id: st.id, epoch: s.epoch, payload: Payload{Kind: KindGeneric, ParentToolCallID: s.parent.ID}}
+		*st = toolState{id: st.id, epoch: epoch, payload: Payload{Kind: KindGeneric, ParentToolCallID: s.parent.ID}}
 	}
 	k.ID = st.id
 	st.announced = st.announced || first
@@ -496,7 +497,7 @@ func (c *Conn) late(l Late) cardChange {
 		if holder == nil || s.created > holder.created {
 			holder = s
 		}
-		if c.d.SweepAtTurnEnd && st.epoch != s.epoch {
+		if c.d.SweepAtTurnEnd && st.epoch != c.turnEpoch(s) {
 			continue
 		}
 		half := l.Payload
@@ -556,7 +557,7 @@ func (c *Conn) lateCandidates(id string) int {
 	}
 	n := 0
 	for _, s := range c.sessions {
-		if st := c.lateCard(s, id); st != nil && (!c.d.SweepAtTurnEnd || st.epoch == s.epoch) {
+		if st := c.lateCard(s, id); st != nil && (!c.d.SweepAtTurnEnd || st.epoch == c.turnEpoch(s)) {
 			n++
 		}
 	}

@@ -88,7 +88,7 @@ func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Pay
 		if kind == "" {
 			kind = KindGeneric // a card always has a kind of the contract's
 		}
-		st = c.tools.Put(k, toolState{id: k.ID, epoch: s.epoch, native: true, payload: Payload{Kind: kind}})
+		st = c.tools.Put(k, toolState{id: k.ID, epoch: c.turnEpoch(s), native: true, payload: Payload{Kind: kind}})
 	}
 	k.ID = st.id
 	if child != "" && child != s.id && (linked == nil || *linked != st.id) {
