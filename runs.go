@@ -33,6 +33,13 @@ type Run struct {
 	// child.
 	Parent string
 	Touch  bool
+	// Done says the frame reports the run's child as ended (a final status
+	// of the child's own). A run's links are kept longer while it is not:
+	// the oldest link of an ended run is evicted first. The card's ACP
+	// status does not say it: Codex completes a spawn's tool call once the
+	// child is started. A frame that names the run without Done marks it
+	// live again (a resumed child).
+	Done bool
 }
 
 // MaxRunsPerFrame bounds the runs one frame may name; more are ignored.
@@ -81,7 +88,7 @@ func (c *Conn) runFrame(s *session, u *frame.ToolUpdate) []Event {
 			continue
 		}
 		if r.Touch && !c.ownRun(s, u.ID.Str, r.Child) {
-			out = appendEvents(out, c.touchRun(s, u, r.Child))
+			out = appendEvents(out, c.touchRun(s, u, r))
 			continue
 		}
 		// A frame reporting on the run whose card is its own tool call's
@@ -125,7 +132,7 @@ func (c *Conn) runCard(s *session, u *frame.ToolUpdate, r Run) []Event {
 	}
 	out := c.cardFrame(s, u, id, o)
 	if st := c.tools.Get(correlate.Key{Session: s.id, ID: id}); st != nil {
-		c.runs.put(s.id, st.child, st.id, terminal(st.payload.Status), c.opts.MaxRunLinks)
+		c.runs.put(s.id, st.child, st.id, r.Done, c.opts.MaxRunLinks)
 	}
 	return out
 }
@@ -138,11 +145,12 @@ func (c *Conn) ownRun(s *session, id, child string) bool {
 
 // touchRun reads a frame that reports on a run into the run's card, if
 // there is one (the latest, when a child has several).
-func (c *Conn) touchRun(s *session, u *frame.ToolUpdate, child string) []Event {
-	l := c.runs.get(s.id, child)
+func (c *Conn) touchRun(s *session, u *frame.ToolUpdate, r Run) []Event {
+	l := c.runs.get(s.id, r.Child)
 	if l == nil || l.card == u.ID.Str || c.d.ToolCall == nil {
 		return nil // no card, or the frame's own card: read as its frame
 	}
+	l.done = r.Done
 	k := correlate.Key{Session: s.id, ID: l.card}
 	st := c.tools.Get(k)
 	if st == nil {
@@ -152,7 +160,6 @@ func (c *Conn) touchRun(s *session, u *frame.ToolUpdate, child string) []Event {
 	next := c.bound(c.d.ToolCall(*u, old))
 	next.Status = forwardStatus(old.Status, next.Status)
 	st.payload = next
-	l.done = terminal(next.Status)
 	c.tools.Changed(k)
 	next = st.payload // as kept: cut if it grew too large
 	if !st.surfaced || next.Equal(old) {
@@ -192,7 +199,7 @@ type runLink struct {
 	key    correlate.Key
 	card   string
 	cards  uint8
-	done   bool // the card's status is final: evicted first
+	done   bool // the run ended (Run.Done): evicted first
 	charge correlate.Charge
 	r      *runLinks
 }

@@ -88,15 +88,16 @@ func Runs(u frame.ToolUpdate) []acpdialect.Run {
 		if child == "" {
 			return nil
 		}
-		return []acpdialect.Run{{Child: strings.Clone(child), Parent: strings.Clone(or(m.Sender, in.Sender))}}
+		return []acpdialect.Run{{Child: strings.Clone(child), Parent: strings.Clone(or(m.Sender, in.Sender)), Done: in.ended(child)}}
 	case reports(m.Tool):
+		in := ParseInput(u.RawInput)
 		ids := m.Receivers
 		if len(ids) == 0 {
-			ids = ParseInput(u.RawInput).Receivers
+			ids = in.Receivers
 		}
 		runs := make([]acpdialect.Run, 0, len(ids))
 		for _, id := range ids {
-			runs = append(runs, acpdialect.Run{Child: strings.Clone(id), Touch: true})
+			runs = append(runs, acpdialect.Run{Child: strings.Clone(id), Touch: true, Done: in.ended(id)})
 		}
 		return runs
 	case m.Activity != "":
@@ -104,7 +105,7 @@ func Runs(u frame.ToolUpdate) []acpdialect.Run {
 		if child == "" || (m.Activity != ActivityStarted && m.Activity != ActivityInteracted && StatusRank(m.Activity) != 3) {
 			return nil
 		}
-		return []acpdialect.Run{{Child: strings.Clone(child), Touch: m.Activity == ActivityInteracted}}
+		return []acpdialect.Run{{Child: strings.Clone(child), Touch: m.Activity == ActivityInteracted, Done: StatusRank(m.Activity) == 3}}
 	}
 	return nil
 }
@@ -169,6 +170,15 @@ func (in Input) state(child string) (status, message string) {
 		return false
 	})
 	return status, message
+}
+
+// ended reports whether agentsStates gives child a final status. Only the
+// child's own state says so: the tool call's status (and rawInput.status)
+// is the collaboration call's, which completes once a spawn has started
+// the child.
+func (in Input) ended(child string) bool {
+	status, _ := in.state(child)
+	return StatusRank(status) == 3
 }
 
 // PathName returns the last element of a subagent path

@@ -115,3 +115,23 @@ func TestRunLinksBounded(t *testing.T) {
 		t.Errorf("B's link was kept, A's evicted:\n%s", out)
 	}
 }
+
+// TestRunLinksKeepARunningChild: a run is finished when its child is, not
+// when its tool call completes: an activity's tool call (and a spawn's)
+// completes as soon as the child is started, and the link of that running
+// child outlives an older link of a child that ended.
+func TestRunLinksKeepARunningChild(t *testing.T) {
+	c := conn(t, acpdialect.Options{MaxRunLinks: 2})
+	feed(t, c,
+		activity("w1", "A", "/root/a", "started"), // completed tool call, A running
+		spawn("tool_call", "w2", "main", "B", "completed", "b"),
+		spawn("tool_call", "w3", "main", "C", "running", "c"),
+	)
+	out := feed(t, c, collab("w4", codex.ToolWait, "completed", "A"))
+	if !strings.Contains(out, `"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"completed"`) {
+		t.Errorf("the running child's link was evicted before the ended one's:\n%s", out)
+	}
+	if st := c.Stats().RunLinks; st.Evicted != 1 || st.Live != 2 {
+		t.Errorf("run links %+v, want 1 evicted, 2 live", st)
+	}
+}
