@@ -179,6 +179,14 @@ type Update struct {
 	// Handle's when both are set. Pure, like Handle; nil or empty says
 	// nothing.
 	HandleAll func(update gjson.Result) []Late
+	// Waits says the kind only reports on a card another update makes
+	// (Cursor's subagent_state_update, on the child its subagent_spawned
+	// opened). A half that names no tool call and a child session no card
+	// is linked to yet makes no card: it is held, swept as unmatched late
+	// halves are (SweepAtTurnEnd), and the next half that names the same
+	// child finds or makes the card and takes it, applied after its own,
+	// so that an update that came out of order makes no second card.
+	Waits bool
 	// Mark, if set, reads whether the update sets (mark true) or clears
 	// the session's mark: a vendor state that gives later updates their
 	// meaning (Codex's systemError thread status, after which the model's

@@ -1,11 +1,13 @@
 package acpdialect_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/tidwall/gjson"
 )
 
 // TestToolCallAfterItsUpdates: updates that come before their tool_call,
@@ -89,6 +91,70 @@ func TestChildToolCallAfterItsUpdates(t *testing.T) {
 			got := feedFrames(t, c, tt.frames...)
 			if len(got) == 0 || !strings.HasSuffix(got[len(got)-1], tt.want) {
 				t.Errorf("events:\n%s\nwant the last ending %s", strings.Join(got, "\n"), tt.want)
+			}
+		})
+	}
+}
+
+// TestCursorStateBeforeSpawn: a subagent_state_update that arrives before
+// the subagent_spawned naming its child (out of order) makes no card of its
+// own: it waits for the spawn and folds into the one card, whichever of the
+// Task tool call, cursor/task and the spawn comes first. A state whose
+// child is never spawned in the turn is dropped with the turn's other
+// unmatched metadata.
+func TestCursorStateBeforeSpawn(t *testing.T) {
+	const (
+		prompt = `>{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+		end    = `<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`
+		state  = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"sub-1","state":"completed"}}}`
+		spawn  = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"sub-1","task":"Find dead CSS","name":"explore","_meta":{"cursor":{"toolCallId":"tool-1"}}}}}`
+		bare   = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"sub-1","task":"Find dead CSS"}}}`
+		call   = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"tool-1","kind":"other","title":"Task: Find dead CSS","status":"in_progress","rawInput":{"_toolName":"task","description":"Find dead CSS"}}}}`
+		task   = `<{"jsonrpc":"2.0","id":93,"method":"cursor/task","params":{"toolCallId":"tool-1","description":"Find dead CSS","model":"m1"}}`
+		child  = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sub-1","update":{"sessionUpdate":"tool_call","toolCallId":"c-1","kind":"read","status":"pending"}}}`
+	)
+	tests := []struct {
+		name   string
+		frames []string
+		cards  string // the tool call ids of the cards, in order
+		last   string // in the last card event
+	}{
+		{"state, spawn, Task", []string{prompt, state, spawn, call}, "tool-1",
+			`"tool_call_id":"tool-1","payload":{"kind":"subagent_task","status":"completed"`},
+		// A card the Task tool call backs keeps the Task's status.
+		{"state, Task, spawn", []string{prompt, state, call, spawn}, "tool-1",
+			`"status":"in_progress","title":"Task: Find dead CSS","subagent_task":{"description":"Find dead CSS","status":"completed","child_session_id":"sub-1","name":"explore"}}`},
+		{"state, cursor/task, Task, spawn", []string{prompt, state, task, call, spawn}, "tool-1",
+			`"status":"in_progress","title":"Task: Find dead CSS","subagent_task":{"description":"Find dead CSS","status":"completed","model":"m1","child_session_id":"sub-1","name":"explore"}}`},
+		{"two states, spawn: the later state wins", []string{prompt, strings.Replace(state, "completed", "failed", 1), state, spawn}, "tool-1",
+			`"tool_call_id":"tool-1","payload":{"kind":"subagent_task","status":"completed"`},
+		{"state, spawn without a tool call id", []string{prompt, state, bare}, "sub-1",
+			`"tool_call_id":"sub-1","payload":{"kind":"subagent_task","status":"completed"`},
+		{"state, the child's tool call, spawn", []string{prompt, state, child, spawn, call}, "c-1 tool-1",
+			`"tool_call_id":"tool-1","payload":{"kind":"subagent_task","status":"completed"`},
+		{"state never spawned: dropped at the turn's end", []string{prompt, state, end, prompt, spawn}, "tool-1",
+			`"status":"running"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := acpdialect.NewRegistry(cursor.Dialect()).NewConn(acpdialect.Options{Agent: cursor.ID})
+			var ids []string
+			last := ""
+			for _, e := range feedFrames(t, c, tt.frames...) {
+				ev := gjson.Parse(e)
+				if ev.Get("type").Str != acpdialect.EventToolCall && ev.Get("type").Str != acpdialect.EventToolCallUpdate {
+					continue
+				}
+				if id := ev.Get("tool_call_id").Str; !slices.Contains(ids, id) {
+					ids = append(ids, id)
+				}
+				last = e
+			}
+			if got := strings.Join(ids, " "); got != tt.cards {
+				t.Errorf("cards %q, want %q", got, tt.cards)
+			}
+			if !strings.Contains(last, tt.last) {
+				t.Errorf("last card event %s\nwant it to contain %s", last, tt.last)
 			}
 		})
 	}

@@ -236,7 +236,7 @@ func (c *Conn) draftUpdate(sid string, u gjson.Result, kind string) []Event {
 			st.Status = SubagentRunning
 		}
 	}
-	return c.updateCard(s, l, mergeSubagentHalf)
+	return c.updateCard(s, l, mergeSubagentHalf, false)
 }
 
 // childCard returns the card of session s that the child session is

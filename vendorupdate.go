@@ -39,12 +39,12 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 		// A standard update that says nothing of a card (the usual chunk)
 		// is not a Late dropped.
 		if l := h.Handle(u); !h.Standard || l != (Late{}) {
-			out = append(out, c.updateCard(s, l, c.d.MergeLate)...)
+			out = append(out, c.updateCard(s, l, c.d.MergeLate, h.Waits)...)
 		}
 	}
 	if h.HandleAll != nil {
 		for _, l := range h.HandleAll(u) {
-			out = append(out, c.updateCard(s, l, c.d.MergeLate)...)
+			out = append(out, c.updateCard(s, l, c.d.MergeLate, h.Waits)...)
 		}
 	}
 	return out
@@ -52,8 +52,10 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 
 // updateCard merges what an update said about a tool call into its card,
 // with merge (the dialect's MergeLate, or the standard's for a draft kind
-// every connection reads; nil merges nothing but the kind and status).
-func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Payload, bool)) []Event {
+// every connection reads; nil merges nothing but the kind and status). With
+// waits (Update.Waits) a half for a child no card knows yet is held instead
+// of making one; the next half that names the child takes it.
+func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Payload, bool), waits bool) []Event {
 	child := ""
 	if l.Payload.SubagentTask != nil {
 		child = l.Payload.SubagentTask.ChildSessionID
@@ -78,6 +80,14 @@ func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Pay
 	}
 	k := correlate.Key{Session: s.id, ID: id}
 	st := c.tools.Get(k)
+	if st == nil && waits && merge != nil && l.ToolCallID == "" && linked == nil && child != s.id {
+		c.wait(k, l.Payload, merge)
+		return nil
+	}
+	p := l.Payload
+	if child != "" && merge != nil {
+		p = c.takeWaiting(correlate.Key{Session: s.id, ID: child}, p, merge)
+	}
 	if st == nil {
 		// A store key is copied even though the Late's strings are owned:
 		// a key that changed under the map (a dialect that broke the
@@ -95,11 +105,56 @@ func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Pay
 		c.link(k, child)
 	}
 	c.noteAlias(k, l.Alias)
-	out := c.mergeNative(k, st, l.Payload, merge)
+	out := c.mergeNative(k, st, p, merge)
 	if a := st.payload.alias(); a != "" {
 		c.noteAlias(k, a)
 	}
 	return out
+}
+
+// wait holds a half of an update that came before the one that makes its
+// child's card (Update.Waits), with the pending late halves: swept with
+// them. A later half for the same child merges into it.
+func (c *Conn) wait(k correlate.Key, p Payload, merge func(cur, late Payload) (Payload, bool)) {
+	if prev := c.pending.Get(k); prev != nil && waitingFor(prev, k.ID) {
+		if m, ok := merge(*prev, p); ok {
+			if p.Status != "" {
+				m.Status = p.Status
+			}
+			*prev = m
+			c.pending.Changed(k)
+			return
+		}
+	}
+	k.ID = strings.Clone(k.ID) // a store key: see updateCard
+	c.pending.Put(k, p)
+}
+
+// takeWaiting merges into p, the half that found or made the child's card,
+// the half held for the child (k), if any: it is applied after p, as it
+// would have been in order, its card status included.
+func (c *Conn) takeWaiting(k correlate.Key, p Payload, merge func(cur, late Payload) (Payload, bool)) Payload {
+	held := c.pending.Get(k)
+	if held == nil || !waitingFor(held, k.ID) {
+		return p
+	}
+	m, ok := merge(p, *held)
+	if !ok {
+		return p
+	}
+	if held.Status != "" {
+		m.Status = held.Status
+	}
+	c.pending.Take(k)
+	c.stats.LateMerged++
+	return m
+}
+
+// waitingFor reports whether a pending half is one held for the child
+// session: a late half for a tool call that happens to share the id names
+// no child.
+func waitingFor(p *Payload, child string) bool {
+	return p.SubagentTask != nil && p.SubagentTask.ChildSessionID == child
 }
 
 // link records that child is the session of the native subagent on card

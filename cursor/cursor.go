@@ -11,7 +11,8 @@
 // A client that opts in to native subagents (ClientFeatures.Subagents)
 // also gets subagent_spawned and subagent_state_update, two non-spec
 // session/update kinds (Dialect.Updates) that name the child session; they
-// fold into the same card.
+// fold into the same card, a state that comes before its spawn waiting for
+// it (Update.Waits) rather than making a second one.
 //
 // Cursor's other vendor methods produce session-level events: the blocking
 // requests cursor/ask_question and cursor/create_plan (a question and a
@@ -54,7 +55,7 @@ func Dialect() *acpdialect.Dialect {
 		},
 		Updates: []acpdialect.Update{
 			{Kind: UpdateSubagentSpawned, Handle: HandleSpawned},
-			{Kind: UpdateSubagentState, Handle: HandleSubagentState},
+			{Kind: UpdateSubagentState, Handle: HandleSubagentState, Waits: true},
 		},
 		Calls: []acpdialect.Call{
 			{Name: MethodListAvailableModels, Result: modelsEvent},
