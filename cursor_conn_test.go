@@ -644,3 +644,31 @@ func TestEventsAreSnapshots(t *testing.T) {
 		t.Errorf("first event %s", first[0])
 	}
 }
+
+// TestCursorTodosWithoutID: Cursor's todos without an id are shown, keyed
+// by their text, so that a merge updates the todo of the same text and
+// appends a new one.
+func TestCursorTodosWithoutID(t *testing.T) {
+	h := cursorConn(t, acpdialect.Options{})
+	h.out([]byte(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{}}`))
+	h.in([]byte(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`))
+	todos := func(merge bool, items string) []byte {
+		return []byte(`{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"merge":` + strconv.FormatBool(merge) + `,"todos":[` + items + `]}}`)
+	}
+	steps := []struct {
+		frame []byte
+		want  string
+	}{
+		{todos(false, `{"content":"Read","status":"pending"},{"content":"Write","status":"pending"}`),
+			`[{"id":"content:Read","content":"Read","status":"pending"},{"id":"content:Write","content":"Write","status":"pending"}]`},
+		{todos(true, `{"content":"Write","status":"in_progress"},{"content":"Test","status":"pending"}`),
+			`[{"id":"content:Read","content":"Read","status":"pending"},{"id":"content:Write","content":"Write","status":"in_progress"},` +
+				`{"id":"content:Test","content":"Test","status":"pending"}]`},
+	}
+	for i, s := range steps {
+		wantEvents(t, h.in(s.frame).Events, `{"type":"todos","agent":"cursor","session_id":"s1","todos":{"items":`+s.want+`}}`)
+		if t.Failed() {
+			t.Fatalf("step %d", i)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package cursor
 
 import (
+	"strconv"
+
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
@@ -27,7 +29,9 @@ func HandleTodos(params gjson.Result) acpdialect.Action {
 
 // ParseTodos reads cursor/update_todos params in one pass: the todos (never
 // nil), whether to merge them into the session's list, and the tool call
-// they belong to. Todos without an id are skipped; a status other than
+// they belong to. A todo without an id is keyed by its text (its ID is
+// "content:" and the text, "#n" added for the nth of that text in the list),
+// and one with neither is skipped; a status other than
 // pending, in_progress, completed or cancelled is dropped (empty). Fields of
 // the wrong type are absent; of a key that appears twice the first counts.
 func ParseTodos(params gjson.Result) (items []acpdialect.Todo, merge bool, toolCallID string) {
@@ -65,10 +69,12 @@ func parseTodosParams(params gjson.Result) todosParams {
 }
 
 // readTodos reads an array of todos (never nil) and reports whether the
-// value was an array. A todo's text is its content, else its title. The
-// strings view the frame until Own'd (see ownTodos).
+// value was an array. A todo's text is its content, else its title; one
+// without an id is keyed by its text (textID), and one with neither is
+// skipped. The strings view the frame until Own'd (see ownTodos).
 func readTodos(r *frame.Reader) ([]acpdialect.Todo, bool) {
 	items := make([]acpdialect.Todo, 0, 8)
+	var repeats map[string]int // id-less texts seen, made at the first
 	ok := r.Array(func() {
 		var t acpdialect.Todo
 		var title string
@@ -91,11 +97,29 @@ func readTodos(r *frame.Reader) ([]acpdialect.Todo, bool) {
 		if t.Content == "" {
 			t.Content = title
 		}
+		if t.ID == "" && t.Content != "" {
+			if repeats == nil {
+				repeats = map[string]int{}
+			}
+			repeats[t.Content]++
+			t.ID = textID(t.Content, repeats[t.Content])
+		}
 		if t.ID != "" {
 			items = append(items, t)
 		}
 	})
 	return items, ok
+}
+
+// textID keys a todo that has no id (t3code's CursorTodo makes the id
+// optional) by its text, so that a merge updates the todo of the same text:
+// "content:" and the text, then "#n" for the nth todo of that text in one
+// list. Positions would not do: a merge sends only the todos that changed.
+func textID(text string, n int) string {
+	if n == 1 {
+		return "content:" + text
+	}
+	return "content:" + text + "#" + strconv.Itoa(n)
 }
 
 // todoStatus returns s when it is one of Cursor's four todo statuses, as a

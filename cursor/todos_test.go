@@ -29,8 +29,13 @@ func TestParseTodos(t *testing.T) {
 		{"merge absent", `{"todos":[{"id":"a"}]}`, []acpdialect.Todo{{ID: "a"}}, false, ""},
 		{"merge only when true", `{"todos":[],"merge":"true"}`, none, false, ""},
 		{"merge 1 is not true", `{"todos":[],"merge":1}`, none, false, ""},
-		{"todo without id is skipped", `{"todos":[{"content":"x","status":"pending"},{"id":"","content":"y"},{"id":7},{"id":"b","content":"z"}]}`,
-			[]acpdialect.Todo{{ID: "b", Content: "z"}}, false, ""},
+		// A todo without an id is keyed by its text; a repeat of the same
+		// text in one list by its rank among them. One with no text either
+		// has nothing to show or match: skipped.
+		{"todo without id is keyed by its text", `{"todos":[{"content":"x","status":"pending"},{"id":"","content":"y"},{"id":7,"title":"t"},` +
+			`{"id":"b","content":"z"},{"status":"pending"},{"id":""},{"content":"x"},{"content":"x","status":"completed"}]}`,
+			[]acpdialect.Todo{{ID: "content:x", Content: "x", Status: "pending"}, {ID: "content:y", Content: "y"}, {ID: "content:t", Content: "t"},
+				{ID: "b", Content: "z"}, {ID: "content:x#2", Content: "x"}, {ID: "content:x#3", Content: "x", Status: "completed"}}, false, ""},
 		{"unknown status is dropped", `{"todos":[{"id":"a","status":"done"},{"id":"b","status":"IN_PROGRESS"},{"id":"c","status":5},{"id":"d","status":"in-progress"}]}`,
 			[]acpdialect.Todo{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}, false, ""},
 		{"todo not an object is skipped", `{"todos":["a",1,null,[{"id":"x"}],{"id":"a"}]}`, []acpdialect.Todo{{ID: "a"}}, false, ""},
