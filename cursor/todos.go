@@ -31,9 +31,9 @@ func HandleTodos(params gjson.Result) acpdialect.Action {
 // nil), whether to merge them into the session's list, and the tool call
 // they belong to. A todo without an id is keyed by its text (its ID is
 // "content:" and the text, "#n" added for the nth of that text in the list),
-// and one with neither is skipped; a status other than
-// pending, in_progress, completed or cancelled is dropped (empty). Fields of
-// the wrong type are absent; of a key that appears twice the first counts.
+// and one with neither is skipped. A status other than pending, in_progress
+// (or inProgress), completed or cancelled is dropped (empty). Fields of the
+// wrong type are absent; of a key that appears twice the first counts.
 func ParseTodos(params gjson.Result) (items []acpdialect.Todo, merge bool, toolCallID string) {
 	p := parseTodosParams(params)
 	return p.items, p.merge, p.toolCallID
@@ -123,12 +123,14 @@ func textID(text string, n int) string {
 }
 
 // todoStatus returns s when it is one of Cursor's four todo statuses, as a
-// constant (so it needs no copy), else "".
+// constant (so it needs no copy), else "". inProgress is taken for
+// in_progress: no Cursor frame is known to spell it so, but t3code's
+// extractTodosAsPlan reads both, and the alias cannot be mistaken.
 func todoStatus(s string) string {
 	switch s {
 	case acpdialect.StatusPending:
 		return acpdialect.StatusPending
-	case acpdialect.StatusInProgress:
+	case acpdialect.StatusInProgress, "inProgress":
 		return acpdialect.StatusInProgress
 	case acpdialect.StatusCompleted:
 		return acpdialect.StatusCompleted

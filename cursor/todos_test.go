@@ -36,8 +36,11 @@ func TestParseTodos(t *testing.T) {
 			`{"id":"b","content":"z"},{"status":"pending"},{"id":""},{"content":"x"},{"content":"x","status":"completed"}]}`,
 			[]acpdialect.Todo{{ID: "content:x", Content: "x", Status: "pending"}, {ID: "content:y", Content: "y"}, {ID: "content:t", Content: "t"},
 				{ID: "b", Content: "z"}, {ID: "content:x#2", Content: "x"}, {ID: "content:x#3", Content: "x", Status: "completed"}}, false, ""},
-		{"unknown status is dropped", `{"todos":[{"id":"a","status":"done"},{"id":"b","status":"IN_PROGRESS"},{"id":"c","status":5},{"id":"d","status":"in-progress"}]}`,
-			[]acpdialect.Todo{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}, false, ""},
+		{"unknown status is dropped", `{"todos":[{"id":"a","status":"done"},{"id":"b","status":"IN_PROGRESS"},{"id":"c","status":5},{"id":"d","status":"in-progress"},{"id":"e","status":"InProgress"}]}`,
+			[]acpdialect.Todo{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}, {ID: "e"}}, false, ""},
+		// t3code's extractTodosAsPlan reads inProgress beside in_progress.
+		{"inProgress is in_progress", `{"todos":[{"id":"a","status":"inProgress"}]}`,
+			[]acpdialect.Todo{{ID: "a", Status: "in_progress"}}, false, ""},
 		{"todo not an object is skipped", `{"todos":["a",1,null,[{"id":"x"}],{"id":"a"}]}`, []acpdialect.Todo{{ID: "a"}}, false, ""},
 		{"wrong types are absent", `{"toolCallId":5,"todos":{"id":"a"},"merge":null}`, none, false, ""},
 		{"extra fields", `{"x":1,"todos":[{"id":"a","priority":"high","content":"c"}],"y":[]}`, []acpdialect.Todo{{ID: "a", Content: "c"}}, false, ""},
