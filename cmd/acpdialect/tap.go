@@ -40,11 +40,14 @@ launch "acpdialect tap --record session.jsonl -- agent acp" instead of
                  those a client on acpdialect gets, as replay --json
                  gives them for the record (without --answer, a reply
                  event is the reply such a client would send, not the
-                 editor's own)
+                 editor's own; with it, an answer the tap dropped has
+                 no reply event)
   --answer       answer the vendor requests the agent's dialect allows
                  (Cursor's cursor/task gets {} and never reaches the
                  editor; a blocking question gets its default), for an
-                 editor that would answer them -32601
+                 editor that would answer them -32601; past 1,024 (or
+                 1 MiB) answers the agent has not read, the next are
+                 dropped, which is said on stderr
   --agent NAME   use this dialect instead of identifying the agent
   --grace D      how long the agent has to exit once the editor closes its
                  side, before its process group is ended (default 2s)
@@ -355,21 +358,22 @@ func (t *tap) closeAgentIn() {
 	}
 }
 
-// queueAnswer queues the tap's answer for sendAnswers, without waiting:
-// fromAgent goes on reading the agent's stdout whatever its stdin holds,
-// so an agent that writes before it reads is not stalled by the tap. An
-// agent that reads none of maxAnswers answers (or maxAnswerBytes) has the
-// next ones dropped, neither recorded nor sent, as to a closed stdin: said
-// on stderr once, and again only after it has read all those queued.
-func (t *tap) queueAnswer(reply []byte) {
+// queueAnswer queues the tap's answer for sendAnswers, without waiting,
+// and says whether it did: fromAgent goes on reading the agent's stdout
+// whatever its stdin holds, so an agent that writes before it reads is not
+// stalled by the tap. An agent that reads none of maxAnswers answers (or
+// maxAnswerBytes) has the next ones dropped, neither recorded nor sent, as
+// to a closed stdin: said on stderr once, and again only after it has read
+// all those queued.
+func (t *tap) queueAnswer(reply []byte) bool {
 	if t.inClosed.Load() || t.inBroken.Load() {
-		return // nowhere to go
+		return false // nowhere to go
 	}
 	if t.queued.Add(int64(len(reply))) <= maxAnswerBytes {
 		select {
 		case t.answers <- reply:
 			t.dropping = t.dropping && len(t.answers) > 1 // until the agent has read them all
-			return
+			return true
 		default:
 		}
 	}
@@ -378,6 +382,7 @@ func (t *tap) queueAnswer(reply []byte) {
 		t.dropping = true
 		t.s.errorf("agent: %d of the tap's answers wait for its stdin; the next ones are dropped until it reads them", len(t.answers))
 	}
+	return false
 }
 
 // sendAnswers writes the queued answers to the agent's stdin, each
@@ -414,9 +419,8 @@ func (t *tap) sendAnswer(reply []byte) {
 func (t *tap) fromAgent() {
 	w := outWriter{t.s.out}
 	err := eachLine(t.fromA, func(line []byte) error {
-		if reply := t.observe(line, replay.AgentToClient); reply != nil {
-			t.queueAnswer(reply)
-			return nil
+		if t.observe(line, replay.AgentToClient) {
+			return nil // the tap answered it
 		}
 		_, err := w.Write(line)
 		return err
@@ -442,15 +446,15 @@ func (t *tap) recordAnswer(reply []byte) {
 func (t *tap) observeEditor(line []byte) { t.observe(line, replay.ClientToAgent) }
 
 // observe records a line, feeds it to the Conn and writes its events. It
-// returns the reply the tap sends instead of the editor (--answer), or
-// nil when the line goes on.
-func (t *tap) observe(line []byte, d replay.Direction) []byte {
+// says whether the tap answers the line instead of the editor (--answer):
+// then the line does not go on.
+func (t *tap) observe(line []byte, d replay.Direction) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.recordLine(line)
 	frame := bytes.TrimSpace(line) // as replay reads the record
 	if len(frame) == 0 || frame[0] != '{' {
-		return nil
+		return false
 	}
 	if d == replay.AgentToClient {
 		return t.inbound(frame)
@@ -459,25 +463,37 @@ func (t *tap) observe(line []byte, d replay.Direction) []byte {
 	if err == nil {
 		t.writeEvents(res.Events)
 	}
-	return nil
+	return false
 }
 
-// inbound feeds an agent frame. The tap knows each frame's direction
+// inbound feeds an agent frame, queues the tap's answer to it (--answer)
+// and says whether there is one. The tap knows each frame's direction
 // from the pipe it came on: no inference.
-func (t *tap) inbound(frame []byte) []byte {
+func (t *tap) inbound(frame []byte) bool {
 	res, err := t.conn.Inbound(frame)
 	if err != nil {
-		return nil
+		return false
+	}
+	answered := t.f.answer && res.Reply != nil &&
+		t.conn.Allows(gjson.GetBytes(frame, "method").Str) // the editor declines what the dialect does not allow
+	if answered && !t.queueAnswer(res.Reply) {
+		// The agent never gets the answer: the events say no reply.
+		res.Events = withoutReplies(res.Events)
 	}
 	t.writeEvents(res.Events)
-	if !t.f.answer || res.Reply == nil {
-		return nil
+	return answered
+}
+
+// withoutReplies returns evs without their reply events, in a new slice:
+// a Result's events are read-only.
+func withoutReplies(evs []acpdialect.Event) []acpdialect.Event {
+	var kept []acpdialect.Event
+	for _, ev := range evs {
+		if ev.Type != acpdialect.EventReply {
+			kept = append(kept, ev)
+		}
 	}
-	method := gjson.GetBytes(frame, "method").Str
-	if !t.conn.Allows(method) {
-		return nil // the editor declines what the dialect does not allow
-	}
-	return res.Reply
+	return kept
 }
 
 func (t *tap) recordLine(line []byte) {

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/acpdialect/acpdialect/internal/replay"
 )
 
 // stall is how long a tap test waits for the tap to exit before it calls
@@ -223,6 +225,45 @@ func TestTapAnswerQueueBounds(t *testing.T) {
 			}
 			if said := strings.Count(stderr.String(), "are dropped"); said != 2*tc.said {
 				t.Errorf("the drop said %d times after the queue was read, want %d:\n%s", said, 2*tc.said, stderr.String())
+			}
+		})
+	}
+}
+
+// TestTapEventsDroppedAnswers: --events has a reply event only for an
+// answer the tap queued for the agent; an answer dropped (the queue is
+// full, or the agent's stdin closed) has none, while the request still
+// does not reach the editor.
+func TestTapEventsDroppedAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		requests int
+		closed   bool // the agent's stdin is closed
+		replies  int
+	}{
+		{"queued", 3, false, 3},
+		{"queue full", maxAnswers + 3, false, maxAnswers},
+		{"stdin closed", 3, true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr strings.Builder
+			tp, _ := newTap(stdio{err: &stderr}, tapFlags{answer: true, agent: "cursor"})
+			evs := filepath.Join(t.TempDir(), "events.jsonl")
+			var err error
+			if tp.events, err = os.Create(evs); err != nil {
+				t.Fatal(err)
+			}
+			defer tp.close()
+			tp.inClosed.Store(tc.closed)
+			for i := range tc.requests {
+				req := `{"jsonrpc":"2.0","id":` + strconv.Itoa(100+i) + `,"method":"cursor/task","params":{"toolCallId":"t` + strconv.Itoa(i) + `"}}` + "\n"
+				if !tp.observe([]byte(req), replay.AgentToClient) {
+					t.Fatalf("request %d would reach the editor; the tap answers it", i)
+				}
+			}
+			b, _ := os.ReadFile(evs)
+			if n := strings.Count(string(b), `"type":"reply"`); n != tc.replies || len(tp.answers) != tc.replies {
+				t.Errorf("%d reply events, %d answers queued; want %d of each; stderr:\n%s", n, len(tp.answers), tc.replies, stderr.String())
 			}
 		})
 	}
