@@ -20,7 +20,10 @@ import (
 // a long line, a tool call, a cursor/task request and a question, and
 // exits with status 3 when its stdin ends. Modes: "cursor"; "stubborn"
 // (the same, but it ignores the end of its stdin); "flood" and "deaf"
-// (see floodAgent and deafAgent); "sleep" (the grandchild).
+// (see floodAgent and deafAgent); "unread" (it answers initialize and never
+// reads its stdin again, nor exits); "late" (it answers initialize, reads
+// nothing more until the file ACPDIALECT_FAKE_GO exists, then reads its
+// stdin to the end and exits with status 3); "sleep" (the grandchild).
 func fakeAgent(mode string) int {
 	if mode == "sleep" {
 		time.Sleep(time.Hour)
@@ -52,6 +55,16 @@ func fakeAgent(mode string) int {
 		return floodAgent(next, say)
 	case "deaf":
 		return deafAgent(say)
+	case "unread":
+		time.Sleep(time.Hour)
+		return 3
+	case "late":
+		for _, err := os.Stat(os.Getenv("ACPDIALECT_FAKE_GO")); err != nil; _, err = os.Stat(os.Getenv("ACPDIALECT_FAKE_GO")) {
+			time.Sleep(10 * time.Millisecond) // polls a file: no event to wait on
+		}
+		for sc.Scan() {
+		}
+		return 3
 	}
 	reply(next(), `{"sessionId":"s1"}`)
 	prompt := next()

@@ -54,10 +54,14 @@ launch "acpdialect tap --record session.jsonl -- agent acp" instead of
 
 The agent runs in a process group of its own; SIGINT, SIGTERM and SIGHUP
 are passed to it, and the group is ended when the agent exits or the
-editor goes away (stops reading, or closes its side). The tap exits with
-the agent's status: 127 when AGENT is not found, 126 when it cannot be
-run. Killed itself with SIGKILL, the tap cannot end the group: Linux ends
-the agent's own process (a parent-death signal), not what it started.
+editor goes away (stops reading, or closes its side). Up to 1 MiB of the
+editor's lines are read ahead of an agent that is not reading them, so
+that the tap sees the editor close its side; they go on to the agent
+during the grace period, and what it has not read then is said on
+stderr. The tap exits with the agent's status: 127 when AGENT is not
+found, 126 when it cannot be run. Killed itself with SIGKILL, the tap
+cannot end the group: Linux ends the agent's own process (a parent-death
+signal), not what it started.
 `)
 }
 
@@ -162,6 +166,8 @@ type tap struct {
 	editorDone chan struct{} // closed when the editor's side ends
 	inClosed   atomic.Bool   // the tap closed the agent's stdin
 	inBroken   atomic.Bool   // a write to it failed: the agent closed it
+	ending     atomic.Bool   // the editor went away and the grace period is over
+	ahead      *lineQueue    // the editor's lines, read ahead of the agent's stdin
 }
 
 // The answers the tap queues for an agent that does not read its stdin:
@@ -169,7 +175,7 @@ type tap struct {
 const maxAnswers, maxAnswerBytes = 1024, 1 << 20
 
 func newTap(s stdio, f tapFlags) (*tap, error) {
-	t := &tap{s: s, f: f, answers: make(chan []byte, maxAnswers), editorDone: make(chan struct{})}
+	t := &tap{s: s, f: f, answers: make(chan []byte, maxAnswers), editorDone: make(chan struct{}), ahead: newLineQueue(maxAhead)}
 	reg := replay.Builtins()
 	agent := f.agent
 	if agent == "unknown" || agent == "none" {
@@ -242,6 +248,7 @@ func (t *tap) run() int {
 	// would block for good: closing it ends the write.
 	t.closeAgentIn()
 	close(exited)
+	t.ahead.stop()
 	t.finish()
 	return exitStatus(err)
 }
@@ -305,26 +312,58 @@ func (t *tap) forwardSignals(sigs <-chan os.Signal, exited <-chan struct{}) {
 	}
 }
 
-// fromEditor passes the editor's lines to the agent; an agent that does
-// not read its stdin holds it (and so the editor) up, as without the tap.
-// When the editor goes away, sendAnswers closes the agent's stdin after
-// the answers already queued, and fromEditor ends the agent's group if it
-// has not exited after the grace period: the period starts at once,
-// whatever waits for the agent's stdin.
+// fromEditor passes the editor's lines to the agent. It reads them ahead
+// of the agent's stdin, up to maxAhead bytes (see lineQueue), so that it
+// sees the editor go away even while a write to an agent that does not
+// read is held up; beyond that an agent that does not read holds the
+// editor up, as without the tap. When the editor goes away, the lines
+// read go on to the agent as it reads them, then sendAnswers closes the
+// agent's stdin after the answers already queued; readEditor ends the
+// agent's group if it has not exited after the grace period.
 func (t *tap) fromEditor(exited <-chan struct{}) {
-	err := eachLine(t.s.in, func(line []byte) error {
+	go t.readEditor(exited)
+	for {
+		line, ok := t.ahead.next()
+		if !ok {
+			break
+		}
 		// An agent that closed its stdin runs on; its group ends when the
 		// editor goes away.
 		t.toAgent(line, t.observeEditor)
+		t.ahead.done()
+	}
+	close(t.editorDone)
+}
+
+// errTapEnded stops the reading of the editor's lines once the agent has
+// exited: they have nowhere to go.
+var errTapEnded = errors.New("the tap ended")
+
+// readEditor reads the editor's lines into the queue. At the editor's end
+// the grace period starts at once, whatever waits for the agent's stdin.
+func (t *tap) readEditor(exited <-chan struct{}) {
+	err := eachLine(t.s.in, func(line []byte) error {
+		if !t.ahead.put(bytes.Clone(line)) {
+			return errTapEnded
+		}
 		return nil
 	})
+	t.ahead.end()
+	if errors.Is(err, errTapEnded) {
+		return
+	}
 	if err != nil {
 		t.s.errorf("editor: %v", err)
 	}
-	close(t.editorDone)
 	select {
 	case <-exited:
 	case <-time.After(t.f.grace):
+		t.ending.Store(true)
+		if n, size := t.ahead.pending(); n > 0 {
+			t.s.errorf("the editor closed its side; after %v the agent has not read the editor's last %d lines (%d bytes): ending it", t.f.grace, n, size)
+		} else {
+			t.s.errorf("the editor closed its side; the agent has not exited after %v: ending it", t.f.grace)
+		}
 		_ = proc.Signal(t.cmd.Process.Pid, syscall.SIGTERM)
 		select {
 		case <-exited:
@@ -347,7 +386,9 @@ func (t *tap) toAgent(line []byte, record func([]byte)) {
 	record(line)
 	if _, err := t.toAg.Write(line); err != nil && !t.inClosed.Load() {
 		t.inBroken.Store(true)
-		t.s.errorf("agent: its stdin is closed: %v", err)
+		if !t.ending.Load() { // else the tap ended the agent, and said so
+			t.s.errorf("agent: its stdin is closed: %v", err)
+		}
 	}
 }
 

@@ -276,3 +276,98 @@ func repeat(b []byte, n int) [][]byte {
 	}
 	return s
 }
+
+// padEditor writes initialize and n lines of about padLine bytes to the
+// tap's stdin, then closes it (the editor goes away); closed is closed
+// once it has.
+func padEditor(p *tapProc, n int) (closed <-chan struct{}) {
+	c := make(chan struct{})
+	go func() {
+		defer close(c)
+		defer p.stdin.Close()
+		io.WriteString(p.stdin, initialize)
+		pad := strings.Repeat("y", padLine)
+		for i := range n {
+			line := fmt.Sprintf(`{"jsonrpc":"2.0","method":"_editor/pad","params":{"n":%d,"pad":"%s"}}`+"\n", i, pad)
+			if _, err := io.WriteString(p.stdin, line); err != nil {
+				return
+			}
+		}
+	}()
+	return c
+}
+
+// waitFile waits for the file at path, or kills the tap and fails.
+func waitFile(t *testing.T, p *tapProc, path string) {
+	t.Helper()
+	for deadline := time.Now().Add(stall); ; time.Sleep(10 * time.Millisecond) { // polls a file: no event to wait on
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.kill()
+			t.Fatalf("no %s", path)
+		}
+	}
+}
+
+// TestTapEditorLeavesUnreadLines: an agent that never reads its stdin
+// again, while the editor writes more than the agent's stdin pipe holds
+// and closes its side: the tap sees the editor's end although a write to
+// the agent is held up, gives the agent the grace period, ends it (the
+// tap exits with the agent's SIGTERM) and says what the agent left unread.
+func TestTapEditorLeavesUnreadLines(t *testing.T) {
+	dir := t.TempDir()
+	fakeEnv(t, "unread", dir)
+	p := startTap(t, dir, "--grace", "100ms")
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		io.Copy(io.Discard, p.stdout)
+	}()
+	// The editor goes away once the agent has started its grandchild: a
+	// slow start (a race build on a busy machine) must not be ended
+	// before there is a group to check.
+	waitFile(t, p, filepath.Join(dir, "child-pid"))
+	closed := padEditor(p, 120) // some 130 KiB: more than a pipe holds
+	code, stderr := p.wait(t, read)
+	<-closed
+	if code != 128+int(syscall.SIGTERM) || !strings.Contains(stderr, "has not read the editor's last") {
+		t.Errorf("tap exit %d, want %d (the agent ended by SIGTERM) and the unread lines said; stderr:\n%.2000s", code, 128+int(syscall.SIGTERM), stderr)
+	}
+	noProcessLeft(t, filepath.Join(dir, "child-pid"))
+}
+
+// TestTapEditorLeavesSlowAgent: the editor writes more than the agent's
+// stdin pipe holds and closes its side before the agent reads again;
+// the agent reads within the grace period and gets every line, then its
+// stdin ends: the tap exits with the agent's status and loses nothing.
+func TestTapEditorLeavesSlowAgent(t *testing.T) {
+	dir := t.TempDir()
+	fakeEnv(t, "late", dir)
+	goFile := filepath.Join(dir, "go")
+	t.Setenv("ACPDIALECT_FAKE_GO", goFile)
+	rec := filepath.Join(dir, "rec.jsonl")
+	p := startTap(t, dir, "--record", rec)
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		io.Copy(io.Discard, p.stdout)
+	}()
+	const n = 300 // some 330 KiB
+	select {
+	case <-padEditor(p, n):
+	case <-time.After(stall):
+		p.kill()
+		t.Fatal("the tap held the editor's writes up")
+	}
+	os.WriteFile(goFile, nil, 0o644) // the agent reads now
+	code, stderr := p.wait(t, read)
+	agentIn, _ := os.ReadFile(filepath.Join(dir, "agent-in"))
+	record, _ := os.ReadFile(rec)
+	got, recorded := strings.Count(string(agentIn), `"_editor/pad"`), strings.Count(string(record), `"_editor/pad"`)
+	if code != 3 || got != n || recorded != n {
+		t.Errorf("tap exit %d (want the agent's 3); the agent got %d of the editor's %d lines, the record has %d; stderr:\n%.2000s", code, got, n, recorded, stderr)
+	}
+	noProcessLeft(t, filepath.Join(dir, "child-pid"))
+}
