@@ -357,15 +357,21 @@ func (c *Conn) turnEpoch(s *session) uint64 {
 		if s.lastTurn != 0 {
 			return s.epoch
 		}
-		parent := s.parent.Session
-		if parent == "" && s.early != nil {
-			parent = s.early.turnOf
-		}
-		p := c.sessions[parent]
+		p := c.sessions[c.parentOf(s)]
 		if p == nil || p == s {
 			return s.epoch
 		}
 		s = p
 	}
 	return s.epoch
+}
+
+// parentOf returns the id of the session s runs under: its parent card's
+// session once linked, else, held as a possible subagent, the session
+// whose turn it was first seen in; "" for a session of the client's.
+func (c *Conn) parentOf(s *session) string {
+	if s.parent.Session == "" && s.early != nil {
+		return s.early.turnOf
+	}
+	return s.parent.Session
 }

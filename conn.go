@@ -1233,11 +1233,7 @@ func (c *Conn) inUse(s *session) int {
 		return 2
 	}
 	for range maxParents {
-		parent := s.parent.Session
-		if parent == "" && s.early != nil {
-			parent = s.early.turnOf
-		}
-		if s = c.sessions[parent]; s == nil {
+		if s = c.sessions[c.parentOf(s)]; s == nil {
 			return 0
 		}
 		if s.turns > 0 || s.loading > 0 {
