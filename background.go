@@ -1,6 +1,8 @@
 package acpdialect
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -11,7 +13,8 @@ import (
 // (a monitor, a background task) goes by another name too, its alias, which
 // later updates use instead of the tool call id. The Conn keeps the aliases
 // per session (bounded like the cards) and asks the dialect to end those
-// cards when the session's turn ends or the session is loaded again.
+// cards when the session's turn ends or the session is loaded again, and
+// those of the subagents' sessions under it, whose turns are its own.
 
 // toolKind reports whether an update kind is a tool call's.
 func toolKind(kind string) bool {
@@ -66,16 +69,69 @@ func (c *Conn) foldEarly(session, alias string, p Payload) Payload {
 	return p
 }
 
-// endBackground asks the dialect to end session s's background cards and
-// reports those that changed.
+// endBackground asks the dialect to end the background cards of session s
+// and of the subagents' sessions under it (runsUnder): those take s's
+// turns and restarts as their own. It reports the cards that changed, s's
+// first, then its subagents' sessions' in the order they were made.
 func (c *Conn) endBackground(s *session, reason string) []Event {
-	if s == nil || c.d == nil || c.d.EndBackground == nil || c.aliases.SessionLen(s.id) == 0 {
+	if s == nil || c.d == nil || c.d.EndBackground == nil {
+		return nil
+	}
+	out := c.endCards(s.id, reason)
+	for _, cs := range c.subagentsOf(s) {
+		out = append(out, c.endCards(cs.id, reason)...)
+	}
+	return out
+}
+
+// subagentsOf returns the sessions with background cards that run under
+// s, oldest first. They are found by a walk of the sessions, done only
+// when a session other than s has such a card.
+func (c *Conn) subagentsOf(s *session) []*session {
+	if c.aliases.Len() == c.aliases.SessionLen(s.id) {
+		return nil
+	}
+	var subs []*session
+	for _, cs := range c.sessions {
+		if cs != s && c.aliases.SessionLen(cs.id) > 0 && c.runsUnder(cs, s) {
+			subs = append(subs, cs)
+		}
+	}
+	// The map's order is random: the events' must not be.
+	slices.SortFunc(subs, func(a, b *session) int { return cmp.Compare(a.created, b.created) })
+	return subs
+}
+
+// runsUnder reports whether session cs is a subagent's under s (a child
+// of s, or a child of one, at most maxParents levels up) that has no
+// turns of its own: the client never prompted it (see turnEpoch).
+func (c *Conn) runsUnder(cs, s *session) bool {
+	for range maxParents {
+		if cs.lastTurn != 0 {
+			return false
+		}
+		p := c.sessions[c.parentOf(cs)]
+		if p == nil || p == cs {
+			return false
+		}
+		if p == s {
+			return true
+		}
+		cs = p
+	}
+	return false
+}
+
+// endCards asks the dialect to end the background cards of the session
+// with id sid and reports those that changed.
+func (c *Conn) endCards(sid, reason string) []Event {
+	if c.aliases.SessionLen(sid) == 0 {
 		return nil
 	}
 	// The cards are changed after the walk, which must not change the
 	// store: measuring a card again may evict aliases for the budget.
 	var ids []string
-	c.aliases.Each(s.id, func(ak correlate.Key, id *string) bool {
+	c.aliases.Each(sid, func(ak correlate.Key, id *string) bool {
 		ids = append(ids, *id)
 		if ak.ID != *id {
 			ids = append(ids, ak.ID) // a card the alias made early, if any (foldEarly)
@@ -84,7 +140,7 @@ func (c *Conn) endBackground(s *session, reason string) []Event {
 	})
 	var out []Event
 	for _, id := range ids {
-		k := correlate.Key{Session: s.id, ID: id}
+		k := correlate.Key{Session: sid, ID: id}
 		st := c.tools.Get(k)
 		if st == nil {
 			continue

@@ -2,6 +2,7 @@ package acpdialect_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -167,5 +168,62 @@ func TestMessageHiddenRoundTrip(t *testing.T) {
 	}
 	if d := cmp.Diff(in, out); d != "" {
 		t.Errorf("%s (-in +out):\n%s", b, d)
+	}
+}
+
+// TestChildBackgroundEnds: a subagent's session takes its parent's turns
+// (and its restarts) as its own, so its background cards end when its
+// parent's turn ends or its parent is loaded again, down the tree; a child
+// the client prompted itself has turns of its own and keeps its cards.
+func TestChildBackgroundEnds(t *testing.T) {
+	const (
+		prompt  = `>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+		end     = `<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`
+		load    = `>{"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"s1"}}`
+		loaded  = `<{"jsonrpc":"2.0","id":2,"result":{}}`
+		spawn   = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_update","sessionId":"c1","title":"Fix","description":"Make it pass","capabilities":{}}}}`
+		spawn2  = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"c1","update":{"sessionUpdate":"subagent_update","sessionId":"c2","title":"Look","description":"Find it","capabilities":{}}}}`
+		monitor = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"c1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","status":"completed","rawInput":{"task":"m1"}}}}`
+		deep    = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"c2","update":{"sessionUpdate":"tool_call","toolCallId":"t2","status":"completed","rawInput":{"task":"m2"}}}}`
+		queued  = `>{"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+		mine    = `>{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"c1","prompt":[]}}`
+		// A session first seen in s1's turn, held as its possible subagent.
+		held = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"h1","update":{"sessionUpdate":"tool_call","toolCallId":"t3","status":"completed","rawInput":{"task":"m3"}}}}`
+
+		ended1 = `{"type":"tool_call_update","agent":"bg","session_id":"c1","tool_call_id":"t1","payload":{"kind":"monitor","status":"completed","parent_tool_call_id":"c1","monitor":{"task_id":"m1","event_count":0,"ended":true,"end_reason":"%s"}}}`
+		ended2 = `{"type":"tool_call_update","agent":"bg","session_id":"c2","tool_call_id":"t2","payload":{"kind":"monitor","status":"completed","parent_tool_call_id":"c2","monitor":{"task_id":"m2","event_count":0,"ended":true,"end_reason":"%s"}}}`
+		ended3 = `{"type":"tool_call_update","agent":"bg","session_id":"h1","tool_call_id":"t3","payload":{"kind":"monitor","status":"completed","monitor":{"task_id":"m3","event_count":0,"ended":true,"end_reason":"%s"}}}`
+	)
+	tests := []struct {
+		name     string
+		children bool // Dialect.ChildSessions
+		frames   []string
+		last     string   // the frame whose events are checked
+		want     []string // its events
+	}{
+		{"turn end", false, []string{prompt, spawn, monitor}, end,
+			[]string{fmt.Sprintf(ended1, "exited")}},
+		{"load", false, []string{prompt, spawn, monitor, load}, loaded,
+			[]string{fmt.Sprintf(ended1, "session_restart")}},
+		{"a subagent's subagent", false, []string{prompt, spawn, spawn2, deep, monitor}, end,
+			[]string{fmt.Sprintf(ended1, "exited"), fmt.Sprintf(ended2, "exited")}},
+		{"a subagent's subagent at load", false, []string{prompt, spawn, spawn2, deep, load}, loaded,
+			[]string{fmt.Sprintf(ended2, "session_restart")}},
+		{"a held possible subagent", true, []string{prompt, held}, end,
+			[]string{fmt.Sprintf(ended3, "exited")}},
+		{"a child with turns of its own", false, []string{prompt, spawn, monitor, mine}, end, nil},
+		{"a queued prompt goes on", false, []string{prompt, queued, spawn, monitor}, end, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := background()
+			d.ChildSessions = tt.children
+			c := acpdialect.NewRegistry(d).NewConn(acpdialect.Options{Agent: "bg"})
+			feedFrames(t, c, tt.frames...)
+			got := feedFrames(t, c, tt.last)
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
 	}
 }

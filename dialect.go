@@ -90,7 +90,9 @@ type Dialect struct {
 	// EndBackground, if set, is told that the work a card describes can no
 	// longer be running, and returns the card's next payload: reason is
 	// EndExited when its session's turn ends, EndSessionRestart when the
-	// session is loaded again (the agent process that ran it is gone).
+	// session is loaded again (the agent process that ran it is gone). A
+	// subagent's session the client never prompted takes the turns and
+	// loads of the session it runs under as its own.
 	// The Conn asks only about background cards: those with an alias (see
 	// Late.Alias; a monitor's task id is one). Like MergeLate it must not
 	// modify the kind objects of p; returning p leaves the card as it is.
