@@ -95,7 +95,7 @@
 // error, or once the Reader is garbage: an SDK whose connection ended, on
 // a line too long for it say, never reads again), so that such a response
 // does not wait for the agent's next frame. A rewritten response longer
-// than the SDK reads (10 MiB less the '\n') is not made (see
+// than the SDK reads (MaxLine: 10 MiB less the '\n') is not made (see
 // acpdialect.Conn.LimitLine, which New sets): the client gets -32603 for
 // a Rewrite's request, or the agent's result as it was for a
 // SessionHooks.Result (Grok's session/new without the config options it
@@ -103,7 +103,10 @@
 // kept, so that OnEvent and the Conn agree with what the client got. The
 // agent's echo of the user's prompt is dropped unless Options.KeepEchoes.
 //
-// Only whole lines are inspected, up to Options.MaxFrame bytes; responses
+// Only whole lines are inspected, up to Options.MaxFrame bytes (at most
+// DefaultMaxFrame, one byte less than MaxLine, so that a renamed frame is
+// still one the SDK reads: a frame of exactly MaxLine bytes, which the SDK
+// reads, passes uninspected, as Stats.Oversize counts); responses
 // and ids are never touched; a frame that the SDK would read differently
 // from the Conn (invalid JSON), or a request for a method the dialect
 // allows only as a notification (or the reverse), is left as it is, for

@@ -187,3 +187,60 @@ func eventsOf(evs []acpdialect.Event, typ string) []acpdialect.Event {
 	}
 	return out
 }
+
+// TestSDKRewrittenResponseAtTheLineLimit: the SDK reads a line of at
+// most MaxLine bytes (its scanner's 10 MiB buffer holds the '\n' too), and
+// the Conn's limit is exactly that: a rewritten response of MaxLine - 1 or
+// MaxLine bytes reaches the client, one of MaxLine + 1 becomes -32603, and
+// the SDK's connection stays up in all three cases.
+func TestSDKRewrittenResponseAtTheLineLimit(t *testing.T) {
+	var frameLen int // the rewritten frame's length, set before the agent answers
+	var idLen int
+	sized := &acpdialect.Dialect{
+		ID:    "sized",
+		Match: func(name, _ string) bool { return name == "sized" },
+		Rewrites: []acpdialect.Rewrite{{
+			Method: "session/set_config_option",
+			Request: func(gjson.Result, any) acpdialect.Redirect {
+				return acpdialect.Redirect{Method: "x/set", Params: json.RawMessage(`{}`)}
+			},
+			Response: func(acpdialect.AgentResponse, any, any) acpdialect.Step {
+				// {"jsonrpc":"2.0","id":ID,"result":{"configOptions":[],"pad":"…"}}
+				const fixed = len(`{"jsonrpc":"2.0","id":,"result":{"configOptions":[],"pad":""}}`)
+				pad := strings.Repeat("z", frameLen-fixed-idLen)
+				return acpdialect.Step{Result: json.RawMessage(`{"configOptions":[],"pad":"` + pad + `"}`)}
+			},
+		}},
+	}
+	h := startReg(t, acpdialect.NewRegistry(sized), acpdialect.Options{}, wiretap.Options{})
+	h.handshake("sized")
+	tests := []struct {
+		n  int
+		ok bool // the client gets the result, else -32603
+	}{
+		{wiretap.MaxLine - 1, true},
+		{wiretap.MaxLine, true},
+		{wiretap.MaxLine + 1, false},
+	}
+	for _, tt := range tests {
+		wait := setOption(h, "model", "m")
+		id := h.expect("x/set")
+		frameLen, idLen = tt.n, len(id)
+		h.send(testwire.Response(id, nil))
+		_, err := wait()
+		var re *acp.RequestError
+		switch {
+		case tt.ok && err != nil:
+			t.Errorf("%d bytes: %v; want the result", tt.n, err)
+		case !tt.ok && (!errors.As(err, &re) || re.Code != -32603):
+			t.Errorf("%d bytes: %v; want a -32603 error", tt.n, err)
+		}
+		select {
+		case <-h.csc.Done():
+			t.Fatalf("%d bytes: the SDK closed the connection", tt.n)
+		default:
+		}
+	}
+	end := h.prompt() // the connection still works
+	end()
+}

@@ -12,16 +12,18 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 )
 
-// sdkMaxLine is the longest line, without its '\n', that the acp-go-sdk
-// reads: its scanner's buffer is 10 MiB and must hold the '\n' too. A
-// longer line ends the SDK's connection.
-const sdkMaxLine = 10<<20 - 1
+// MaxLine is the longest line, without its '\n', that the acp-go-sdk
+// reads (10 MiB - 1): its bufio.Scanner's buffer is at most 10 MiB and
+// must hold the '\n' too (a '\r' before it counts in the line). A longer
+// line ends the SDK's connection. New gives it to Conn.LimitLine; a
+// replay of what a tap saw uses it too.
+const MaxLine = 10<<20 - 1
 
 // DefaultMaxFrame is the default Options.MaxFrame, and the most the Reader
 // inspects whatever MaxFrame says: the acp-go-sdk's longest line (10 MiB
 // less the '\n') less the one byte a rename adds, so that a renamed frame
 // is still one the SDK reads. A longer frame passes uninspected.
-const DefaultMaxFrame = sdkMaxLine - 1
+const DefaultMaxFrame = MaxLine - 1
 
 // Options configures a Tap. The zero value is usable.
 type Options struct {
@@ -130,7 +132,7 @@ func New(conn *acpdialect.Conn, opts Options) *Tap {
 	}
 	// A response the dialect rewrites must be one the SDK reads: the Conn
 	// refuses a longer one before it applies anything of it.
-	conn.LimitLine(sdkMaxLine)
+	conn.LimitLine(MaxLine)
 	t.dialect.Store(conn.Dialect())
 	for _, name := range opts.Outbound {
 		if name != "" && !strings.HasPrefix(name, "_") {
