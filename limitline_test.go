@@ -121,3 +121,47 @@ func countType(evs []acpdialect.Event, typ string) int {
 	}
 	return n
 }
+
+// TestLimitLineRefusal: a dialect's refusal of a client request is
+// delivered as it is when it fits, to the byte; one longer than the client
+// reads (a large error data) becomes a short -32603 under the same id.
+func TestLimitLineRefusal(t *testing.T) {
+	const limit = 200
+	const id = 9
+	// {"jsonrpc":"2.0","id":9,"error":{"code":-32000,"message":"no","data":"…"}}
+	fixed := len(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"error":{"code":-32000,"message":"no","data":""}}`, id))
+	tests := []struct {
+		name string
+		n    int // the refusal's length without '\n'
+		code int64
+	}{
+		{"fits", limit, -32000},
+		{"one byte over", limit + 1, -32603},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := acpdialect.RawJSON(`"` + strings.Repeat("d", tt.n-fixed) + `"`)
+			d := &acpdialect.Dialect{
+				ID:    "refuser",
+				Match: func(name, _ string) bool { return name == "refuser" },
+				Rewrites: []acpdialect.Rewrite{{
+					Method: "session/set_config_option",
+					Request: func(gjson.Result, any) acpdialect.Redirect {
+						return acpdialect.Redirect{Error: &acpdialect.RPCError{Code: -32000, Message: "no", Data: data}}
+					},
+				}},
+			}
+			h := newHarness(t, acpdialect.NewRegistry(d), acpdialect.Options{})
+			h.c.LimitLine(limit)
+			h.initialize("refuser")
+			res, err := h.c.Outbound(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"session/set_config_option","params":{"sessionId":"s1","configId":"c","value":"v"}}`, id))
+			if err != nil || res.Wire == nil || res.Wire.Deliver == nil {
+				t.Fatalf("Outbound: %+v, %v; want a refusal to deliver", res.Wire, err)
+			}
+			f := res.Wire.Deliver
+			if len(f)-1 > limit || gjson.GetBytes(f, "id").Int() != id || gjson.GetBytes(f, "error.code").Int() != tt.code {
+				t.Errorf("delivered %d bytes: %.120s; want at most %d, id %d, code %d", len(f)-1, f, limit, id, tt.code)
+			}
+		})
+	}
+}

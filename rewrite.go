@@ -302,6 +302,12 @@ func (c *Conn) rewriteRequest(v frameView, rw *Rewrite, sid string) Result {
 func (c *Conn) refuse(id string, e RPCError) Result {
 	c.stats.Refused++
 	w := errorWire(id, e)
+	if c.overLine(w.Frame) {
+		// A dialect's error (its data) the client could not read: a
+		// longer line would end the client's connection.
+		w = errorWire(id, RPCError{Code: -32603, Message: "acpdialect: the error for the request is " +
+			strconv.Itoa(len(w.Frame)-1) + " bytes, longer than the client reads"})
+	}
 	w.Frame, w.Deliver = nil, w.Frame
 	return Result{Wire: w}
 }
@@ -389,8 +395,9 @@ func responseWire(id, method string, resp AgentResponse, st *Step) *Wire {
 // client's id; a SessionHooks.Result's new result is dropped, and the
 // client gets the agent's response as it was. The agent may still have
 // done what it was asked (Grok switched its model): the Conn keeps what
-// the client was told, not what the agent did. Call it before the first
-// frame.
+// the client was told, not what the agent did. A Redirect's refusal that
+// would be longer (its error's data) is delivered as a short -32603
+// instead. Call it before the first frame.
 func (c *Conn) LimitLine(n int) { c.maxLine = max(n, 0) }
 
 // overLine reports whether a frame for the client (with its '\n') is
