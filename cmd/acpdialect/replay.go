@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/acpdialect/acpdialect/wiretap"
 )
 
 func replayUsage(w io.Writer) {
@@ -134,7 +135,7 @@ func replayStream(s stdio, f replayFlags, in io.Reader) int {
 	if err != nil {
 		return o.fail(s, err)
 	}
-	stream, err := replay.NewStream(replay.Builtins(), replay.Options{Agent: f.agent, Strict: f.strict}, o.sink(s), o.final)
+	stream, err := replay.NewStream(replay.Builtins(), replay.Options{Agent: f.agent, Strict: f.strict, LimitLine: wiretap.MaxLine}, o.sink(s), o.final)
 	if errors.Is(err, replay.ErrUnknownAgent) {
 		s.errorf("%v", err)
 		return exitUsage

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	tw "github.com/acpdialect/acpdialect/internal/testwire"
+	"github.com/acpdialect/acpdialect/wiretap"
+	"github.com/tidwall/gjson"
 )
 
 // fullWriter fails every write as a write to /dev/full does.
@@ -154,4 +156,56 @@ func TestUnknownAgentIsUsage(t *testing.T) {
 	if code, _, errs := cli(t, "{}\n", "audit", "--agent", "none", "-"); code != exitOK {
 		t.Errorf("--agent none: exit %d, stderr %q", code, errs)
 	}
+}
+
+// grokNew is a Grok transcript whose session/new response carries a pad of
+// n bytes: the dialect rewrites it with the model catalog's config options
+// added.
+func grokNew(n int) string {
+	return `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"grok-build","version":"1.0.5"}}}
+{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}
+{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","models":{"currentModelId":"g","availableModels":[{"modelId":"g","name":"G"}]},"_meta":{"pad":"` +
+		strings.Repeat("x", n) + `"}}}
+`
+}
+
+// TestReplayLimitLine: replay shows a rewritten response only when the
+// acp-go-sdk would read it, as the live tap delivers it (wiretap.MaxLine):
+// a rewrite of exactly MaxLine bytes is a wire line (--final) and a config
+// event (--json); one a byte longer is neither (the client gets the
+// agent's response).
+func TestReplayLimitLine(t *testing.T) {
+	// The rewrite's length with no pad gives the pad for any length.
+	_, out, _ := cli(t, grokNew(0), "replay", "--final", "-")
+	wire := gjson.Get(lineOfType(out, "wire"), "frame")
+	if !wire.Exists() {
+		t.Fatalf("no rewritten frame in %s", out)
+	}
+	for _, tt := range []struct {
+		n       int // the rewritten response's length
+		rewrite bool
+	}{
+		{wiretap.MaxLine, true},
+		{wiretap.MaxLine + 1, false},
+	} {
+		in := grokNew(tt.n - len(wire.Raw))
+		_, final, _ := cli(t, in, "replay", "--final", "-")
+		_, events, _ := cli(t, in, "replay", "--json", "-")
+		w := gjson.Get(lineOfType(final, "wire"), "frame")
+		config := lineOfType(events, "config") != ""
+		if w.Exists() != tt.rewrite || config != tt.rewrite || (tt.rewrite && len(w.Raw) != tt.n) {
+			t.Errorf("%d bytes: rewritten frame of %d bytes, config event %t; want the rewrite %t", tt.n, len(w.Raw), config, tt.rewrite)
+		}
+	}
+}
+
+// lineOfType returns the first JSON line of out whose type is typ, or "".
+func lineOfType(out, typ string) string {
+	for line := range strings.Lines(out) {
+		if gjson.Get(line, "type").Str == typ {
+			return line
+		}
+	}
+	return ""
 }

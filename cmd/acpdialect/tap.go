@@ -19,6 +19,7 @@ import (
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/internal/proc"
 	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/acpdialect/acpdialect/wiretap"
 	"github.com/tidwall/gjson"
 )
 
@@ -184,6 +185,8 @@ func newTap(s stdio, f tapFlags) (*tap, error) {
 	// Without --answer the editor answers the agent's blocking requests:
 	// the Conn waits for them (and sees them through Outbound).
 	t.conn = reg.NewConn(acpdialect.Options{Agent: agent, ClientAnswers: !f.answer})
+	// As replay reads the record: --events is its replay --json.
+	t.conn.LimitLine(wiretap.MaxLine)
 	return t, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/acpdialect/acpdialect/wiretap"
 	"io"
 	"os"
 	"os/exec"
@@ -493,5 +494,31 @@ func TestTapEventsEscaped(t *testing.T) {
 	checkInert(t, string(got))
 	if _, want, _ := cli(t, "", "replay", "--json", rec); string(got) != want {
 		t.Errorf("tap events:\n%s\nreplay of the record:\n%s", got, want)
+	}
+}
+
+// TestTapLimitLine: the tap's Conn has replay's line limit, so that its
+// --events are the replay of its record even for a rewritten response
+// too long for the acp-go-sdk (no config event for it in either).
+func TestTapLimitLine(t *testing.T) {
+	dir := t.TempDir()
+	rec, evs, agent := filepath.Join(dir, "rec.jsonl"), filepath.Join(dir, "events.jsonl"), filepath.Join(dir, "agent.jsonl")
+	// The agent's response fits the SDK's line; its rewrite (the config
+	// options added, some 140 bytes) does not.
+	lines := strings.SplitAfter(grokNew(wiretap.MaxLine-200), "\n")
+	tool := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Read","kind":"read","status":"pending"}}}` + "\n"
+	if err := os.WriteFile(agent, []byte(lines[1]+lines[3]+tool), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The agent answers each request once the tap has passed it on.
+	script := `read l; head -n 1 "$0"; read l; tail -n +2 "$0"`
+	code := runCtx(context.Background(), []string{"tap", "--record", rec, "--events", evs, "--", "sh", "-c", script, agent},
+		strings.NewReader(lines[0]+lines[2]), io.Discard, io.Discard)
+	got, _ := os.ReadFile(evs)
+	if code != 0 || bytes.Contains(got, []byte(`"type":"config"`)) || !bytes.Contains(got, []byte(`"tool_call_id":"t1"`)) {
+		t.Fatalf("exit %d, events:\n%.500s", code, got)
+	}
+	if _, want, _ := cli(t, "", "replay", "--json", rec); string(got) != want {
+		t.Errorf("tap events:\n%.500s\nreplay of the record:\n%.500s", got, want)
 	}
 }

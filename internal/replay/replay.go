@@ -32,6 +32,11 @@ type Options struct {
 	Agent string
 	// Strict stops at the first bad line and returns it as the error.
 	Strict bool
+	// LimitLine is the Conn's LimitLine: the longest line the client
+	// reads, so that a rewritten response longer than that is replayed as
+	// the error the client got (wiretap.MaxLine for a client on the
+	// acp-go-sdk). 0: no limit.
+	LimitLine int
 	// Frame, if set, sees each valid line before the Conn does, as
 	// Sink.Frame (Run's sink is its own): for a caller that names the
 	// line a dialect's hook panicked on.

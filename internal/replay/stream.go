@@ -91,6 +91,7 @@ func NewStream(reg *acpdialect.Registry, opts Options, sink Sink, final *Final) 
 		final:  final,
 		strict: opts.Strict,
 	}
+	s.conn.LimitLine(opts.LimitLine)
 	if final != nil {
 		final.agent = s.conn.Agent
 	}
