@@ -12,7 +12,8 @@
 //     to [Own] copies the views a parser keeps ([OwnTogether] into one
 //     allocation, for strings kept and dropped together). [Set] and
 //     [Fill] merge a string into a field without ever blanking it.
-//   - Numbers: [Int64] reads a whole number that fits an int64.
+//   - Numbers: [Int64] reads a whole number that fits an int64, exactly,
+//     however it is written (42, 4.2e1, 42.0).
 //   - Objects: [Members] visits an object's members in one pass, skipping
 //     the values it is not asked about at byte-search speed (tool output
 //     and message text can be megabytes). [Get], [First] and [Path] read

@@ -2,7 +2,6 @@ package frame
 
 import (
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/acpdialect/acpdialect/internal/scan"
@@ -19,27 +18,27 @@ func Str(r gjson.Result) string {
 	return strings.Clone(r.Str)
 }
 
-// Int64 returns r as an integer when it is a JSON number holding a whole
-// value that fits an int64; ok is false for anything else (a string, a
-// fraction, NaN, out of range).
+// Int64 returns r as an integer when it is a JSON number whose exact value
+// is a whole number that fits an int64, however it is written (42, 4.2e1,
+// 42.0); ok is false for anything else (a string, a fraction however
+// small, out of range, a malformed number). The literal is read exactly,
+// never through a float64, which rounds past 2^53 (9007199254740993.0)
+// and turns a tiny fraction whole (1e-400, 1.0000000000000001).
 func Int64(r gjson.Result) (int64, bool) {
 	if r.Type != gjson.Number {
 		return 0, false
 	}
-	if len(r.Raw) > 15 && integer(r.Raw) {
-		// A long integer literal, read exactly: its float64 is rounded
-		// past 2^53 (and 2^63-1 up to 2^63, out of range).
-		n, err := strconv.ParseInt(r.Raw, 10, 64)
-		if err != nil {
-			return 0, false // out of range
+	switch {
+	case r.Raw == "":
+		// A number gjson made rather than read (no literal to read).
+		if f := r.Num; f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64 {
+			return int64(f), true
 		}
-		return n, true
-	}
-	f := r.Num
-	if f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
 		return 0, false
+	case len(r.Raw) <= 15 && integer(r.Raw):
+		return int64(r.Num), true // the common case: below 2^53, exact
 	}
-	return int64(f), true
+	return exactInt(r.Raw)
 }
 
 // integer reports whether a JSON number is written as an integer: digits
@@ -52,6 +51,101 @@ func integer(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// exactInt reads a JSON number literal -?digits(.digits)?([eE][+-]?digits)?
+// as an int64 when its value is whole and in range.
+func exactInt(s string) (int64, bool) {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	intEnd := digitsEnd(s, 0)
+	if intEnd == 0 {
+		return 0, false
+	}
+	mant, fracLen, rest := s[:intEnd], 0, s[intEnd:]
+	if strings.HasPrefix(rest, ".") {
+		end := digitsEnd(rest, 1)
+		if end == 1 {
+			return 0, false
+		}
+		fracLen = end - 1
+		mant, rest = s[:intEnd+end], rest[end:]
+	}
+	exp, ok := exponent(rest)
+	if !ok {
+		return 0, false
+	}
+	// mant is digits with at most one '.': its value is the digits'
+	// times 10^(exp - fracLen). Trailing zeros move into the exponent; a
+	// negative one is then a fraction, since the last digit is not zero.
+	last := strings.LastIndexAny(mant, "123456789")
+	if last < 0 {
+		return 0, true // zero, whatever its exponent
+	}
+	exp += int64(strings.Count(mant[last+1:], "0") - fracLen)
+	if exp < 0 {
+		return 0, false
+	}
+	var v uint64
+	n := int64(0) // significant digits in v
+	for i := 0; i <= last; i++ {
+		c := mant[i]
+		if c == '.' || (n == 0 && c == '0') {
+			continue
+		}
+		if n++; n+exp > 19 {
+			return 0, false // 10^19 and up
+		}
+		v = v*10 + uint64(c-'0') // below 10^19: no overflow
+	}
+	for ; exp > 0; exp-- {
+		v *= 10
+	}
+	switch {
+	case neg && v <= 1<<63:
+		return -int64(v-1) - 1, true // -2^63 included
+	case !neg && v <= math.MaxInt64:
+		return int64(v), true
+	}
+	return 0, false
+}
+
+// digitsEnd returns the offset of the first non-digit in s from i.
+func digitsEnd(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// exponent reads "" or [eE][+-]?digits, the whole of s; a value past any
+// literal's length saturates, so that it still reads as out of range (or
+// a fraction) without overflowing.
+func exponent(s string) (int64, bool) {
+	if s == "" {
+		return 0, true
+	}
+	if s[0] != 'e' && s[0] != 'E' {
+		return 0, false
+	}
+	s = s[1:]
+	neg := strings.HasPrefix(s, "-")
+	if neg || strings.HasPrefix(s, "+") {
+		s = s[1:]
+	}
+	if s == "" || digitsEnd(s, 0) != len(s) {
+		return 0, false
+	}
+	var e int64
+	for i := 0; i < len(s) && e < 1<<40; i++ {
+		e = e*10 + int64(s[i]-'0')
+	}
+	if neg {
+		e = -e
+	}
+	return e, true
 }
 
 // Set copies r into *dst when r is a non-empty JSON string that differs:
