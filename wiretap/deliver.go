@@ -2,7 +2,6 @@ package wiretap
 
 import (
 	"io"
-	"runtime"
 	"sync"
 )
 
@@ -78,19 +77,20 @@ func (rd *reader) injectDeliveries() bool {
 	return len(frames) > 0
 }
 
-// pump reads the agent's stream on a goroutine of its own, one chunk at a
-// time, so that the reader can wait for the agent or a delivery at once.
-// The goroutine ends with the stream (its EOF or error), or once the
-// reader is garbage: the SDK stops reading without a word when its
-// connection ends (a line too long, its notification queue full), and
-// the goroutine must not wait for ever for a chunk to be taken.
+// pump reads the agent's stream on a goroutine, so that the reader can
+// wait for the agent or a delivery at once. Each goroutine makes one Read
+// of the stream, hands its result over on a buffered channel and ends: it
+// never waits for the reader. So none outlives the stream however the
+// client stops reading (the SDK stops without a word when its connection
+// ends: a line too long, its notification queue full); at most one waits
+// in the stream's Read, and ends with the agent's next write or its EOF.
 type pump struct {
-	data  chan chunk
-	free  chan []byte   // the chunk's buffer, back to the goroutine
-	done  chan struct{} // closed once the reader is gone
-	cur   chunk         // the chunk being copied out
-	rest  []byte        // its bytes not yet copied
-	valid bool          // cur is held
+	src     io.Reader
+	data    chan chunk // the result of the Read in flight
+	reading bool       // a Read is in flight: its goroutine owns buf
+	buf     []byte     // the Reads' buffer
+	rest    []byte     // the last chunk's bytes not yet copied out
+	err     error      // the last chunk's error, after rest
 }
 
 type chunk struct {
@@ -98,47 +98,34 @@ type chunk struct {
 	err error
 }
 
-// startPump starts reading src for rd. The goroutine holds the pump, never
-// rd, so that rd can become garbage while it waits.
-func startPump(rd *reader, src io.Reader) *pump {
-	p := &pump{data: make(chan chunk, 1), free: make(chan []byte, 1), done: make(chan struct{})}
-	runtime.AddCleanup(rd, func(done chan struct{}) { close(done) }, p.done)
-	go p.run(src)
-	return p
+// newPump returns a pump that reads src; its first read starts the first
+// goroutine.
+func newPump(src io.Reader) *pump {
+	return &pump{src: src, data: make(chan chunk, 1), buf: make([]byte, readBuf)}
 }
 
-// run reads src until it fails or the reader is gone, handing each read
-// over and waiting for its buffer back before the next.
-func (p *pump) run(src io.Reader) {
-	buf := make([]byte, readBuf)
-	for {
-		n, err := src.Read(buf)
-		if n < 0 || n > len(buf) {
-			n, err = 0, errBadCount
-		}
-		select {
-		case p.data <- chunk{buf[:n], err}:
-		case <-p.done:
-			return
-		}
-		if err != nil {
-			return
-		}
-		select {
-		case buf = <-p.free:
-		case <-p.done:
-			return
-		}
+// readOnce reads src once into buf and hands the result over.
+func readOnce(src io.Reader, buf []byte, data chan<- chunk) {
+	n, err := src.Read(buf)
+	if n < 0 || n > len(buf) {
+		n, err = 0, errBadCount
 	}
+	data <- chunk{buf[:n], err} // buffered, and only one Read in flight: never blocks
 }
 
 // read copies the agent's next bytes into b, as one Read of the stream
-// would; woken says a delivery came first and nothing was read.
+// would; woken says a delivery came first and nothing was read (the Read
+// in flight stays for the next call).
 func (p *pump) read(b []byte, wake <-chan struct{}) (n int, woken bool, err error) {
-	if !p.valid {
+	if len(p.rest) == 0 && p.err == nil {
+		if !p.reading {
+			p.reading = true
+			go readOnce(p.src, p.buf, p.data)
+		}
 		select {
-		case p.cur = <-p.data:
-			p.rest, p.valid = p.cur.b, true
+		case c := <-p.data:
+			p.reading = false
+			p.rest, p.err = c.b, c.err
 		case <-wake:
 			return 0, true, nil
 		}
@@ -148,10 +135,6 @@ func (p *pump) read(b []byte, wake <-chan struct{}) (n int, woken bool, err erro
 	if len(p.rest) > 0 {
 		return n, false, nil
 	}
-	p.valid = false
-	if p.cur.err != nil {
-		return n, false, p.cur.err
-	}
-	p.free <- p.cur.b[:cap(p.cur.b)]
-	return n, false, nil
+	err, p.err = p.err, nil
+	return n, false, err
 }

@@ -90,11 +90,12 @@
 // agent the rewritten request, the Reader hands the SDK the response
 // turned back under the client's id, and a request the dialect refuses
 // never reaches the agent: its error response comes from the Reader. For
-// such a dialect the Reader reads the agent's stream on a goroutine of its
-// own (started once the agent is identified, ended by the stream's EOF or
-// error, or once the Reader is garbage: an SDK whose connection ended, on
-// a line too long for it say, never reads again), so that such a response
-// does not wait for the agent's next frame. A rewritten response longer
+// such a dialect, once the agent is identified, the Reader makes its reads
+// of the agent's stream on a goroutine, one at a time, so that such a
+// response does not wait for the agent's next frame. That goroutine never
+// waits for the SDK: it ends with its read, so none outlives the agent's
+// stream, even when the SDK stops reading (its connection ended on a line
+// too long for it, say) and the application still holds it. A rewritten response longer
 // than the SDK reads (MaxLine: 10 MiB less the '\n') is not made (see
 // acpdialect.Conn.LimitLine, which New sets): the client gets -32603 for
 // a Rewrite's request, or the agent's result as it was for a

@@ -75,7 +75,7 @@ func (rd *reader) fill() {
 		// No Read of the agent's stream is in flight here: from now on a
 		// goroutine reads it, so that a response the tap gives a client
 		// request is delivered without waiting for the agent's next frame.
-		rd.pump = startPump(rd, rd.src)
+		rd.pump = newPump(rd.src)
 	}
 	if rd.pump != nil {
 		if rd.injectDeliveries() {

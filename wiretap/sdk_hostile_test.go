@@ -119,7 +119,7 @@ func TestSDKHostileAgent(t *testing.T) {
 			}
 			// The tap's goroutine (Grok's) ends with the agent's stream,
 			// though the client has not closed its side yet.
-			settle(t, "wiretap.(*pump).run")
+			settle(t, "wiretap.readOnce")
 		}},
 		{"stdout closed while a question waits", func(t *testing.T, h *harness, agent string) {
 			h.prompt() // never ends: the agent goes
