@@ -27,7 +27,10 @@ import (
 // buffer at all: the worst case for deadlocks) against a scripted agent:
 // the test body plays the agent, and the client's calls run in goroutines.
 
-const waitLimit = 10 * time.Second
+// waitLimit is how long a test waits for what should come before it calls
+// it a hang: long, as only a hang reaches it, and the race detector on a
+// loaded machine takes over 10 s for the 10 MiB frames at the SDK's limit.
+const waitLimit = 30 * time.Second
 
 // testClient is an SDK client that asks the tap about extension methods
 // and logs what the SDK delivers, in delivery order.
