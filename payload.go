@@ -95,11 +95,18 @@ type Shell struct {
 	Background bool `json:"background,omitempty"`
 }
 
+// MaxMCPArguments bounds, in bytes, the arguments the built-in dialects
+// keep on an mcp_tool card (MCPTool.Arguments): larger arguments are left
+// out rather than cut (a cut JSON value is not JSON), so that one huge
+// call cannot fill the Conn's per-value cap with arguments no one reads.
+const MaxMCPArguments = 64 << 10
+
 // MCPTool is a call of a tool of an MCP server.
 type MCPTool struct {
 	Server string `json:"server,omitempty"`
 	Tool   string `json:"tool,omitempty"`
-	// Arguments are the call's arguments as the agent sent them.
+	// Arguments are the call's arguments as the agent sent them, none
+	// when larger than MaxMCPArguments.
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	// Output is the call's result, or while it runs its progress output:
 	// its tail when longer than the dialect keeps (OutputTruncated then

@@ -11,8 +11,8 @@ import (
 
 // MaxArguments bounds the arguments an mcp_tool card keeps, in bytes:
 // larger arguments are left out rather than cut (a cut JSON value is not
-// JSON).
-const MaxArguments = 64 << 10
+// JSON). It is acpdialect.MaxMCPArguments, the bound Codex's cards share.
+const MaxArguments = acpdialect.MaxMCPArguments
 
 // ParseMCPName splits Claude's name of an MCP tool, mcp__<server>__<tool>,
 // strictly: after the "mcp__" prefix there must be exactly one "__", with

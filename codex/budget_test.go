@@ -51,13 +51,14 @@ func TestRunLinksWithinBudget(t *testing.T) {
 	runtime.KeepAlive(c)
 }
 
-// An MCP call whose arguments alone are over the budget's per-value cap
-// (MaxBytes/16) is kept without them, as the README says of a card over
-// the cap: a JSON value cannot be cut, and a card refused for it would
-// lose the call's result and end state.
+// An MCP call whose arguments, within MaxMCPArguments, still fill the
+// budget's per-value cap (MaxBytes/16) with the rest of the card is kept
+// without them, as the README says of a card over the cap: a JSON value
+// cannot be cut, and a card refused for it would lose the call's result
+// and end state.
 func TestMCPArgumentsOverValueCap(t *testing.T) {
-	c := conn(t, acpdialect.Options{MaxBytes: 1 << 20}) // a 64 KiB cap
-	args := `{"q":"` + strings.Repeat("a", 100<<10) + `"}`
+	c := conn(t, acpdialect.Options{MaxBytes: 1 << 20}) // a 64 KiB cap: MaxMCPArguments
+	args := `{"q":"` + strings.Repeat("a", acpdialect.MaxMCPArguments-len(`{"q":""}`)) + `"}`
 	feed(t, c, update(`{"sessionUpdate":"tool_call","toolCallId":"m1","kind":"execute","title":"mcp.s.t","status":"in_progress",`+
 		`"rawInput":{"server":"s","tool":"t","arguments":`+args+`},"_meta":{"is_mcp_tool_call":true}}`))
 	out := feed(t, c, update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","status":"completed","rawOutput":{"result":"ok"}}`))

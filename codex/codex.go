@@ -15,7 +15,8 @@
 //     own card (acpdialect.RunID), and a card's parent is the card whose
 //     child sent the spawn, when exactly one card has that child.
 //   - MCP tool calls carry _meta.is_mcp_tool_call, with the server, tool
-//     and arguments in rawInput: an mcp_tool card. Progress output arrives
+//     and arguments in rawInput: an mcp_tool card (arguments larger than
+//     acpdialect.MaxMCPArguments left out whole). Progress output arrives
 //     in _meta.mcp_output_delta (appended one message a line, its tail
 //     kept: MaxMCPOutput),
 //     the result in rawOutput {result, error}; an error fails the call.

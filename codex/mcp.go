@@ -102,7 +102,9 @@ func lineBreak(out string) string {
 
 // ParseMCPInput reads an MCP call's rawInput: ok is false unless server
 // and tool are non-empty (after trimming spaces). args is a copy of the
-// arguments as sent, nil when absent.
+// arguments as sent, nil when absent, null or larger than
+// acpdialect.MaxMCPArguments (left out whole: a cut JSON value is not
+// JSON).
 func ParseMCPInput(raw gjson.Result) (server, tool string, args []byte, ok bool) {
 	var argv gjson.Result
 	frame.Members(raw, func(k string, v gjson.Result) bool {
@@ -121,7 +123,7 @@ func ParseMCPInput(raw gjson.Result) (server, tool string, args []byte, ok bool)
 	if server == "" || tool == "" {
 		return "", "", nil, false
 	}
-	if argv.Exists() && argv.Type != gjson.Null {
+	if argv.Exists() && argv.Type != gjson.Null && len(argv.Raw) <= acpdialect.MaxMCPArguments {
 		args = []byte(argv.Raw)
 	}
 	return server, tool, args, true
