@@ -2,6 +2,7 @@ package claude_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -575,5 +576,84 @@ func TestMonitorEventBodyBounded(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestMonitorEventsAfterEnd: an event for a monitor whose card ended (its
+// turn ended, or its session was loaded again) still counts on that card,
+// between turns and in a later turn, and the card stays ended as it was.
+func TestMonitorEventsAfterEnd(t *testing.T) {
+	const (
+		prompt   = `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+		endTurn  = `{"jsonrpc":"2.0","id":%d,"result":{"stopReason":"end_turn"}}`
+		load     = `{"jsonrpc":"2.0","id":%d,"method":"session/load","params":{"sessionId":"s1","cwd":"/","mcpServers":[]}}`
+		loaded   = `{"jsonrpc":"2.0","id":%d,"result":{}}`
+		register = `{"sessionUpdate":"tool_call_update","toolCallId":"m1","status":"completed","rawOutput":"Monitor started (task bm, timeout 5ms)"}`
+	)
+	for _, tt := range []struct {
+		name           string
+		end            []string // > for the client's frames
+		reason, status string
+	}{
+		{"turn ended", []string{fmt.Sprintf(endTurn, 1)}, acpdialect.EndExited, acpdialect.StatusCompleted},
+		{"session loaded", []string{">" + fmt.Sprintf(load, 2), fmt.Sprintf(loaded, 2)}, acpdialect.EndSessionRestart, acpdialect.StatusCancelled},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := acpdialect.NewRegistry(claude.Dialect()).NewConn(acpdialect.Options{Agent: claude.ID})
+			send := func(f string) acpdialect.Result {
+				t.Helper()
+				var r acpdialect.Result
+				var err error
+				if out, ok := strings.CutPrefix(f, ">"); ok {
+					r, err = c.Outbound([]byte(out))
+				} else {
+					r, err = c.Inbound([]byte(f))
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r
+			}
+			update := func(u string) string {
+				return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + u + `}}`
+			}
+			event := func(body string) string {
+				return update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"<task-notification><task-id>bm</task-id><event>` + body + `</event></task-notification>"}}`)
+			}
+			send(">" + fmt.Sprintf(prompt, 1))
+			send(update(`{"sessionUpdate":"tool_call","toolCallId":"m1","_meta":{"claudeCode":{"toolName":"Monitor"}},"rawInput":{"command":"x"}}`))
+			send(update(register))
+			send(event("E1"))
+			for _, f := range tt.end {
+				send(f)
+			}
+			count := int64(1)
+			for _, body := range []string{"between turns", "next turn"} {
+				if body == "next turn" {
+					send(">" + fmt.Sprintf(prompt, 3))
+				}
+				var card *acpdialect.Payload
+				hidden := false
+				for _, ev := range send(event(body)).Events {
+					if ev.Payload != nil && ev.Payload.Monitor != nil && ev.ToolCallID == "m1" {
+						card = ev.Payload
+					}
+					if m := ev.Message(); m != nil && len(m.Hidden) == 1 {
+						hidden = true
+					}
+				}
+				if card == nil || !hidden {
+					t.Fatalf("%s: an update of the monitor's card %v, its span hidden %v", body, card != nil, hidden)
+				}
+				count++
+				m := card.Monitor
+				if m.EventCount != count || m.RecentEvents[len(m.RecentEvents)-1] != body {
+					t.Errorf("%s: events %d %q, want %d ending with it", body, m.EventCount, m.RecentEvents, count)
+				}
+				if !m.Ended || m.EndReason != tt.reason || card.Status != tt.status {
+					t.Errorf("%s: card %s, ended %v %q: want %s, %q", body, card.Status, m.Ended, m.EndReason, tt.status, tt.reason)
+				}
+			}
+		})
 	}
 }
