@@ -29,6 +29,12 @@ func (p Payload) alias() string {
 	return ""
 }
 
+// ended reports whether the background work a payload describes has
+// ended: a monitor ends once (Dialect.EndBackground).
+func (p Payload) ended() bool {
+	return p.Monitor != nil && p.Monitor.Ended
+}
+
 // noteAlias records that alias names the card k in k's session.
 func (c *Conn) noteAlias(k correlate.Key, alias string) {
 	if alias == "" {

@@ -14,7 +14,8 @@ import (
 
 // background is a dialect with a background card: a tool call whose
 // rawInput names a task becomes a monitor, an update "ping" names the task
-// (by alias) with one event, and EndBackground ends it.
+// (by alias) with one event and the status it gives, and EndBackground
+// ends it.
 func background() *acpdialect.Dialect {
 	return &acpdialect.Dialect{
 		ID: "bg",
@@ -30,7 +31,7 @@ func background() *acpdialect.Dialect {
 		Updates: []acpdialect.Update{
 			{Kind: "ping", Handle: func(u gjson.Result) acpdialect.Late {
 				return acpdialect.Late{Alias: frame.Str(u.Get("task")), Payload: acpdialect.Payload{Kind: acpdialect.KindMonitor,
-					Monitor: &acpdialect.Monitor{EventCount: 1}}}
+					Status: frame.Str(u.Get("status")), Monitor: &acpdialect.Monitor{EventCount: 1}}}
 			}},
 			{Kind: "tool_call", Standard: true, Event: func(u gjson.Result) *acpdialect.Event {
 				return &acpdialect.Event{Type: acpdialect.EventMessage, Object: &acpdialect.Message{Role: "assistant", Text: "beside"}}
@@ -88,19 +89,24 @@ func TestBackgroundAliasAndEnd(t *testing.T) {
 		`>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`,
 		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","status":"completed","rawInput":{"task":"m1"}}}}`,
 		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"ping","task":"m1"}}}`,
-		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"ping","task":"m9"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"ping","task":"m9","status":"in_progress"}}}`,
 		`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
 		`>{"jsonrpc":"2.0","id":2,"method":"session/load","params":{"sessionId":"s1"}}`,
 		`<{"jsonrpc":"2.0","id":2,"result":{}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"ping","task":"m9","status":"in_progress"}}}`,
 	)
 	want := []string{
 		`{"type":"tool_call","agent":"bg","session_id":"s1","tool_call_id":"t1","payload":{"kind":"monitor","status":"completed","monitor":{"task_id":"m1","event_count":0}}}`,
 		`{"type":"message","agent":"bg","session_id":"s1","message":{"role":"assistant","text":"beside"}}`,
 		`{"type":"tool_call_update","agent":"bg","session_id":"s1","tool_call_id":"t1","payload":{"kind":"monitor","status":"completed","monitor":{"task_id":"m1","event_count":1}}}`,
-		// An alias no card goes by keys a card of its own.
-		`{"type":"tool_call","agent":"bg","session_id":"s1","tool_call_id":"m9","payload":{"kind":"monitor","monitor":{"event_count":1}}}`,
+		// An alias no card goes by keys a card of its own, which takes its
+		// status from the updates.
+		`{"type":"tool_call","agent":"bg","session_id":"s1","tool_call_id":"m9","payload":{"kind":"monitor","status":"in_progress","monitor":{"event_count":1}}}`,
 		`{"type":"tool_call_update","agent":"bg","session_id":"s1","tool_call_id":"t1","payload":{"kind":"monitor","status":"completed","monitor":{"task_id":"m1","event_count":1,"ended":true,"end_reason":"exited"}}}`,
 		`{"type":"tool_call_update","agent":"bg","session_id":"s1","tool_call_id":"m9","payload":{"kind":"monitor","status":"completed","monitor":{"event_count":1,"ended":true,"end_reason":"exited"}}}`,
+		// Once ended it keeps its status: a later update counts on it
+		// without setting it running again.
+		`{"type":"tool_call_update","agent":"bg","session_id":"s1","tool_call_id":"m9","payload":{"kind":"monitor","status":"completed","monitor":{"event_count":2,"ended":true,"end_reason":"exited"}}}`,
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)

@@ -96,6 +96,9 @@ type Dialect struct {
 	// The Conn asks only about background cards: those with an alias (see
 	// Late.Alias; a monitor's task id is one). Like MergeLate it must not
 	// modify the kind objects of p; returning p leaves the card as it is.
+	// A card the Conn made for an alias takes its status from late halves
+	// only until its monitor has ended (Monitor.Ended): then it keeps the
+	// status it ended with.
 	EndBackground func(p Payload, reason string) Payload
 	// Rewrites are client requests the agent does not serve as sent: the
 	// Conn sends another request in their place and turns the response

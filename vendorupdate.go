@@ -11,7 +11,8 @@ import (
 // native subagents): what it says about a tool call is merged into that
 // card, found by the tool call id it names, else by the child session it
 // names; with no card it becomes one. Such a card takes its status from the
-// updates; a card of a real tool call keeps the tool call's own.
+// updates until its background work ends; a card of a real tool call keeps
+// the tool call's own.
 func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 	s := c.updateSession(sid)
 	if s == nil || h == nil {
@@ -195,7 +196,10 @@ func (c *Conn) ancestorOrSelf(s, a string) bool {
 }
 
 // mergeNative merges a native update's payload into a card with merge,
-// claiming a card no dialect recognized yet for the subagent kind.
+// claiming a card no dialect recognized yet for the subagent kind. A card
+// whose background work ended (endBackground) keeps its status: a late
+// half that reports more of that work (a monitor's event after its turn
+// ended) must not set it running again under its end reason.
 func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload, merge func(cur, late Payload) (Payload, bool)) []Event {
 	old := st.payload
 	cur := old
@@ -212,7 +216,7 @@ func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload, merge func
 			c.stats.LateMerged++
 		}
 	}
-	if st.native && p.Status != "" {
+	if st.native && p.Status != "" && !old.ended() {
 		next.Status = p.Status
 	}
 	st.payload = next

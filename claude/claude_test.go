@@ -581,7 +581,10 @@ func TestMonitorEventBodyBounded(t *testing.T) {
 
 // TestMonitorEventsAfterEnd: an event for a monitor whose card ended (its
 // turn ended, or its session was loaded again) still counts on that card,
-// between turns and in a later turn, and the card stays ended as it was.
+// between turns and in a later turn, and the card stays ended as it was:
+// the card of a registered Monitor and the card the Conn made for a task
+// id no Monitor registered (whose status the events' late halves give)
+// alike.
 func TestMonitorEventsAfterEnd(t *testing.T) {
 	const (
 		prompt   = `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
@@ -590,15 +593,36 @@ func TestMonitorEventsAfterEnd(t *testing.T) {
 		loaded   = `{"jsonrpc":"2.0","id":%d,"result":{}}`
 		register = `{"sessionUpdate":"tool_call_update","toolCallId":"m1","status":"completed","rawOutput":"Monitor started (task bm, timeout 5ms)"}`
 	)
-	for _, tt := range []struct {
+	type ending struct {
 		name           string
 		end            []string // > for the client's frames
 		reason, status string
-	}{
+	}
+	type origin struct {
+		name     string
+		register []string // the updates before the first event
+		card     string   // the card's tool call id
+	}
+	var tests []struct {
+		ending
+		origin
+	}
+	for _, e := range []ending{
 		{"turn ended", []string{fmt.Sprintf(endTurn, 1)}, acpdialect.EndExited, acpdialect.StatusCompleted},
 		{"session loaded", []string{">" + fmt.Sprintf(load, 2), fmt.Sprintf(loaded, 2)}, acpdialect.EndSessionRestart, acpdialect.StatusCancelled},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
+		for _, o := range []origin{
+			{"registered", []string{`{"sessionUpdate":"tool_call","toolCallId":"m1","_meta":{"claudeCode":{"toolName":"Monitor"}},"rawInput":{"command":"x"}}`, register}, "m1"},
+			{"never registered", nil, "bm"},
+		} {
+			tests = append(tests, struct {
+				ending
+				origin
+			}{e, o})
+		}
+	}
+	for _, tt := range tests {
+		t.Run(tt.ending.name+"/"+tt.origin.name, func(t *testing.T) {
 			c := acpdialect.NewRegistry(claude.Dialect()).NewConn(acpdialect.Options{Agent: claude.ID})
 			send := func(f string) acpdialect.Result {
 				t.Helper()
@@ -621,8 +645,9 @@ func TestMonitorEventsAfterEnd(t *testing.T) {
 				return update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"<task-notification><task-id>bm</task-id><event>` + body + `</event></task-notification>"}}`)
 			}
 			send(">" + fmt.Sprintf(prompt, 1))
-			send(update(`{"sessionUpdate":"tool_call","toolCallId":"m1","_meta":{"claudeCode":{"toolName":"Monitor"}},"rawInput":{"command":"x"}}`))
-			send(update(register))
+			for _, u := range tt.register {
+				send(update(u))
+			}
 			send(event("E1"))
 			for _, f := range tt.end {
 				send(f)
@@ -635,7 +660,7 @@ func TestMonitorEventsAfterEnd(t *testing.T) {
 				var card *acpdialect.Payload
 				hidden := false
 				for _, ev := range send(event(body)).Events {
-					if ev.Payload != nil && ev.Payload.Monitor != nil && ev.ToolCallID == "m1" {
+					if ev.Payload != nil && ev.Payload.Monitor != nil && ev.ToolCallID == tt.card {
 						card = ev.Payload
 					}
 					if m := ev.Message(); m != nil && len(m.Hidden) == 1 {
