@@ -348,7 +348,11 @@ func TestTapEditorLeavesSlowAgent(t *testing.T) {
 	goFile := filepath.Join(dir, "go")
 	t.Setenv("ACPDIALECT_FAKE_GO", goFile)
 	rec := filepath.Join(dir, "rec.jsonl")
-	p := startTap(t, dir, "--record", rec)
+	// The grace period starts when the editor closes its side, maybe
+	// before the agent has even started (a race build on a busy
+	// machine): it must not end an agent that is only slow. The tap
+	// still has stall to exit.
+	p := startTap(t, dir, "--record", rec, "--grace", "1m")
 	read := make(chan struct{})
 	go func() {
 		defer close(read)
