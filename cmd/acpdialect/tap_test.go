@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/acpdialect/acpdialect/wiretap"
 	"io"
 	"os"
 	"os/exec"
@@ -18,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acpdialect/acpdialect/wiretap"
 	acp "github.com/coder/acp-go-sdk"
 )
 
