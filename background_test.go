@@ -233,3 +233,26 @@ func TestChildBackgroundEnds(t *testing.T) {
 		})
 	}
 }
+
+// TestWaitsNamesAChild: Update.Waits holds only a half that names a child
+// session no card has yet; a half that names its card by alias alone
+// (no child) is read as without Waits: an alias no card goes by keys a
+// card of its own, at once, rather than waiting for a spawn that never
+// comes.
+func TestWaitsNamesAChild(t *testing.T) {
+	frames := []string{
+		`>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"ping","task":"m9"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"ping","task":"m9"}}}`,
+	}
+	want := feedFrames(t, acpdialect.NewRegistry(background()).NewConn(acpdialect.Options{Agent: "bg"}), frames...)
+	if len(want) != 2 {
+		t.Fatalf("without Waits, events:\n%s", strings.Join(want, "\n"))
+	}
+	d := background()
+	d.Updates[0].Waits = true
+	got := feedFrames(t, acpdialect.NewRegistry(d).NewConn(acpdialect.Options{Agent: "bg"}), frames...)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("with Waits, (-as without +got):\n%s", diff)
+	}
+}

@@ -190,7 +190,8 @@ type Update struct {
 	// is linked to yet makes no card: it is held, swept as unmatched late
 	// halves are (SweepAtTurnEnd), and the next half that names the same
 	// child finds or makes the card and takes it, applied after its own,
-	// so that an update that came out of order makes no second card.
+	// so that an update that came out of order makes no second card. A
+	// half that names no child (an alias alone) is read as without Waits.
 	Waits bool
 	// Mark, if set, reads whether the update sets (mark true) or clears
 	// the session's mark: a vendor state that gives later updates their

@@ -81,7 +81,9 @@ func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Pay
 	}
 	k := correlate.Key{Session: s.id, ID: id}
 	st := c.tools.Get(k)
-	if st == nil && waits && merge != nil && l.ToolCallID == "" && linked == nil && child != s.id {
+	// Only a half that names a child waits: one named by alias alone has
+	// no spawn to wait for, and nothing would ever take it.
+	if st == nil && waits && merge != nil && l.ToolCallID == "" && child != "" && linked == nil && child != s.id {
 		c.wait(k, l.Payload, merge)
 		return nil
 	}
