@@ -189,8 +189,6 @@ func forwardStatus(old, next string) string {
 	return next
 }
 
-func terminal(status string) bool { return statusRank(status) == 3 }
-
 // runLink is the card of a run's child. cards counts the distinct cards
 // the child had (up to 2: a parent link needs exactly one). It is charged
 // to the Conn's budget (its Holder): the budget may evict it, oldest
