@@ -1,0 +1,254 @@
+package acpdialect_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/correlate"
+	"github.com/acpdialect/acpdialect/dialects"
+)
+
+// The subagent frames of Cursor, OpenCode and Codex, built from a few ids
+// so that random sequences of them meet: the same children, tool calls
+// and sessions come back in any order (a state before its spawn, a node
+// whose parent is unseen, a removal before the link, a child that names
+// its own parent session, a run reported on before it was spawned).
+var (
+	seqSessions = []string{"s1", "s2", "c1", "x9"}
+	seqChildren = []string{"c1", "c2", "c3", "s1"}
+	seqTools    = []string{"t1", "t2", "t3", "c1"}
+	seqStates   = []string{"running", "completed", "cancelled", "disconnected"}
+	seqRunState = []string{"pendingInit", "running", "completed", "errored"}
+)
+
+// pick returns the element of list that the two bits of b at shift name.
+func pick(list []string, b byte, shift uint) string { return list[int(b>>shift)&3] }
+
+// seqUpdate is a session/update of sid carrying the update object u.
+func seqUpdate(sid, u string) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":%q,"update":%s}}`, sid, u)
+}
+
+// seqDialect builds one vendor's frames: frame returns the frame that op
+// names with parameters a and b, and whether it goes client -> agent. id
+// numbers a request.
+type seqDialect struct {
+	agent string
+	frame func(op, a, b byte, id int) ([]byte, bool)
+}
+
+var seqDialects = []seqDialect{
+	{"cursor", func(op, a, b byte, id int) ([]byte, bool) {
+		sid, child, tool := pick(seqSessions, a, 0), pick(seqChildren, a, 2), pick(seqTools, a, 4)
+		switch op % 8 {
+		case 0:
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":%q,"title":"Task: t","kind":"other","status":"in_progress",`+
+				`"rawInput":{"_toolName":"task","description":"d","prompt":"p"}}`, tool)), false
+		case 1:
+			if b&1 != 0 {
+				return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"cursor/task","params":{"toolCallId":%q,"agentId":%q,"model":"m"}}`, id, tool, child), false
+			}
+			return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"cursor/task","params":{"toolCallId":%q,"description":"d","prompt":"p"}}`, id, tool), false
+		case 2:
+			meta := ""
+			if b&1 != 0 {
+				meta = fmt.Sprintf(`,"_meta":{"cursor":{"toolCallId":%q}}`, tool)
+			}
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"subagent_spawned","subagentSessionId":%q,"task":"t","name":"n"%s}`, child, meta)), false
+		case 3:
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"subagent_state_update","subagentSessionId":%q,"state":%q}`, child, pick(seqStates, b, 1))), false
+		case 4:
+			if b&1 != 0 {
+				return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"subagent_update","sessionId":%q,"title":"T","description":"D","capabilities":{}}`, child)), false
+			}
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"subagent_update","sessionId":%q,"state":{"state":"idle","stopReason":"end_turn"}}`, child)), false
+		case 5:
+			return fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"toolCallId":%q,"todos":[{"id":"1","content":"a","status":"inProgress"},`+
+				`{"content":%q,"status":"completed"}],"merge":%t}}`, tool, child, b&1 != 0), false
+		case 6:
+			return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"cursor/ask_question","params":{"toolCallId":%q,"questions":[{"id":"q","options":[{"id":"y","label":"Y"}]}]}}`, id, tool), false
+		}
+		return seqCommon(a, b, id)
+	}},
+	{"opencode", func(op, a, b byte, id int) ([]byte, bool) {
+		sid, child, tool := pick(seqSessions, a, 0), pick(seqChildren, a, 2), pick(seqTools, a, 4)
+		switch op % 6 {
+		case 0:
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":%q,"status":"pending","kind":"think","title":"task","rawInput":{}}`, tool)), false
+		case 1:
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":%q,"status":"completed","kind":"think","title":"t",`+
+				`"rawOutput":{"output":"","metadata":{"sessionId":%q}}}`, tool, child)), false
+		case 2:
+			node := fmt.Sprintf(`{"runId":%q,"sessionId":%q,"rootSessionId":"s1","parentSessionId":%q,"phase":%q,"agent":"general","cwd":"/w"}`,
+				child, child, pick(seqSessions, b, 1), pick(seqStates, b, 3))
+			removed := ""
+			if b&1 != 0 {
+				removed = fmt.Sprintf("%q", pick(seqChildren, b, 5))
+			}
+			return fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"_opencode/subagents/update","params":{"generation":"g","revision":1,"upsert":[%s],"removedSessionIds":[%s]}}`,
+				node, removed), false
+		case 3:
+			if b&1 != 0 {
+				return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"_opencode/subagents/list","params":{}}`, id), true
+			}
+			return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"generation":"g","revision":0,"nodes":[{"runId":%q,"sessionId":%q,"rootSessionId":"s1","parentSessionId":%q,"phase":"completed"}]}}`,
+				id-1, child, child, sid), false
+		case 4:
+			return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"session/request_permission","params":{"sessionId":%q,"toolCall":{"toolCallId":%q},"options":[]}}`, id, sid, tool), false
+		}
+		return seqCommon(a, b, id)
+	}},
+	{"codex", func(op, a, b byte, id int) ([]byte, bool) {
+		child, tool := pick(seqChildren, a, 2), pick(seqTools, a, 4)
+		switch op % 4 {
+		case 0:
+			kind := "tool_call"
+			if b&1 != 0 {
+				kind = "tool_call_update"
+			}
+			sender := pick([]string{"main", "c1", "c2", "c3"}, b, 1)
+			return seqUpdate("s1", fmt.Sprintf(`{"sessionUpdate":%q,"toolCallId":%q,"kind":"other","title":"spawnAgent","status":"in_progress",`+
+				`"rawInput":{"prompt":"p","senderThreadId":%q,"receiverThreadIds":[%q],"agentsStates":{%q:{"status":%q,"message":"m"}},"model":"g","status":"inProgress"},`+
+				`"_meta":{"codex":{"collaboration":{"tool":"spawnAgent","senderThreadId":%q,"receiverThreadIds":[%q]}}}}`,
+				kind, tool, sender, child, child, pick(seqRunState, b, 3), sender, child)), false
+		case 1:
+			act := pick([]string{"started", "interacted", "completed", "errored"}, b, 1)
+			return seqUpdate("s1", fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":%q,"title":"Start subagent","kind":"other","status":"completed",`+
+				`"rawInput":{"agentThreadId":%q,"agentPath":"/root/a","activityKind":%q},"_meta":{"codex":{"subagent":{"threadId":%q,"path":"/root/a","activity":%q}}}}`,
+				tool, child, act, child, act)), false
+		case 2:
+			other := pick(seqChildren, b, 5)
+			collab := pick([]string{"sendInput", "resumeAgent", "wait", "closeAgent"}, b, 1)
+			st := pick(seqRunState, b, 3)
+			return seqUpdate("s1", fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":%q,"kind":"other","title":%q,"status":"completed",`+
+				`"rawInput":{"senderThreadId":"main","receiverThreadIds":[%q,%q],"agentsStates":{%q:{"status":%q,"message":null},%q:{"status":"running"}}},`+
+				`"_meta":{"codex":{"collaboration":{"tool":%q,"senderThreadId":"main","receiverThreadIds":[%q,%q]}}}}`,
+				tool, collab, child, other, child, st, other, collab, child, other)), false
+		}
+		return seqCommon(a, b, id)
+	}},
+}
+
+// seqCommon is a frame every dialect sees: a turn's prompt or its end,
+// a chunk, or a plain tool call in any session, children's included.
+func seqCommon(a, b byte, id int) ([]byte, bool) {
+	sid, tool := pick(seqSessions, a, 0), pick(seqTools, a, 4)
+	switch b % 5 {
+	case 0:
+		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":%q,"prompt":[]}}`, id, sid), true
+	case 1:
+		// The response to the prompt of one of the last few requests.
+		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"stopReason":"end_turn"}}`, id-1-int(a>>6)), false
+	case 2:
+		return seqUpdate(sid, `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}`), false
+	case 3:
+		return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":%q,"kind":"read","status":"pending"}`, tool)), false
+	}
+	return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":%q,"status":"completed"}`, tool)), false
+}
+
+var seqOpts = acpdialect.Options{
+	Pending:      correlate.Limits{PerSession: 2, Total: 4},
+	Tools:        correlate.Limits{PerSession: 3, Total: 6},
+	MaxSessions:  3,
+	MaxRequests:  3,
+	MaxRunLinks:  2,
+	MaxHeld:      2,
+	MaxHeldBytes: 8,
+}
+
+// seqSeeds: each dialect's subagent told in order and out of it.
+var seqSeeds = [][]byte{
+	// Cursor: Task tool call, cursor/task, spawn, state; then the state first.
+	{0, 0, 0x00, 0, 1, 0x00, 1, 2, 0x00, 1, 3, 0x00, 2, 3, 0x00, 2, 7, 0x00, 0},
+	{0, 3, 0x00, 2, 2, 0x00, 1, 0, 0x00, 0, 1, 0x00, 1, 7, 0x0c, 1},
+	// OpenCode: a node before its task, a removal, the link, a child's chunk.
+	{1, 2, 0x04, 0x02, 2, 0x04, 0x01, 0, 0x00, 0, 1, 0x04, 0, 7, 0x02, 2},
+	{1, 3, 0x04, 1, 3, 0x04, 0, 2, 0x08, 0x0a, 1, 0x08, 0},
+	// Codex: a report before its spawn, the spawn, an activity, a finish.
+	{2, 2, 0x04, 0x0a, 0, 0x04, 0x02, 1, 0x04, 0x02, 1, 0x04, 0x06, 3, 0x00, 1},
+}
+
+// FuzzSubagentFrames feeds a random sequence of one vendor's subagent
+// frames (the first byte picks the vendor; each three bytes after it a
+// frame) to a connection with small bounds, and checks after every frame
+// that the Conn stays within them, that every event encodes and decodes
+// to itself, and that a card is updated only after it was reported.
+func FuzzSubagentFrames(f *testing.F) {
+	for _, s := range seqSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, prog []byte) {
+		if len(prog) == 0 {
+			return
+		}
+		d := seqDialects[int(prog[0])%len(seqDialects)]
+		opts := seqOpts
+		opts.Agent = d.agent
+		c := dialects.Registry().NewConn(opts)
+		id := 10
+		seqFeed(t, c, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`, id), true, nil)
+		cards := map[[2]string]bool{}
+		for ops := prog[1:]; len(ops) >= 3; ops = ops[3:] {
+			id++
+			fr, out := d.frame(ops[0], ops[1], ops[2], id)
+			seqFeed(t, c, fr, out, cards)
+		}
+		// Close ends the sessions and what is kept by session; OpenCode's
+		// waiting nodes (keyed by child alone) and tracked client
+		// requests outlive them, by design.
+		c.Close()
+		if st := c.Stats(); st.Tools.Live != 0 || st.RunLinks.Live != 0 || len(c.Sessions()) != 0 {
+			t.Fatalf("after Close: %+v", st)
+		}
+	})
+}
+
+// seqFeed hands one frame to c and checks the invariants; cards are the
+// cards reported so far, by session and tool call id.
+func seqFeed(t *testing.T, c *acpdialect.Conn, fr []byte, out bool, cards map[[2]string]bool) {
+	t.Helper()
+	var r acpdialect.Result
+	var err error
+	if out {
+		r, err = c.Outbound(fr)
+	} else {
+		r, err = c.Inbound(fr)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", fr, err)
+	}
+	st := c.Stats()
+	if st.Pending.Live > seqOpts.Pending.Total || st.Tools.Live > seqOpts.Tools.Total ||
+		st.RunLinks.Live > seqOpts.MaxRunLinks || len(c.Sessions()) > seqOpts.MaxSessions || st.Budget.Used > st.Budget.Limit {
+		t.Fatalf("after %s: bounds broken: %+v, sessions %v", fr, st, c.Sessions())
+	}
+	for _, e := range r.Events {
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatalf("event %+v does not encode: %v", e, err)
+		}
+		var back acpdialect.Event
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("event %s does not decode: %v", b, err)
+		}
+		if again, _ := json.Marshal(back); !bytes.Equal(again, b) {
+			t.Fatalf("event %s decodes to %s", b, again)
+		}
+		k := [2]string{e.SessionID, e.ToolCallID}
+		switch e.Type {
+		case acpdialect.EventToolCall:
+			cards[k] = true
+		case acpdialect.EventToolCallUpdate:
+			if cards != nil && !cards[k] {
+				t.Fatalf("after %s: update %s of a card never reported", fr, b)
+			}
+		}
+		if p := e.Payload; p != nil && p.Kind == "" {
+			t.Fatalf("event %s: a card with no kind", b)
+		}
+	}
+}
