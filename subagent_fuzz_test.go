@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
@@ -27,6 +28,18 @@ var (
 // pick returns the element of list that the two bits of b at shift name.
 func pick(list []string, b byte, shift uint) string { return list[int(b>>shift)&3] }
 
+// seqBig is a text over the per-value cap of seqOpts (MaxBytes/16): a
+// card or half that holds it is cut, one whose id it is is not kept.
+var seqBig = strings.Repeat("x", correlate.MinBudget/16+100)
+
+// text is a short text, or seqBig when b's top bit is set.
+func text(b byte) string {
+	if b&0x80 != 0 {
+		return seqBig
+	}
+	return "d"
+}
+
 // seqUpdate is a session/update of sid carrying the update object u.
 func seqUpdate(sid, u string) []byte {
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":%q,"update":%s}}`, sid, u)
@@ -46,18 +59,18 @@ var seqDialects = []seqDialect{
 		switch op % 8 {
 		case 0:
 			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":%q,"title":"Task: t","kind":"other","status":"in_progress",`+
-				`"rawInput":{"_toolName":"task","description":"d","prompt":"p"}}`, tool)), false
+				`"rawInput":{"_toolName":"task","description":%q,"prompt":"p"}}`, tool, text(b))), false
 		case 1:
 			if b&1 != 0 {
 				return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"cursor/task","params":{"toolCallId":%q,"agentId":%q,"model":"m"}}`, id, tool, child), false
 			}
-			return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"cursor/task","params":{"toolCallId":%q,"description":"d","prompt":"p"}}`, id, tool), false
+			return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"cursor/task","params":{"toolCallId":%q,"description":"d","prompt":%q}}`, id, tool, text(b)), false
 		case 2:
 			meta := ""
 			if b&1 != 0 {
 				meta = fmt.Sprintf(`,"_meta":{"cursor":{"toolCallId":%q}}`, tool)
 			}
-			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"subagent_spawned","subagentSessionId":%q,"task":"t","name":"n"%s}`, child, meta)), false
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"subagent_spawned","subagentSessionId":%q,"task":%q,"name":"n"%s}`, child, text(b), meta)), false
 		case 3:
 			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"subagent_state_update","subagentSessionId":%q,"state":%q}`, child, pick(seqStates, b, 1))), false
 		case 4:
@@ -82,8 +95,8 @@ var seqDialects = []seqDialect{
 			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":%q,"status":"completed","kind":"think","title":"t",`+
 				`"rawOutput":{"output":"","metadata":{"sessionId":%q}}}`, tool, child)), false
 		case 2:
-			node := fmt.Sprintf(`{"runId":%q,"sessionId":%q,"rootSessionId":"s1","parentSessionId":%q,"phase":%q,"agent":"general","cwd":"/w"}`,
-				child, child, pick(seqSessions, b, 1), pick(seqStates, b, 3))
+			node := fmt.Sprintf(`{"runId":%q,"sessionId":%q,"rootSessionId":"s1","parentSessionId":%q,"phase":%q,"agent":%q,"cwd":"/w"}`,
+				child, child, pick(seqSessions, b, 1), pick(seqStates, b, 3), text(b))
 			removed := ""
 			if b&1 != 0 {
 				removed = fmt.Sprintf("%q", pick(seqChildren, b, 5))
@@ -111,9 +124,9 @@ var seqDialects = []seqDialect{
 			}
 			sender := pick([]string{"main", "c1", "c2", "c3"}, b, 1)
 			return seqUpdate("s1", fmt.Sprintf(`{"sessionUpdate":%q,"toolCallId":%q,"kind":"other","title":"spawnAgent","status":"in_progress",`+
-				`"rawInput":{"prompt":"p","senderThreadId":%q,"receiverThreadIds":[%q],"agentsStates":{%q:{"status":%q,"message":"m"}},"model":"g","status":"inProgress"},`+
+				`"rawInput":{"prompt":"p","senderThreadId":%q,"receiverThreadIds":[%q],"agentsStates":{%q:{"status":%q,"message":%q}},"model":"g","status":"inProgress"},`+
 				`"_meta":{"codex":{"collaboration":{"tool":"spawnAgent","senderThreadId":%q,"receiverThreadIds":[%q]}}}}`,
-				kind, tool, sender, child, child, pick(seqRunState, b, 3), sender, child)), false
+				kind, tool, sender, child, child, pick(seqRunState, b, 3), text(b), sender, child)), false
 		case 1:
 			act := pick([]string{"started", "interacted", "completed", "errored"}, b, 1)
 			return seqUpdate("s1", fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":%q,"title":"Start subagent","kind":"other","status":"completed",`+
@@ -143,14 +156,18 @@ func seqCommon(a, b byte, id int) ([]byte, bool) {
 		// The response to the prompt of one of the last few requests.
 		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"stopReason":"end_turn"}}`, id-1-int(a>>6)), false
 	case 2:
-		return seqUpdate(sid, `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}`), false
+		return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":%q}}`, text(a))), false
 	case 3:
+		if a&0x80 != 0 {
+			tool = seqBig // an id over the cap: the card is not kept
+		}
 		return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":%q,"kind":"read","status":"pending"}`, tool)), false
 	}
 	return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":%q,"status":"completed"}`, tool)), false
 }
 
 var seqOpts = acpdialect.Options{
+	MaxBytes:     correlate.MinBudget,
 	Pending:      correlate.Limits{PerSession: 2, Total: 4},
 	Tools:        correlate.Limits{PerSession: 3, Total: 6},
 	MaxSessions:  3,
@@ -170,6 +187,10 @@ var seqSeeds = [][]byte{
 	{1, 3, 0x04, 1, 3, 0x04, 0, 2, 0x08, 0x0a, 1, 0x08, 0},
 	// Codex: a report before its spawn, the spawn, an activity, a finish.
 	{2, 2, 0x04, 0x0a, 0, 0x04, 0x02, 1, 0x04, 0x02, 1, 0x04, 0x06, 3, 0x00, 1},
+	// Values over the per-value cap: a Cursor Task and spawn, a Codex
+	// spawn, a held chunk, a card whose id is too long.
+	{0, 0, 0x00, 0x80, 2, 0x00, 0x81, 7, 0x80, 3, 7, 0x88, 2},
+	{2, 0, 0x04, 0x82, 7, 0x88, 2, 7, 0x80, 3},
 }
 
 // FuzzSubagentFrames feeds a random sequence of one vendor's subagent
