@@ -20,7 +20,7 @@ import (
 var (
 	seqSessions = []string{"s1", "s2", "c1", "x9"}
 	seqChildren = []string{"c1", "c2", "c3", "s1"}
-	seqTools    = []string{"t1", "t2", "t3", "c1"}
+	seqTools    = []string{"t1", "t2", "t3", "t4"}
 	seqStates   = []string{"running", "completed", "cancelled", "disconnected"}
 	seqRunState = []string{"pendingInit", "running", "completed", "errored"}
 )
@@ -197,7 +197,8 @@ var seqSeeds = [][]byte{
 // frames (the first byte picks the vendor; each three bytes after it a
 // frame) to a connection with small bounds, and checks after every frame
 // that the Conn stays within them, that every event encodes and decodes
-// to itself, and that a card is updated only after it was reported.
+// to itself, that a card is updated only after it was reported, and that
+// the cards' parents, as a client sees them, make no cycle.
 func FuzzSubagentFrames(f *testing.F) {
 	for _, s := range seqSeeds {
 		f.Add(s)
@@ -209,43 +210,49 @@ func FuzzSubagentFrames(f *testing.F) {
 		d := seqDialects[int(prog[0])%len(seqDialects)]
 		opts := seqOpts
 		opts.Agent = d.agent
-		c := dialects.Registry().NewConn(opts)
+		v := &seqView{t: t, c: dialects.Registry().NewConn(opts), cards: map[[2]string]*acpdialect.Payload{}}
 		id := 10
-		seqFeed(t, c, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`, id), true, nil)
-		cards := map[[2]string]bool{}
+		v.feed(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`, id), true)
 		for ops := prog[1:]; len(ops) >= 3; ops = ops[3:] {
 			id++
-			fr, out := d.frame(ops[0], ops[1], ops[2], id)
-			seqFeed(t, c, fr, out, cards)
+			v.feed(d.frame(ops[0], ops[1], ops[2], id))
 		}
 		// Close ends the sessions and what is kept by session; OpenCode's
 		// waiting nodes (keyed by child alone) and tracked client
 		// requests outlive them, by design.
-		c.Close()
-		if st := c.Stats(); st.Tools.Live != 0 || st.RunLinks.Live != 0 || len(c.Sessions()) != 0 {
+		v.c.Close()
+		if st := v.c.Stats(); st.Tools.Live != 0 || st.RunLinks.Live != 0 || len(v.c.Sessions()) != 0 {
 			t.Fatalf("after Close: %+v", st)
 		}
 	})
 }
 
-// seqFeed hands one frame to c and checks the invariants; cards are the
-// cards reported so far, by session and tool call id.
-func seqFeed(t *testing.T, c *acpdialect.Conn, fr []byte, out bool, cards map[[2]string]bool) {
+// seqView is a client's view of a Conn's cards: the last payload of each,
+// by session and tool call id.
+type seqView struct {
+	t     *testing.T
+	c     *acpdialect.Conn
+	cards map[[2]string]*acpdialect.Payload
+}
+
+// feed hands one frame to the Conn and checks the invariants.
+func (v *seqView) feed(fr []byte, out bool) {
+	t := v.t
 	t.Helper()
 	var r acpdialect.Result
 	var err error
 	if out {
-		r, err = c.Outbound(fr)
+		r, err = v.c.Outbound(fr)
 	} else {
-		r, err = c.Inbound(fr)
+		r, err = v.c.Inbound(fr)
 	}
 	if err != nil {
 		t.Fatalf("%s: %v", fr, err)
 	}
-	st := c.Stats()
+	st := v.c.Stats()
 	if st.Pending.Live > seqOpts.Pending.Total || st.Tools.Live > seqOpts.Tools.Total ||
-		st.RunLinks.Live > seqOpts.MaxRunLinks || len(c.Sessions()) > seqOpts.MaxSessions || st.Budget.Used > st.Budget.Limit {
-		t.Fatalf("after %s: bounds broken: %+v, sessions %v", fr, st, c.Sessions())
+		st.RunLinks.Live > seqOpts.MaxRunLinks || len(v.c.Sessions()) > seqOpts.MaxSessions || st.Budget.Used > st.Budget.Limit {
+		t.Fatalf("after %s: bounds broken: %+v, sessions %v", fr, st, v.c.Sessions())
 	}
 	for _, e := range r.Events {
 		b, err := json.Marshal(e)
@@ -262,14 +269,43 @@ func seqFeed(t *testing.T, c *acpdialect.Conn, fr []byte, out bool, cards map[[2
 		k := [2]string{e.SessionID, e.ToolCallID}
 		switch e.Type {
 		case acpdialect.EventToolCall:
-			cards[k] = true
+			v.cards[k] = e.Payload
 		case acpdialect.EventToolCallUpdate:
-			if cards != nil && !cards[k] {
+			if v.cards[k] == nil {
 				t.Fatalf("after %s: update %s of a card never reported", fr, b)
 			}
+			v.cards[k] = e.Payload
 		}
 		if p := e.Payload; p != nil && p.Kind == "" {
 			t.Fatalf("event %s: a card with no kind", b)
 		}
+	}
+	for k := range v.cards {
+		v.walk(k, fr)
+	}
+}
+
+// walk follows card k's parents as a client does and fails on a cycle. A
+// parent is the card of that id in another session whose child is k's
+// session (a subagent's session nests under its card), else the card of
+// that id in k's session (a Codex run nests under its parent thread's
+// run), if that is not k.
+func (v *seqView) walk(k [2]string, fr []byte) {
+	seen := map[[2]string]bool{}
+	for p := v.cards[k]; p != nil && p.ParentToolCallID != ""; p = v.cards[k] {
+		seen[k] = true
+		next := [2]string{k[0], p.ParentToolCallID}
+		for pk, pp := range v.cards {
+			if pk[1] == p.ParentToolCallID && pk[0] != k[0] && pp.SubagentTask != nil && pp.SubagentTask.ChildSessionID == k[0] {
+				next = pk
+			}
+		}
+		if next == k {
+			return // a parent of the card's own id: not a card a client would find
+		}
+		if seen[next] {
+			v.t.Fatalf("after %s: the parents of %v make a cycle at %v", fr, k, next)
+		}
+		k = next
 	}
 }
