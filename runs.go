@@ -30,7 +30,7 @@ type Run struct {
 	// Parent is the thread that started the run (Codex's senderThreadId):
 	// the card whose child it is becomes the run card's parent
 	// (ParentToolCallID), when exactly one card of the session has that
-	// child.
+	// child and it does not nest under the run card (no parent loop).
 	Parent string
 	Touch  bool
 	// Done says the frame reports the run's child as ended (a final status
@@ -126,7 +126,7 @@ func (c *Conn) runCard(s *session, u *frame.ToolUpdate, r Run) []Event {
 	}
 	o := cardOpts{run: true, child: r.Child}
 	if r.Parent != "" && r.Parent != r.Child {
-		if l := c.runs.get(s.id, r.Parent); l != nil && l.cards == 1 {
+		if l := c.runs.get(s.id, r.Parent); l != nil && l.cards == 1 && !c.nestsUnder(s.id, l.card, id) {
 			o.parent = l.card
 		}
 	}
@@ -135,6 +135,26 @@ func (c *Conn) runCard(s *session, u *frame.ToolUpdate, r Run) []Event {
 		c.runs.put(s.id, st.child, st.id, r.Done, c.opts.MaxRunLinks)
 	}
 	return out
+}
+
+// nestsUnder reports whether card, of session sid, is id or nests under
+// it, through ParentToolCallID in the session (at most maxRunDepth levels:
+// a deeper chain is taken as a loop). Two threads that each claim to have
+// started the other (A spawns B, B spawns A) must not make their run cards
+// each other's parent: a client walking up the cards would never stop.
+func (c *Conn) nestsUnder(sid, card, id string) bool {
+	const maxRunDepth = 64
+	for range maxRunDepth {
+		if card == id {
+			return true
+		}
+		st := c.tools.Get(correlate.Key{Session: sid, ID: card})
+		if st == nil || st.payload.ParentToolCallID == "" {
+			return false
+		}
+		card = st.payload.ParentToolCallID
+	}
+	return true
 }
 
 // ownRun reports whether the card of the tool call id is child's run card.

@@ -40,6 +40,15 @@ func TestSubagentRules(t *testing.T) {
 			spawn("tool_call", "w1", "main", "A", "running", "a"),
 			spawn("tool_call", "w2", "A", "B", "running", "b"),
 		}, []string{`"tool_call_id":"w2","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","parent_tool_call_id":"w1"`}, nil},
+		// Threads that each claim to have started the other: the second
+		// spawn nests under the first, which does not nest under it then.
+		{"no parent loop", []string{
+			spawn("tool_call", "w1", "B", "A", "running", "a"),
+			spawn("tool_call", "w2", "A", "B", "running", "b"),
+			spawn("tool_call_update", "w1", "B", "A", "completed", "a"),
+		}, []string{`"tool_call_id":"w2","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","parent_tool_call_id":"w1"`,
+			`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"completed","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","status":"completed"`},
+			[]string{`"parent_tool_call_id":"w2"`}},
 		{"two candidate parents: no link", []string{
 			spawn("tool_call", "w1", "main", "A", "completed", "a"),
 			activity("w3", "A", "/root/a_again", "started"), // a second run of A
