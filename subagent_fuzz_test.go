@@ -18,7 +18,7 @@ import (
 // whose parent is unseen, a removal before the link, a child that names
 // its own parent session, a run reported on before it was spawned).
 var (
-	seqSessions = []string{"s1", "s2", "c1", "x9"}
+	seqSessions = []string{"s1", "c1", "c2", "x9"}
 	seqChildren = []string{"c1", "c2", "c3", "s1"}
 	seqTools    = []string{"t1", "t2", "t3", "t4"}
 	seqStates   = []string{"running", "completed", "cancelled", "disconnected"}
