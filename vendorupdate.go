@@ -180,19 +180,37 @@ func (c *Conn) link(k correlate.Key, child string) {
 }
 
 // ancestorOrSelf reports whether session a is s or a session s nests
-// under, through the parent cards of child sessions (at most maxDepth
-// levels: a deeper chain is taken as a cycle).
+// under, through the parent cards of child sessions: the card each is
+// linked to last, or the one a tracked session took first (a session
+// keeps its first parent when a second card names it: both chains are
+// walked, at most maxDepth levels each, a deeper chain taken as a cycle).
 func (c *Conn) ancestorOrSelf(s, a string) bool {
+	linked := func(s string) string {
+		if p := c.childOf.Get(correlate.Key{ID: s}); p != nil {
+			return p.Session
+		}
+		return ""
+	}
+	nested := func(s string) string {
+		if cs := c.sessions[s]; cs != nil && cs.parent.Session != "" {
+			return cs.parent.Session
+		}
+		return linked(s)
+	}
+	return chainHas(s, a, linked) || chainHas(s, a, nested)
+}
+
+// chainHas reports whether a is s or one of its parents by parent (at
+// most maxDepth levels: a deeper chain is taken as a cycle).
+func chainHas(s, a string, parent func(string) string) bool {
 	const maxDepth = 64
 	for range maxDepth {
 		if s == a {
 			return true
 		}
-		p := c.childOf.Get(correlate.Key{ID: s})
-		if p == nil {
+		if s = parent(s); s == "" {
 			return false
 		}
-		s = p.Session
 	}
 	return true
 }

@@ -318,3 +318,25 @@ func TestNoLinkCycle(t *testing.T) {
 		t.Errorf("the grandchild's text no longer nests under its own card:\n%s", got)
 	}
 }
+
+// A child named by a second task keeps the parent it took first (the
+// first task's card); a task in it naming that parent's session makes no
+// cycle either, though the second task's session is no descendant of the
+// child: c1 nests under c2's t1, so c2 does not nest under c1's t3.
+func TestNoRelinkCycle(t *testing.T) {
+	c := conn(t, acpdialect.Options{})
+	feed(t, c, taskStart("c2", "t1"), false)
+	feed(t, c, taskDone("c2", "t1", "c1"), false)
+	feed(t, c, taskStart("c1", "t4"), false) // c1 nests under t1
+	feed(t, c, taskStart("root", "t2"), false)
+	feed(t, c, taskDone("root", "t2", "c1"), false) // c1 named again
+	feed(t, c, taskStart("c1", "t3"), false)
+	out := feed(t, c, taskDone("c1", "t3", "c2"), false)
+	out += feed(t, c, taskStart("c2", "t5"), false)
+	if strings.Contains(out, `"parent_tool_call_id":"t3"`) {
+		t.Errorf("c2 nests under its own descendant's card:\n%s", out)
+	}
+	if got := feed(t, c, taskStart("c1", "t6"), false); !strings.Contains(got, `"parent_tool_call_id":"t1"`) {
+		t.Errorf("c1 no longer nests under t1:\n%s", got)
+	}
+}
