@@ -159,3 +159,30 @@ func TestCursorStateBeforeSpawn(t *testing.T) {
 		})
 	}
 }
+
+// TestNestedSpawnNests: a subagent spawned in a subagent's session nests
+// under the outer subagent's card, as the session's other tool calls do,
+// whether its spawn or its Task tool call comes first.
+func TestNestedSpawnNests(t *testing.T) {
+	const (
+		prompt = `>{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+		outer  = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"sub-1","task":"Outer","_meta":{"cursor":{"toolCallId":"tool-1"}}}}}`
+		spawn  = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sub-1","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"sub-2","task":"Inner","_meta":{"cursor":{"toolCallId":"tool-2"}}}}}`
+		call   = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sub-1","update":{"sessionUpdate":"tool_call","toolCallId":"tool-2","kind":"other","title":"Task: Inner","status":"in_progress","rawInput":{"_toolName":"task","description":"Inner"}}}}`
+	)
+	tests := []struct {
+		name   string
+		frames []string
+	}{
+		{"spawn first", []string{prompt, outer, spawn, call}},
+		{"Task first", []string{prompt, outer, call, spawn}},
+	}
+	for _, tt := range tests {
+		c := acpdialect.NewRegistry(cursor.Dialect()).NewConn(acpdialect.Options{Agent: cursor.ID})
+		for _, e := range feedFrames(t, c, tt.frames...) {
+			if strings.Contains(e, `"tool_call_id":"tool-2"`) && !strings.Contains(e, `"parent_tool_call_id":"tool-1"`) {
+				t.Errorf("%s: the inner card does not nest: %s", tt.name, e)
+			}
+		}
+	}
+}

@@ -101,7 +101,11 @@ func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Pay
 		if kind == "" {
 			kind = KindGeneric // a card always has a kind of the contract's
 		}
-		st = c.tools.Put(k, toolState{id: k.ID, epoch: c.turnEpoch(s), native: true, payload: Payload{Kind: kind}})
+		// In a subagent's session it nests under the subagent's card, as
+		// the session's tool calls do, whichever of it and its tool call
+		// comes first.
+		st = c.tools.Put(k, toolState{id: k.ID, epoch: c.turnEpoch(s), native: true,
+			payload: Payload{Kind: kind, ParentToolCallID: s.parent.ID}})
 	}
 	k.ID = st.id
 	if child != "" && child != s.id && (linked == nil || *linked != st.id) {
