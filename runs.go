@@ -30,7 +30,8 @@ type Run struct {
 	// Parent is the thread that started the run (Codex's senderThreadId):
 	// the card whose child it is becomes the run card's parent
 	// (ParentToolCallID), when exactly one card of the session has that
-	// child and it does not nest under the run card (no parent loop).
+	// child and it does not nest under the run card (no parent loop), nor
+	// may: its chain of parents must end at a card the Conn holds.
 	Parent string
 	Touch  bool
 	// Done says the frame reports the run's child as ended (a final status
@@ -126,7 +127,7 @@ func (c *Conn) runCard(s *session, u *frame.ToolUpdate, r Run) []Event {
 	}
 	o := cardOpts{run: true, child: r.Child}
 	if r.Parent != "" && r.Parent != r.Child {
-		if l := c.runs.get(s.id, r.Parent); l != nil && l.cards == 1 && !c.nestsUnder(s.id, l.card, id) {
+		if l := c.runs.get(s.id, r.Parent); l != nil && l.cards == 1 && !c.mayNestUnder(s.id, l.card, id) {
 			o.parent = l.card
 		}
 	}
@@ -137,19 +138,29 @@ func (c *Conn) runCard(s *session, u *frame.ToolUpdate, r Run) []Event {
 	return out
 }
 
-// nestsUnder reports whether card, of session sid, is id or nests under
-// it, through ParentToolCallID in the session (at most maxRunDepth levels:
-// a deeper chain is taken as a loop). Two threads that each claim to have
-// started the other (A spawns B, B spawns A) must not make their run cards
-// each other's parent: a client walking up the cards would never stop.
-func (c *Conn) nestsUnder(sid, card, id string) bool {
+// mayNestUnder reports whether card, of session sid, is id or may nest
+// under it, through ParentToolCallID in the session. Two threads that each
+// claim to have started the other (A spawns B, B spawns A) must not make
+// their run cards each other's parent: a client walking up the cards would
+// never stop.
+//
+// The chain must end, within maxRunDepth levels (a deeper one is taken as
+// a loop), at a card the Conn holds with no parent. A card the Conn
+// evicted is still on the client's screen with the parent it had, perhaps
+// id itself (a wire id that came back after eviction is a new card to the
+// Conn, the same one to the client): past it the chain is unknown, so it
+// may loop.
+func (c *Conn) mayNestUnder(sid, card, id string) bool {
 	const maxRunDepth = 64
 	for range maxRunDepth {
 		if card == id {
 			return true
 		}
 		st := c.tools.Get(correlate.Key{Session: sid, ID: card})
-		if st == nil || st.payload.ParentToolCallID == "" {
+		switch {
+		case st == nil:
+			return true // not held (evicted): its parent on the client's screen is unknown
+		case st.payload.ParentToolCallID == "":
 			return false
 		}
 		card = st.payload.ParentToolCallID

@@ -1,11 +1,13 @@
 package codex_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/codex"
+	"github.com/acpdialect/acpdialect/correlate"
 )
 
 func TestSubagentRules(t *testing.T) {
@@ -142,5 +144,54 @@ func TestRunLinksKeepARunningChild(t *testing.T) {
 	}
 	if st := c.Stats().RunLinks; st.Evicted != 1 || st.Live != 2 {
 		t.Errorf("run links %+v, want 1 evicted, 2 live", st)
+	}
+}
+
+// TestRunParentNoLoopThroughEvictedCards: a card the Conn evicted is still
+// on the client's screen, with its parent. A wire id that comes back after
+// its card was evicted is a new card to the Conn but the same card to the
+// client, whose evicted children still nest under it: a parent whose chain
+// passes through an evicted card may lead back to it. Without the rule the
+// client walks w1 -> w5 -> w4 -> w3 -> w2 -> w1 forever.
+func TestRunParentNoLoopThroughEvictedCards(t *testing.T) {
+	c := conn(t, acpdialect.Options{Tools: correlate.Limits{PerSession: 3, Total: 6}})
+	out := feed(t, c,
+		spawn("tool_call", "w1", "main", "A", "running", "a"),
+		spawn("tool_call", "w2", "A", "B", "running", "b"), // under w1
+		spawn("tool_call", "w3", "B", "C", "running", "c"), // under w2
+		spawn("tool_call", "w4", "C", "D", "running", "d"), // w1 evicted
+		spawn("tool_call", "w5", "D", "E", "running", "e"), // w2 evicted: w4's chain is unknown past w2
+		spawn("tool_call", "w1", "E", "F", "running", "f"), // w1 again, sent by w5's child
+	)
+	has(t, out, []string{
+		`"tool_call_id":"w2","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","parent_tool_call_id":"w1"`,
+		`"tool_call_id":"w4","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","parent_tool_call_id":"w3"`,
+		`"tool_call_id":"w5","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","subagent_task"`,
+	}, nil)
+	noParentLoop(t, out)
+}
+
+// noParentLoop fails when the cards' parents, as a client keeps them (the
+// last payload of each id, evicted or not), make a cycle.
+func noParentLoop(t *testing.T, out string) {
+	t.Helper()
+	parent := map[string]string{}
+	for _, line := range strings.Split(out, "\n") {
+		var ev acpdialect.Event
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Payload != nil {
+			parent[ev.ToolCallID] = ev.Payload.ParentToolCallID
+		}
+	}
+	for id := range parent {
+		seen := map[string]bool{}
+		for k := id; parent[k] != ""; k = parent[k] {
+			if seen[k] {
+				t.Fatalf("the parents of %s make a cycle at %s:\n%s", id, k, out)
+			}
+			seen[k] = true
+		}
 	}
 }
