@@ -30,8 +30,9 @@ type Run struct {
 	// Parent is the thread that started the run (Codex's senderThreadId):
 	// the card whose child it is becomes the run card's parent
 	// (ParentToolCallID), when exactly one card of the session has that
-	// child and it does not nest under the run card (no parent loop), nor
-	// may: its chain of parents must end at a card the Conn holds.
+	// child, that card is still the child's (its id not reused since), and
+	// it does not nest under the run card (no parent loop), nor may: its
+	// chain of parents must end at a card the Conn holds.
 	Parent string
 	Touch  bool
 	// Done says the frame reports the run's child as ended (a final status
@@ -127,15 +128,28 @@ func (c *Conn) runCard(s *session, u *frame.ToolUpdate, r Run) []Event {
 	}
 	o := cardOpts{run: true, child: r.Child}
 	if r.Parent != "" && r.Parent != r.Child {
-		if l := c.runs.get(s.id, r.Parent); l != nil && l.cards == 1 && !c.mayNestUnder(s.id, l.card, id) {
-			o.parent = l.card
-		}
+		o.parent = c.runParent(s.id, r.Parent, id)
 	}
 	out := c.cardFrame(s, u, id, o)
 	if st := c.tools.Get(correlate.Key{Session: s.id, ID: id}); st != nil {
 		c.runs.put(s.id, st.child, st.id, r.Done, c.opts.MaxRunLinks)
 	}
 	return out
+}
+
+// runParent returns the card of thread's run, to be the parent of card
+// id: "" unless exactly one card had that child and still has it (a link
+// outlives its card: the id may since be another child's run, or a plain
+// tool call that reused it) and it may not nest under id.
+func (c *Conn) runParent(sid, thread, id string) string {
+	l := c.runs.get(sid, thread)
+	if l == nil || l.cards != 1 {
+		return ""
+	}
+	if st := c.tools.Get(correlate.Key{Session: sid, ID: l.card}); st == nil || st.child != thread || c.mayNestUnder(sid, l.card, id) {
+		return ""
+	}
+	return l.card
 }
 
 // mayNestUnder reports whether card, of session sid, is id or may nest

@@ -51,6 +51,14 @@ func TestSubagentRules(t *testing.T) {
 		}, []string{`"tool_call_id":"w2","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","parent_tool_call_id":"w1"`,
 			`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"completed","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","status":"completed"`},
 			[]string{`"parent_tool_call_id":"w2"`}},
+		// The id of A's card is reused by a plain tool call: A's link
+		// outlives its run, and a read card is no spawn's parent.
+		{"a reused card id is no longer the thread's", []string{
+			spawn("tool_call", "w1", "main", "A", "running", "a"),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w1","kind":"read","title":"Read f","status":"pending"}`),
+			spawn("tool_call", "w2", "A", "B", "running", "b"),
+		}, []string{`"tool_call_id":"w1","payload":{"kind":"generic"`, `"tool_call_id":"w2","payload":{"kind":"subagent_task"`},
+			[]string{`parent_tool_call_id`}},
 		{"two candidate parents: no link", []string{
 			spawn("tool_call", "w1", "main", "A", "completed", "a"),
 			activity("w3", "A", "/root/a_again", "started"), // a second run of A
