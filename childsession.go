@@ -16,7 +16,8 @@ import (
 //     (SubagentTask.ChildSessionID, read by the dialect's ToolCall) links
 //     that session to the card, as a native subagent update does: the
 //     child's later cards and messages carry the card's id as their
-//     parent_tool_call_id.
+//     parent_tool_call_id. A card that may not claim the child (see link)
+//     keeps the child it named before, if any.
 //   - The child's cards seen before the link (kept in the Conn's card
 //     store, bounded by Options.Tools) are nested when it comes: each gets
 //     the parent and is reported again as a tool_call_update.
@@ -222,13 +223,16 @@ func (c *Conn) dropEarly(sid string) {
 
 // linkCard links the child session a card's payload names, when it names
 // a new one, and merges what waited for the child (Child halves) into
-// next. It returns the card's next payload.
+// next. It returns the card's next payload: without the new child when
+// the card may not claim it (see link).
 func (c *Conn) linkCard(k correlate.Key, old, next Payload) Payload {
 	child := childOfPayload(next)
-	if child == "" || child == k.Session || child == childOfPayload(old) {
+	if child == "" || child == childOfPayload(old) {
 		return next
 	}
-	c.link(k, child)
+	if !c.link(k, child) {
+		return keepChild(old, next) // the card shows without it
+	}
 	if c.d.MergeLate == nil {
 		return next
 	}

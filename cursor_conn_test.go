@@ -672,3 +672,74 @@ func TestCursorTodosWithoutID(t *testing.T) {
 		}
 	}
 }
+
+// TestCursorChildClaimedOnce: a subagent card names as its child session
+// only a child that nests under it, so that a client resolving a child's
+// parent finds cards of one session only and never walks into a loop. A
+// card whose spawn names its own session, an ancestor of it, or a child
+// already nested under a card of another session shows without the
+// child; a second card of the child's parent session keeps it.
+func TestCursorChildClaimedOnce(t *testing.T) {
+	const prompt = `>{"jsonrpc":"2.0","id":10,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+	spawn := func(sid, child, tool string) string {
+		meta := ""
+		if tool != "" {
+			meta = `,"_meta":{"cursor":{"toolCallId":"` + tool + `"}}`
+		}
+		return `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + sid +
+			`","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"` + child + `","task":"d","name":"n"` + meta + `}}}`
+	}
+	state := func(sid, child string) string {
+		return `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + sid +
+			`","update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"` + child + `","state":"completed"}}}`
+	}
+	tests := []struct {
+		name   string
+		frames []string
+		card   [2]string // session, tool call id
+		child  string    // the child it names, "" for none
+		parent string    // the card it nests under
+	}{
+		{"its own session", []string{prompt, spawn("s1", "s1", "")}, [2]string{"s1", "s1"}, "", ""},
+		// The fuzz input: c1 nests under c2's t4, c2 under s1's card c2.
+		{"an ancestor", []string{prompt, spawn("s1", "c2", ""), spawn("c2", "c1", "t4"), spawn("c1", "c2", "")},
+			[2]string{"c1", "c2"}, "", "t4"},
+		{"an ancestor, then its state", []string{prompt, spawn("s1", "c2", ""), spawn("c2", "c1", "t4"), spawn("c1", "c2", ""), state("c1", "c2")},
+			[2]string{"c1", "c2"}, "", "t4"},
+		{"an ancestor, by tool call", []string{prompt, spawn("s1", "c2", "t1"), spawn("c2", "c1", "t4"), spawn("c1", "c2", "t2")},
+			[2]string{"c1", "t2"}, "", "t4"},
+		{"another session's child", []string{prompt, spawn("s1", "c1", "t1"), spawn("x9", "c1", "t2")},
+			[2]string{"x9", "t2"}, "", ""},
+		{"the first parent keeps it", []string{prompt, spawn("s1", "c1", "t1"), spawn("x9", "c1", "t2"), state("s1", "c1")},
+			[2]string{"s1", "t1"}, "c1", ""},
+		{"a second card of its parent session", []string{prompt, spawn("s1", "c1", "t1"), spawn("s1", "c1", "t2")},
+			[2]string{"s1", "t2"}, "c1", ""},
+		{"a card that claimed one before keeps it", []string{prompt, spawn("s1", "c2", ""), spawn("c2", "c1", "t4"), spawn("c1", "c3", "t5"), spawn("c1", "c2", "t5")},
+			[2]string{"c1", "t5"}, "c3", "t4"},
+		// The child's first frame comes after the refused card: it nests
+		// under the first parent's card.
+		{"the child nests under its first parent", []string{prompt, spawn("s1", "c1", "t1"), spawn("x9", "c1", "t2"), "<" + toolCallFrame("c1", "t3", taskInput)},
+			[2]string{"c1", "t3"}, "", "t1"},
+	}
+	for _, tt := range tests {
+		c := acpdialect.NewRegistry(cursor.Dialect()).NewConn(acpdialect.Options{Agent: cursor.ID})
+		var last *acpdialect.Payload
+		for _, e := range feedFrames(t, c, tt.frames...) {
+			var ev acpdialect.Event
+			if err := json.Unmarshal([]byte(e), &ev); err != nil {
+				t.Fatal(err)
+			}
+			if ev.SessionID == tt.card[0] && ev.ToolCallID == tt.card[1] && ev.Payload != nil {
+				last = ev.Payload
+			}
+		}
+		switch {
+		case last == nil || last.SubagentTask == nil:
+			t.Errorf("%s: no subagent card %v", tt.name, tt.card)
+		case last.SubagentTask.ChildSessionID != tt.child:
+			t.Errorf("%s: card %v names child %q, want %q", tt.name, tt.card, last.SubagentTask.ChildSessionID, tt.child)
+		case last.ParentToolCallID != tt.parent:
+			t.Errorf("%s: card %v nests under %q, want %q", tt.name, tt.card, last.ParentToolCallID, tt.parent)
+		}
+	}
+}

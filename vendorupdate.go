@@ -108,11 +108,12 @@ func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Pay
 			payload: Payload{Kind: kind, ParentToolCallID: s.parent.ID}})
 	}
 	k.ID = st.id
-	if child != "" && child != s.id && (linked == nil || *linked != st.id) {
-		c.link(k, child)
-	}
+	// A card that may not claim its child (see link) still shows, without
+	// the child: a client resolving the child's parent must find the cards
+	// of one session only.
+	claims := child == "" || (linked != nil && *linked == st.id) || c.link(k, child)
 	c.noteAlias(k, l.Alias)
-	out := c.mergeNative(k, st, p, merge)
+	out := c.mergeNative(k, st, p, merge, claims)
 	if a := st.payload.alias(); a != "" {
 		c.noteAlias(k, a)
 	}
@@ -166,14 +167,24 @@ func waitingFor(p *Payload, child string) bool {
 
 // link records that child is the session of the native subagent on card
 // k: later updates naming only the child find the card, and the child
-// session's tool calls nest under it, whenever its first frame comes.
+// session's tool calls nest under it, whenever its first frame comes. It
+// reports whether the card may claim the child (name it as its
+// child_session_id); when not, nothing is recorded.
 //
 // A child that is k's own session or one of its ancestors is refused: the
 // link would make a cycle (a session nested under its own descendant), in
-// which a client walking the tree would never stop.
-func (c *Conn) link(k correlate.Key, child string) {
-	if c.ancestorOrSelf(k.Session, child) {
-		return
+// which a client walking the tree would never stop. So is a child that
+// already nests under a card of another session: a session keeps the
+// parent it took first, and a client that found two parent sessions
+// claiming it could nest it under the wrong one, its own descendant
+// included. A second card of the same parent session (a task resumed in
+// its child session) may claim it.
+func (c *Conn) link(k correlate.Key, child string) bool {
+	if child == k.Session || c.ancestorOrSelf(k.Session, child) {
+		return false
+	}
+	if p := c.parentSession(child); p != "" && p != k.Session {
+		return false
 	}
 	child = strings.Clone(child) // a store key: see vendorUpdate
 	c.children.Put(correlate.Key{Session: k.Session, ID: child}, k.ID)
@@ -181,6 +192,35 @@ func (c *Conn) link(k correlate.Key, child string) {
 	if cs := c.sessions[child]; cs != nil && cs.parent.Session == "" {
 		cs.parent = k
 	}
+	return true
+}
+
+// parentSession returns the session of the card child nests under: the
+// one it took first when the session is tracked, else the one it is
+// linked to; "" for a child of no card.
+func (c *Conn) parentSession(child string) string {
+	if cs := c.sessions[child]; cs != nil && cs.parent.Session != "" {
+		return cs.parent.Session
+	}
+	if p := c.childOf.Get(correlate.Key{ID: child}); p != nil {
+		return p.Session
+	}
+	return ""
+}
+
+// keepChild returns next, the merge of a half into a card whose payload
+// was cur, with cur's child session (none, or one it claimed before): the
+// half named a child the card may not claim (see link). Kind objects are
+// never changed: a changed subagent object is a new one.
+func keepChild(cur, next Payload) Payload {
+	want := childOfPayload(cur)
+	if next.SubagentTask == nil || next.SubagentTask.ChildSessionID == want {
+		return next
+	}
+	st := *next.SubagentTask
+	st.ChildSessionID = want
+	next.SubagentTask = &st
+	return next
 }
 
 // ancestorOrSelf reports whether session a is s or a session s nests
@@ -195,13 +235,7 @@ func (c *Conn) ancestorOrSelf(s, a string) bool {
 		}
 		return ""
 	}
-	nested := func(s string) string {
-		if cs := c.sessions[s]; cs != nil && cs.parent.Session != "" {
-			return cs.parent.Session
-		}
-		return linked(s)
-	}
-	return chainHas(s, a, linked) || chainHas(s, a, nested)
+	return chainHas(s, a, linked) || chainHas(s, a, c.parentSession)
 }
 
 // chainHas reports whether a is s or one of its parents by parent (at
@@ -223,8 +257,9 @@ func chainHas(s, a string, parent func(string) string) bool {
 // claiming a card no dialect recognized yet for the subagent kind. A card
 // whose background work ended (endBackground) keeps its status: a late
 // half that reports more of that work (a monitor's event after its turn
-// ended) must not set it running again under its end reason.
-func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload, merge func(cur, late Payload) (Payload, bool)) []Event {
+// ended) must not set it running again under its end reason. A card that
+// may not claim the child the half names (claims false) keeps its own.
+func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload, merge func(cur, late Payload) (Payload, bool), claims bool) []Event {
 	old := st.payload
 	cur := old
 	if p.Kind != "" && cur.Kind != p.Kind {
@@ -239,6 +274,9 @@ func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload, merge func
 			next = m
 			c.stats.LateMerged++
 		}
+	}
+	if !claims {
+		next = keepChild(cur, next)
 	}
 	if st.native && p.Status != "" && !old.ended() {
 		next.Status = p.Status

@@ -340,3 +340,47 @@ func TestNoRelinkCycle(t *testing.T) {
 		t.Errorf("c1 no longer nests under t1:\n%s", got)
 	}
 }
+
+// A task card names as its child session only a child that nests under
+// it: one naming its own session, an ancestor of it, or a child already
+// nested under a card of another session completes without the child, so
+// that a client resolving a child's parent finds cards of one session
+// only. A task resumed in its child session (a second card of the same
+// session) names it, and so does a card that named it first.
+func TestChildClaimedOnce(t *testing.T) {
+	type step struct{ sid, id, child string }
+	tests := []struct {
+		name  string
+		steps []step
+		want  string // the child the last card names, as last reported
+	}{
+		{"its own session", []step{{"root", "t1", "root"}}, ""},
+		{"an ancestor", []step{{"root", "t1", "c1"}, {"c1", "t2", "c3"}, {"c3", "t3", "root"}}, ""},
+		{"another session's child", []step{{"c2", "t1", "c1"}, {"root", "t2", "c1"}}, ""},
+		{"a resume in its parent session", []step{{"root", "t1", "c1"}, {"root", "t2", "c1"}}, "c1"},
+		{"the first parent, again", []step{{"c2", "t1", "c1"}, {"root", "t2", "c1"}, {"c2", "t1", "c1"}}, "c1"},
+		{"a card that claimed one before", []step{{"c2", "t1", "c1"}, {"root", "t2", "c3"}, {"root", "t2", "c1"}}, "c3"},
+	}
+	for _, tt := range tests {
+		c := conn(t, acpdialect.Options{})
+		var out string
+		started := map[step]bool{}
+		for _, s := range tt.steps {
+			if card := (step{s.sid, s.id, ""}); !started[card] {
+				started[card] = true // a second tool_call would start a fresh card
+				feed(t, c, taskStart(s.sid, s.id), false)
+			}
+			out += feed(t, c, taskDone(s.sid, s.id, s.child), false)
+		}
+		last := tt.steps[len(tt.steps)-1]
+		var got string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if gjson.Get(line, "session_id").Str == last.sid && gjson.Get(line, "tool_call_id").Str == last.id {
+				got = gjson.Get(line, "payload.subagent_task.child_session_id").Str
+			}
+		}
+		if got != tt.want {
+			t.Errorf("%s: the card names child %q, want %q:\n%s", tt.name, got, tt.want, out)
+		}
+	}
+}
