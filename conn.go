@@ -1277,7 +1277,12 @@ func (c *Conn) endSession(sid string) {
 	})
 	c.children.SweepSession(sid)
 	c.aliases.SweepSession(sid)
-	c.childOf.Delete(correlate.Key{ID: sid})
+	// Its own link stays while the card it nests under lives: that card
+	// still names it, so no card of another session may claim it (see
+	// link), and if it comes back it nests there again.
+	if p := c.childOf.Get(correlate.Key{ID: sid}); p != nil && c.sessions[p.Session] == nil {
+		c.childOf.Delete(correlate.Key{ID: sid})
+	}
 	c.runs.sweep(sid)
 }
 

@@ -743,3 +743,35 @@ func TestCursorChildClaimedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestCursorEndedChildStaysClaimed: a child session that ends (evicted
+// here) while the card that names it lives stays that card's: a card of
+// another session may not claim it, and when it comes back it nests
+// under the same card.
+func TestCursorEndedChildStaysClaimed(t *testing.T) {
+	c := acpdialect.NewRegistry(cursor.Dialect()).NewConn(acpdialect.Options{Agent: cursor.ID, MaxSessions: 3})
+	prompt := func(sid, id string) string {
+		return `>{"jsonrpc":"2.0","id":` + id + `,"method":"session/prompt","params":{"sessionId":"` + sid + `","prompt":[]}}`
+	}
+	spawn := func(sid, child, tool string) string {
+		return `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + sid + `","update":{"sessionUpdate":"subagent_spawned",` +
+			`"subagentSessionId":"` + child + `","task":"d","name":"n","_meta":{"cursor":{"toolCallId":"` + tool + `"}}}}}`
+	}
+	read := func(sid, id string) string {
+		return `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + sid + `","update":{"sessionUpdate":"tool_call","toolCallId":"` + id + `","kind":"read","status":"pending"}}}`
+	}
+	feedFrames(t, c, prompt("s1", "1"), spawn("s1", "c1", "t1"), read("c1", "r1"), prompt("x9", "2"))
+	got := feedFrames(t, c, read("z", "r2")) // z evicts c1, the one idle session
+	if sessions := fmt.Sprint(c.Sessions()); strings.Contains(sessions, "c1") {
+		t.Fatalf("c1 was not evicted: %s", sessions)
+	}
+	got = append(got, feedFrames(t, c, spawn("z", "c1", "t5"))...)
+	for _, e := range got {
+		if strings.Contains(e, `"child_session_id":"c1"`) {
+			t.Errorf("a card of another session claims c1: %s", e)
+		}
+	}
+	if got := feedFrames(t, c, read("c1", "r3")); len(got) != 1 || !strings.Contains(got[0], `"parent_tool_call_id":"t1"`) {
+		t.Errorf("c1 no longer nests under t1: %v", got)
+	}
+}
