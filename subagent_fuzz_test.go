@@ -283,8 +283,27 @@ func (v *seqView) feed(fr []byte, out bool) {
 			t.Fatalf("event %s: a card with no kind", b)
 		}
 	}
+	v.forgetEnded()
 	for k := range v.cards {
 		v.walk(k, fr)
+	}
+}
+
+// forgetEnded drops the cards of the sessions the Conn has ended to keep
+// within its bounds (MaxSessions, the budget), as the contract asks of a
+// client: an ended session is forgotten with its cards and child links,
+// so if it comes back its cards may reuse ids and name children that its
+// old cards named. The Conn vouches for the parents of the sessions it
+// tracks, which the walk checks.
+func (v *seqView) forgetEnded() {
+	live := map[string]bool{}
+	for _, s := range v.c.Sessions() {
+		live[s] = true
+	}
+	for k := range v.cards {
+		if !live[k[0]] {
+			delete(v.cards, k)
+		}
 	}
 }
 
