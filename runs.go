@@ -202,7 +202,7 @@ func (c *Conn) touchRun(s *session, u *frame.ToolUpdate, r Run) []Event {
 		return nil
 	}
 	old := st.payload
-	next := c.bound(c.d.ToolCall(*u, old))
+	next := c.acyclicParent(k, old, c.bound(c.d.ToolCall(*u, old)))
 	next.Status = forwardStatus(old.Status, next.Status)
 	st.payload = next
 	c.tools.Changed(k)

@@ -187,6 +187,7 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 	if o.run && next.ParentToolCallID == "" && o.parent != st.id {
 		next.ParentToolCallID = o.parent
 	}
+	next = c.acyclicParent(k, old, next)
 	var nested []Event
 	if c.childSessions() {
 		next = c.linkCard(k, old, next)
@@ -218,6 +219,63 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 		return append(c.toolEvent(typ, k, next), nested...)
 	}
 	return c.toolEvent(typ, k, next)
+}
+
+// nestsUnder reports whether card, of session sid, is id or nests under
+// it, through ParentToolCallID in the session (at most maxNestDepth
+// levels: a deeper chain is taken as a loop). Two tool calls that each
+// name the other as their parent must not both take it: a client walking
+// up the cards would never stop. The chain ends at the id of a card the
+// session itself nests under (sessionParents): that card is in another
+// session, and a chain that leaves the session never comes back to it, as
+// child sessions are linked without cycles (link). It ends too at a card
+// the Conn does not hold: unlike a run's parent (mayNestUnder), the one an
+// agent names is taken before its card is seen (a subagent's tool call
+// may come before the Task's own), so a cycle through a card the Conn
+// evicted, still on the client's screen with its parent, is not seen.
+func (c *Conn) nestsUnder(sid, card, id string) bool {
+	const maxNestDepth = 64
+	up, latest := c.sessionParents(sid)
+	for range maxNestDepth {
+		if card != "" && (card == up || card == latest) {
+			return false
+		}
+		if card == id {
+			return true
+		}
+		st := c.tools.Get(correlate.Key{Session: sid, ID: card})
+		if st == nil || st.payload.ParentToolCallID == "" {
+			return false
+		}
+		card = st.payload.ParentToolCallID
+	}
+	return true
+}
+
+// sessionParents returns the ids of the cards session sid nests under, in
+// other sessions: the one it took first and the one it was linked to
+// last ("" for none).
+func (c *Conn) sessionParents(sid string) (first, latest string) {
+	if s := c.sessions[sid]; s != nil && s.parent.Session != sid {
+		first = s.parent.ID
+	}
+	if k := c.childOf.Get(correlate.Key{ID: sid}); k != nil && k.Session != sid {
+		latest = k.ID
+	}
+	return first, latest
+}
+
+// acyclicParent returns next, the payload card k takes, with its old
+// parent back when the parent next names is k or nests under it
+// (nestsUnder): whatever the dialect read it from (Claude's
+// parentToolUseId, Devin's parentAgentId), a card never takes a parent
+// that makes a cycle through the cards the Conn holds.
+func (c *Conn) acyclicParent(k correlate.Key, old, next Payload) Payload {
+	p := next.ParentToolCallID
+	if p != "" && p != old.ParentToolCallID && c.nestsUnder(k.Session, p, k.ID) {
+		next.ParentToolCallID = old.ParentToolCallID
+	}
+	return next
 }
 
 // toolEvent reports a payload. The event shares the payload's kind objects
