@@ -13,11 +13,12 @@ import (
 	"github.com/acpdialect/acpdialect/dialects"
 )
 
-// The subagent frames of Cursor, OpenCode and Codex, built from a few ids
-// so that random sequences of them meet: the same children, tool calls
-// and sessions come back in any order (a state before its spawn, a node
-// whose parent is unseen, a removal before the link, a child that names
-// its own parent session, a run reported on before it was spawned).
+// The subagent frames of Cursor, OpenCode, Codex and Claude, built from a
+// few ids so that random sequences of them meet: the same children, tool
+// calls and sessions come back in any order (a state before its spawn, a
+// node whose parent is unseen, a removal before the link, a child that
+// names its own parent session, a run reported on before it was spawned,
+// a card nested under a tool call that names it as its parent).
 var (
 	seqSessions = []string{"s1", "c1", "c2", "x9"}
 	seqChildren = []string{"c1", "c2", "c3", "s1"}
@@ -148,6 +149,46 @@ var seqDialects = []seqDialect{
 		}
 		return seqCommon(a, b, id)
 	}},
+	{"claude", func(op, a, b byte, id int) ([]byte, bool) {
+		sid, child, tool := pick(seqSessions, a, 0), pick(seqChildren, a, 2), pick(seqTools, a, 4)
+		parent := ""
+		if b&0x40 != 0 {
+			parent = fmt.Sprintf(`,"parentToolUseId":%q`, pick(seqTools, b, 4))
+		}
+		switch op % 9 {
+		case 0:
+			kind := "tool_call"
+			if b&1 != 0 {
+				kind = "tool_call_update"
+			}
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":%q,"toolCallId":%q,"kind":"think","status":"in_progress","rawInput":{"description":%s,"prompt":"p","subagent_type":"x"},"_meta":{"claudeCode":{"toolName":"Task"%s}}}`, kind, tool, text(b), parent)), false
+		case 1:
+			st := pick([]string{"completed", "async_launched", "failed", "running"}, b, 1)
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":%q,"status":"completed","_meta":{"claudeCode":{"toolName":"Task","toolResponse":{"agentId":%q,"status":%q,"isAsync":%t,"content":[{"type":"text","text":"r"}]}%s}}}`, tool, child, st, st == "async_launched", parent)), false
+		case 2:
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":%q,"kind":"read","status":"pending","_meta":{"claudeCode":{"toolName":"Read"%s}}}`, pick(seqTools, b, 1), parent)), false
+		case 3:
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"<task-notification>\n<task-id>%s</task-id>\n<event>e</event>\n</task-notification>"},"_meta":{"claudeCode":{%s}}}`, pick(seqChildren, b, 1), strings.TrimPrefix(parent, ","))), false
+		case 4:
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":%q,"status":"completed","rawInput":{"command":"tail"},"rawOutput":"Monitor started (task %s, timeout 1000ms)","_meta":{"claudeCode":{"toolName":"Monitor"%s}}}`, tool, pick(seqChildren, b, 1), parent)), false
+		case 5:
+			if b&1 != 0 {
+				return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"subagent_update","sessionId":%q,"title":"T","description":%s,"capabilities":{}}`, child, text(b))), false
+			}
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"subagent_update","sessionId":%q,"state":{"state":"idle","stopReason":%q}}`, child, pick([]string{"end_turn", "cancelled", "", "x"}, b, 1))), false
+		case 6:
+			tt := pick([]string{"shell", "monitor", "task", "workflow"}, b, 1)
+			tc := ""
+			if b&0x20 != 0 {
+				tc = fmt.Sprintf(`,"toolCallId":%q`, tool)
+			}
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"async_task_spawned","asyncTaskId":%q,"name":"n","taskType":%q,"description":%s%s}`, child, tt, text(b), tc)), false
+		case 7:
+			st := pick([]string{"running", "completed", "failed", "stopped"}, b, 1)
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"async_task_state_update","asyncTaskId":%q,"state":%q,"summary":"s"}`, child, st)), false
+		}
+		return seqCommon(a, b, id)
+	}},
 }
 
 // seqCommon is a frame every dialect sees: a turn's prompt or its end,
@@ -200,6 +241,12 @@ var seqSeeds = [][]byte{
 	{1, 3, 0x04, 1, 3, 0x04, 0, 2, 0x08, 0x0a, 1, 0x08, 0},
 	// Codex: a report before its spawn, the spawn, an activity, a finish.
 	{2, 2, 0x04, 0x0a, 0, 0x04, 0x02, 1, 0x04, 0x02, 1, 0x04, 0x06, 3, 0x00, 1},
+	// Claude: a Task, a Read made inside it, its native child session
+	// opened, the child's Read, the Task's response, the child's end; then
+	// a Read naming its Task before the Task, the Task naming the Read as
+	// its own parent (a cycle: not taken), an async task spawned and ended.
+	{3, 0, 0x00, 0x00, 2, 0x00, 0x42, 5, 0x00, 0x01, 2, 0x01, 0x04, 1, 0x00, 0x00, 5, 0x00, 0x00},
+	{3, 2, 0x00, 0x42, 0, 0x00, 0x51, 6, 0x04, 0x24, 7, 0x04, 0x02},
 	// Values over the per-value cap: a Cursor Task and spawn, a Codex
 	// spawn, a held chunk, a card whose id is too long.
 	{0, 0, 0x00, 0x80, 2, 0x00, 0x81, 7, 0x80, 3, 7, 0x88, 2},
@@ -218,11 +265,15 @@ const seqMaxFrames = 48
 const seqMaxBig = 2
 
 // FuzzSubagentFrames feeds a random sequence of one vendor's subagent
-// frames (the first byte picks the vendor; each three bytes after it a
+// frames (the first byte picks the vendor, modulo len(seqDialects): 0
+// Cursor, 1 OpenCode, 2 Codex, 3 Claude; each three bytes after it a
 // frame) to a connection with small bounds, and checks after every frame
 // that the Conn stays within them, that every event encodes and decodes
 // to itself, that a card is updated only after it was reported, and that
-// the cards' parents, as a client sees them, make no cycle.
+// the cards' parents, as a client sees them, make no cycle through cards
+// the Conn keeps. A vendor added to seqDialects changes the modulus: the
+// first byte of every input under testdata/fuzz/FuzzSubagentFrames and of
+// seqSeeds must still pick the vendor it was written for.
 func FuzzSubagentFrames(f *testing.F) {
 	for _, s := range seqSeeds {
 		f.Add(s)
@@ -357,15 +408,19 @@ func roundTrip(t *testing.T, e acpdialect.Event) []byte {
 	return b
 }
 
-// walk follows card k's parents as a client does and fails on a cycle. A
-// parent is the card of that id in another session whose child is k's
-// session (a subagent's session nests under its card), else the card of
-// that id in k's session (a Codex run nests under its parent thread's
-// run), if that is not k.
+// walk follows card k's parents as a client does and fails on a cycle of
+// cards the Conn keeps. A parent is the card of that id in another
+// session whose child is k's session (a subagent's session nests under its
+// card), else the card of that id in k's session (a Codex run nests under
+// its parent thread's run), if that is not k. A cycle through a card the
+// Conn evicted is the client's stale copy of it, which the Conn cannot
+// see: it refuses only cycles through the cards it keeps.
 func (v *seqView) walk(k [2]string, fr []byte) {
-	seen := map[[2]string]bool{}
+	var path [][2]string
+	at := map[[2]string]int{}
 	for p := v.cards[k]; p != nil && p.ParentToolCallID != ""; p = v.cards[k] {
-		seen[k] = true
+		at[k] = len(path)
+		path = append(path, k)
 		next := [2]string{k[0], p.ParentToolCallID}
 		for pk, pp := range v.cards {
 			if pk[1] == p.ParentToolCallID && pk[0] != k[0] && pp.SubagentTask != nil && pp.SubagentTask.ChildSessionID == k[0] {
@@ -375,9 +430,22 @@ func (v *seqView) walk(k [2]string, fr []byte) {
 		if next == k {
 			return // a parent of the card's own id: not a card a client would find
 		}
-		if seen[next] {
-			v.t.Fatalf("after %s: the parents of %v make a cycle at %v", fr, k, next)
+		if i, ok := at[next]; ok {
+			if v.kept(path[i:]) {
+				v.t.Fatalf("after %s: the parents of %v make a cycle at %v", fr, path[0], next)
+			}
+			return
 		}
 		k = next
 	}
+}
+
+// kept reports whether the Conn keeps every card of cards.
+func (v *seqView) kept(cards [][2]string) bool {
+	for _, k := range cards {
+		if !v.c.KeepsCard(k[0], k[1]) {
+			return false
+		}
+	}
+	return true
 }
