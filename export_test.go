@@ -2,9 +2,11 @@ package acpdialect
 
 import "github.com/acpdialect/acpdialect/correlate"
 
-// KeepsCard reports whether the Conn keeps the card id of session sid, so
-// that FuzzSubagentFrames can tell a client's copy of a card the Conn
-// evicted (which the Conn no longer answers for) from a kept one.
+// KeepsCard reports whether the Conn keeps the card id of session sid and
+// reported it, so that FuzzSubagentFrames can tell a client's copy of the
+// Conn's card from a stale one: of a card the Conn evicted, or whose id
+// it now keeps for a new card it has not reported.
 func (c *Conn) KeepsCard(sid, id string) bool {
-	return c.tools.Get(correlate.Key{Session: sid, ID: id}) != nil
+	st := c.tools.Get(correlate.Key{Session: sid, ID: id})
+	return st != nil && st.surfaced
 }
