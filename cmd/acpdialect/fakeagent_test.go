@@ -58,6 +58,14 @@ func fakeAgent(mode string) int {
 	case "unread":
 		time.Sleep(time.Hour)
 		return 3
+	case "endless":
+		// A line that never ends: 'x' without a newline, until killed.
+		chunk := []byte(strings.Repeat("x", 64<<10))
+		for {
+			if _, err := os.Stdout.Write(chunk); err != nil {
+				return 3
+			}
+		}
 	case "late":
 		for _, err := os.Stat(os.Getenv("ACPDIALECT_FAKE_GO")); err != nil; _, err = os.Stat(os.Getenv("ACPDIALECT_FAKE_GO")) {
 			time.Sleep(10 * time.Millisecond) // polls a file: no event to wait on

@@ -345,7 +345,7 @@ var errTapEnded = errors.New("the tap ended")
 // readEditor reads the editor's lines into the queue. At the editor's end
 // the grace period starts at once, whatever waits for the agent's stdin.
 func (t *tap) readEditor(exited <-chan struct{}) {
-	err := eachLine(t.s.in, func(line []byte) error {
+	err := eachLine(t.s.in, maxTapLine, func(line []byte) error {
 		if !t.ahead.put(bytes.Clone(line)) {
 			return errTapEnded
 		}
@@ -462,7 +462,7 @@ func (t *tap) sendAnswer(reply []byte) {
 // (its side is gone), the agent's group is ended.
 func (t *tap) fromAgent() {
 	w := outWriter{t.s.out}
-	err := eachLine(t.fromA, func(line []byte) error {
+	err := eachLine(t.fromA, maxTapLine, func(line []byte) error {
 		if t.observe(line, replay.AgentToClient) {
 			return nil // the tap answered it
 		}
@@ -472,6 +472,10 @@ func (t *tap) fromAgent() {
 	switch {
 	case err != nil && t.cutOff.Load():
 		t.s.errorf("the agent exited; stopped reading what the processes it left still write")
+	case errors.Is(err, errLineTooLong):
+		t.s.errorf("agent: %v: ending it", err)
+		_ = proc.Signal(t.cmd.Process.Pid, syscall.SIGTERM)
+		_, _ = io.Copy(io.Discard, t.fromA) // until the group is gone
 	case err != nil:
 		t.s.errorf("editor gone: %v", err)
 		_ = proc.Signal(t.cmd.Process.Pid, syscall.SIGTERM)
@@ -577,9 +581,19 @@ func (t *tap) finish() {
 	t.conn.Close()
 }
 
+// maxTapLine bounds a line the tap holds: six times the longest line the
+// acp-go-sdk reads (wiretap.MaxLine), room for a peer on an SDK without
+// that limit. A longer line, or bytes that never end a line, would
+// otherwise grow the tap's memory without end.
+const maxTapLine = 64 << 20
+
+// errLineTooLong ends eachLine at a line longer than its bound.
+var errLineTooLong = errors.New("a line longer than the tap holds")
+
 // eachLine calls fn with each line of r, its line ending included (the
-// last may have none), until r ends (nil) or a read or fn fails.
-func eachLine(r io.Reader, fn func([]byte) error) error {
+// last may have none), until r ends (nil), a read or fn fails, or a line
+// is longer than max bytes (errLineTooLong, before fn sees any of it).
+func eachLine(r io.Reader, max int, fn func([]byte) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte
 	for {
@@ -587,10 +601,16 @@ func eachLine(r io.Reader, fn func([]byte) error) error {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			long = append(long[:0], line...)
 			for errors.Is(err, bufio.ErrBufferFull) {
+				if len(long) > max {
+					return fmt.Errorf("%w (%d MiB without a newline)", errLineTooLong, max>>20)
+				}
 				line, err = br.ReadSlice('\n')
 				long = append(long, line...)
 			}
 			line = long
+		}
+		if len(line) > max {
+			return fmt.Errorf("%w (%d MiB without a newline)", errLineTooLong, max>>20)
 		}
 		if len(line) > 0 {
 			if ferr := fn(line); ferr != nil {

@@ -321,6 +321,45 @@ func TestTapEditorStopsReading(t *testing.T) {
 	noProcessLeft(t, filepath.Join(dir, "child-pid"))
 }
 
+// TestTapEndlessLine: an agent that writes a line without end is ended
+// once the line is longer than the tap holds (maxTapLine), with the
+// reason on stderr, instead of growing the tap's memory until the machine
+// runs out; what the agent wrote before that line reached the editor.
+func TestTapEndlessLine(t *testing.T) {
+	self, _ := os.Executable()
+	dir := t.TempDir()
+	fakeEnv(t, "endless", dir)
+	cmd := exec.Command(self, "-test.run=^$", "--", "tap", "--", self, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "ACPDIALECT_CLI_CHILD=1")
+	var stderr, stdout bytes.Buffer
+	cmd.Stderr, cmd.Stdout = &stderr, &stdout
+	stdin, _ := cmd.StdinPipe()
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}`+"\n")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 128+int(syscall.SIGTERM) {
+			t.Errorf("tap ended with %v (want the agent's SIGTERM); stderr:\n%s", err, stderr.String())
+		}
+	case <-time.After(wait):
+		cmd.Process.Kill()
+		t.Fatalf("the tap still runs %v after the agent began a line without end; stderr:\n%s", wait, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "agent: a line longer than the tap holds (64 MiB without a newline): ending it") {
+		t.Errorf("stderr does not say why the agent was ended:\n%s", stderr.String())
+	}
+	if !strings.Contains(stdout.String(), `"agentInfo"`) || stdout.Len() > 1<<20 {
+		t.Errorf("the editor got %d bytes, want the initialize response alone:\n%.300s", stdout.Len(), stdout.String())
+	}
+	noProcessLeft(t, filepath.Join(dir, "child-pid"))
+}
+
 // TestTapDetachedChild: a process the agent started outside its group
 // (setsid) keeps the agent's stdout open after the agent exits: the tap
 // stops reading it after the grace period and exits with the agent's
