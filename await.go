@@ -270,6 +270,22 @@ func (c *Conn) dueNow(sid string) {
 	}
 }
 
+// dueAll makes every request that still waits due at once: the connection
+// is gone (Close). Not by session, as dueNow: a request may belong to no
+// session the Conn tracked (it came with no session known, or named one
+// the Conn does not track), and it must get its default all the same.
+func (c *Conn) dueAll() {
+	if c.waiting == 0 {
+		return
+	}
+	now := c.Now()
+	for _, a := range c.awaitOrder {
+		if !a.done && a.deadline.After(now) {
+			a.deadline = now
+		}
+	}
+}
+
 // Deadline returns the earliest deadline of the requests awaiting the
 // client's answer; ok is false when none waits. A client with its own
 // JSON-RPC loop sets a timer for it and then calls Expire.

@@ -26,7 +26,7 @@ func asker() *acpdialect.Dialect {
 			{Name: "vendor/ask", Kind: acpdialect.RequestOrNotification, Handle: func(p gjson.Result) acpdialect.Action {
 				q := &acpdialect.Question{ToolCallID: p.Get("toolCallId").String(), Questions: []acpdialect.QuestionItem{}}
 				return acpdialect.Action{Result: json.RawMessage(`{"d":1}`), Await: true,
-					Event: &acpdialect.Event{Type: acpdialect.EventQuestion, ToolCallID: q.ToolCallID, Object: q}}
+					Event: &acpdialect.Event{Type: acpdialect.EventQuestion, SessionID: p.Get("sessionId").String(), ToolCallID: q.ToolCallID, Object: q}}
 			}},
 			{Name: "vendor/todo", Kind: acpdialect.RequestOrNotification, Handle: func(p gjson.Result) acpdialect.Action {
 				t := &acpdialect.Todos{} // nil Items for no todos: the Conn writes []
@@ -333,6 +333,33 @@ func TestBlockingRequestDueAtClose(t *testing.T) {
 	}
 	if r := h.c.Expire(clk.t); len(r) != 2 || gjson.GetBytes(r[0].Reply, "id").Raw != "1" || gjson.GetBytes(r[1].Reply, "id").Raw != "2" {
 		t.Errorf("Expire after Close: %d results", len(r))
+	}
+}
+
+// Close makes due the requests of no tracked session too: one that came
+// before any session was known, and one that named a session the Conn
+// does not track. Each got no reply from Expire after Close, and the
+// agent waited on it for good (FuzzRequestFrames).
+func TestBlockingRequestOfNoSessionDueAtClose(t *testing.T) {
+	for _, tc := range []struct{ name, frame string }{
+		{"no session known", `{"jsonrpc":"2.0","id":1,"method":"vendor/ask","params":{"toolCallId":"q1"}}`},
+		{"untracked session", `{"jsonrpc":"2.0","id":1,"method":"vendor/ask","params":{"sessionId":"gone","toolCallId":"q1"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := &clock{t: time.Unix(1000, 0)}
+			h := newHarness(t, acpdialect.NewRegistry(asker()), acpdialect.Options{ClientAnswers: true, Now: clk.now})
+			h.initialize("asker")
+			if r := h.in([]byte(tc.frame)); !r.Awaiting {
+				t.Fatalf("not awaiting: %q", r.Reply)
+			}
+			h.c.Close()
+			if d, ok := h.c.Deadline(); !ok || !d.Equal(clk.t) {
+				t.Errorf("after Close: Deadline = %v, %v; want now", d, ok)
+			}
+			if r := h.c.Expire(clk.t); len(r) != 1 || string(r[0].Reply) != `{"jsonrpc":"2.0","id":1,"result":{"d":1}}`+"\n" {
+				t.Errorf("Expire after Close: %d results, want the default", len(r))
+			}
+		})
 	}
 }
 

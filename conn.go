@@ -450,9 +450,13 @@ func (c *Conn) Sessions() []string {
 
 // Close ends every session: the connection is gone. Blocking requests
 // still waiting for the client's answer are due at once, as at the end of
-// a turn: the next Expire returns each one's default reply and reply
-// event, so that a client's log shows how each ended.
-func (c *Conn) Close() { c.endAll() }
+// a turn, those of no tracked session too: the next Expire returns each
+// one's default reply and reply event, so that a client's log shows how
+// each ended.
+func (c *Conn) Close() {
+	c.endAll()
+	c.dueAll()
+}
 
 // frameView is the top level of one frame, read without decoding it.
 type frameView struct {
