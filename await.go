@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -95,13 +96,17 @@ func (c *Conn) awaitRequest(id, method, session string, def []byte) Result {
 		// gets its default, so that each one gets exactly one reply.
 		out.add(c.settle(a, a.def, nil))
 	}
-	if a == nil {
-		a = &awaited{c: c}
-		c.awaitOrder = append(c.awaitOrder, a)
-	} else {
-		c.budget.Release(&a.charge) // a reused id keeps its place, waiting again
-		key = a.key
+	if a != nil {
+		// A reused id is a new request: it goes to the end of the order,
+		// so that the oldest is still the one that arrived first (at the
+		// bound, and in Expire's order), not the newest in an old place.
+		c.forget(a)
+		if i := slices.Index(c.awaitOrder, a); i >= 0 {
+			c.awaitOrder = slices.Delete(c.awaitOrder, i, i+1)
+		}
 	}
+	a = &awaited{c: c}
+	c.awaitOrder = append(c.awaitOrder, a)
 	id = strings.Clone(id)
 	if key == id {
 		key = id // the copy: key views the frame

@@ -225,6 +225,53 @@ func TestBlockingRequestIDReused(t *testing.T) {
 	}
 }
 
+// A request that reuses an id is a new request: it takes its place at the
+// end of the order, behind the requests that arrived before it. It kept
+// the place of the first request under its id, so Expire answered it
+// before them, and at MaxRequests it got the default as "the oldest"
+// while an older question went on waiting (FuzzRequestFrames).
+func TestBlockingRequestIDReusedIsNewest(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		ids    []string // the requests, in order
+		expire bool     // Close and Expire; else one more request past MaxRequests
+		want   []string // the ids of the default replies, in order, after the reuse's own
+	}{
+		{"expire order", []string{"8", "7", "8"}, true, []string{"7", "8"}},
+		{"oldest at the bound", []string{"1", "2", "1", "3"}, false, []string{"2"}},
+		{"answered id reused", []string{"1", "2", "1"}, true, []string{"2", "1"}}, // 1 answered before 2 came
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := &clock{t: time.Unix(1000, 0)}
+			h := newHarness(t, acpdialect.NewRegistry(asker()), acpdialect.Options{ClientAnswers: true, MaxRequests: 2, Now: clk.now})
+			h.initialize("asker")
+			var got []string
+			for i, id := range tc.ids {
+				r := h.in(ask(id))
+				if tc.name == "answered id reused" && i == 0 {
+					if _, err := h.c.Answer(json.RawMessage(id), json.RawMessage(`{}`)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if i == len(tc.ids)-1 && !tc.expire {
+					for l := range strings.Lines(string(r.Reply)) {
+						got = append(got, gjson.Get(l, "id").Raw)
+					}
+				}
+			}
+			if tc.expire {
+				h.c.Close()
+				for _, r := range h.c.Expire(clk.t) {
+					got = append(got, gjson.GetBytes(r.Reply, "id").Raw)
+				}
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("defaults (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
 func todo(merge bool, items string) []byte {
 	return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"vendor/todo","params":{"merge":%v,"todos":[%s]}}`, merge, items))
 }

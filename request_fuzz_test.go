@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,8 +19,10 @@ import (
 // ids as a client's JSON library may write them back: the Conn matches
 // them by value (scan.IDKey; README: "`20.0` is `20`").
 var (
-	reqIDs    = []string{`7`, `8`, `"q"`, `"r"`}
-	reqIDsAlt = []string{`7.0`, `8e0`, `"\u0071"`, `"\u0072"`}
+	// Eight: more than twice MaxRequests, so that answered requests are
+	// forgotten (pruneAnswered) and a second answer is then not refused.
+	reqIDs    = []string{`7`, `8`, `9`, `10`, `"q"`, `"r"`, `"s"`, `"t"`}
+	reqIDsAlt = []string{`7.0`, `8e0`, `0.9e1`, `1e1`, `"\u0071"`, `"\u0072"`, `"\u0073"`, `"\u0074"`}
 	// The client's own request ids (prompts, loads, closes): a few, so
 	// that responses meet their requests, stale ones and reused ones.
 	reqClientIDs = []string{`100`, `101`, `102`, `103`}
@@ -71,7 +74,7 @@ var reqSeeds = [][]byte{
 	// A tool call, the cursor/task and update_todos requests the dialect
 	// answers itself, a load in s2 and its response, prompts in s3 and s4
 	// (over MaxSessions), a question left to Close.
-	{1, 3, 0x00, 0x02, 3, 0x01, 0x00, 3, 0x02, 0x01, 7, 0x14, 0x04, 7, 0x10, 0x05, 7, 0x20, 0x00, 7, 0x30, 0x00, 0, 0x00, 0x00},
+	{1, 3, 0x00, 0x02, 3, 0x01, 0x00, 3, 0x02, 0x01, 7, 0x20, 0x04, 7, 0x20, 0x05, 7, 0x40, 0x00, 7, 0x60, 0x00, 0, 0x00, 0x00},
 }
 
 // FuzzRequestFrames feeds a random sequence of agent requests, client
@@ -123,6 +126,14 @@ type reqWire struct {
 	// reply: once it grows, the Conn may have forgotten the request, and a
 	// second answer is "then not refused" (Stats.AnswersEvicted's doc).
 	evictedAt map[string]uint64
+	// early counts the requests answered their default early, at
+	// MaxRequests, which Stats.AnswersEvicted counts too: forgetting an
+	// answered request is the rest of it.
+	early uint64
+	// order is the waiting requests' ids, oldest first: "the oldest"
+	// gets its default at MaxRequests (Options.MaxBytes, README's
+	// bounds table), and Expire answers "in the order they arrived".
+	order []string
 }
 
 func newReqWire(t *testing.T, answers bool) *reqWire {
@@ -144,9 +155,9 @@ func (w *reqWire) fatalf(format string, args ...any) {
 // step does what op names with parameters a and b.
 func (w *reqWire) step(op, a, b byte) {
 	w.t.Helper()
-	x := int(a & 3)
-	tool := pick(seqTools, a, 2)
-	sid := pick(reqSessions, a, 4)
+	x := int(a & 7)
+	tool := pick(seqTools, a, 3)
+	sid := pick(reqSessions, a, 5)
 	switch op % 8 {
 	case 0:
 		w.request(x, b&1 != 0, fmt.Sprintf(`"method":"cursor/ask_question","params":{"toolCallId":%q,"title":"t","questions":[{"id":"q","prompt":"p","options":[{"id":"y","label":"Y"}]}]}`, tool))
@@ -206,6 +217,7 @@ func (w *reqWire) request(x int, note bool, body string) {
 		w.latest[id] = reqPermission
 	}
 	fr := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,%s}`, id, body)
+	older := append([]string(nil), w.order...)
 	r := w.inbound(fr)
 	switch {
 	case permission:
@@ -216,8 +228,10 @@ func (w *reqWire) request(x int, note bool, body string) {
 		if !blocking || !w.answers {
 			w.fatalf("%s awaits the client", fr)
 		}
+		w.defaultsFirst(fr, id, older, r.Reply)
 		w.latest[id] = reqAwaited
 		w.waiting[id] = true
+		w.order = append(w.order, id)
 		w.waitSess[id] = ""
 		for _, e := range r.Events {
 			if e.Type == acpdialect.EventQuestion || e.Type == acpdialect.EventPlan {
@@ -288,7 +302,35 @@ func (w *reqWire) delivered(id, what string) {
 	w.owed[id]--
 	if w.waiting[id] {
 		delete(w.waiting, id)
-		w.evictedAt[id] = w.c.Stats().AnswersEvicted
+		w.order = slices.DeleteFunc(w.order, func(o string) bool { return o == id })
+		w.evictedAt[id] = w.forgotten()
+	}
+}
+
+// forgotten is how many answered requests the Conn has forgotten, by
+// Stats.AnswersEvicted.
+func (w *reqWire) forgotten() uint64 { return w.c.Stats().AnswersEvicted - w.early }
+
+// defaultsFirst checks the replies before a blocking request that now
+// waits: the oldest waiting requests' defaults while MaxRequests wait
+// (awaitRequest: "Beyond MaxRequests waiting at once ... the oldest is
+// answered its default now"), then, if its id still waits, that one's
+// (Result.Reply: "reuses the id of one still waiting, is preceded by that
+// one's default reply"). older is what waited before, oldest first.
+func (w *reqWire) defaultsFirst(fr []byte, id string, older []string, reply []byte) {
+	w.t.Helper()
+	n := max(0, len(older)-reqOpts.MaxRequests+1)
+	want := slices.Clone(older[:n])
+	w.early += uint64(n)
+	if slices.Contains(older[n:], id) {
+		want = append(want, id)
+	}
+	var got []string
+	for line := range strings.Lines(string(reply)) {
+		got = append(got, gjson.Get(line, "id").Raw)
+	}
+	if !slices.Equal(got, want) {
+		w.fatalf("%s waits, preceded by the defaults of %v; want %v (of %v waiting, oldest first)", fr, got, want, older)
 	}
 }
 
@@ -346,7 +388,7 @@ func (w *reqWire) respond(x int, b byte) {
 		if err != nil && !errors.Is(err, acpdialect.ErrNotPending) {
 			w.fatalf("Outbound: %v", err)
 		}
-		if err == nil && w.latest[id] == reqAwaited && w.c.Stats().AnswersEvicted == w.evictedAt[id] {
+		if err == nil && w.latest[id] == reqAwaited && w.forgotten() == w.evictedAt[id] {
 			w.fatalf("a second response to the answered request %s was not refused, and the Conn forgot no answered request", id)
 		}
 	}
@@ -399,7 +441,13 @@ func (w *reqWire) answer(x int, b byte) {
 // per request, each with one reply and its event (Expire's doc).
 func (w *reqWire) expire(now time.Time) {
 	w.t.Helper()
+	at := -1
 	for _, r := range w.c.Expire(now) {
+		if i := slices.Index(w.order, gjson.GetBytes(r.Reply, "id").Raw); i <= at {
+			w.fatalf("Expire answered %q out of the order the requests arrived: %v", r.Reply, w.order)
+		} else {
+			at = i - 1 // the next is after it, which delivered removes
+		}
 		if strings.Count(string(r.Reply), "\n") != 1 || len(r.Events) != 1 {
 			w.fatalf("Expire: result %q with %d events", r.Reply, len(r.Events))
 		}
@@ -420,7 +468,7 @@ func (w *reqWire) expire(now time.Time) {
 // the agent's response to one of the client's requests.
 func (w *reqWire) turn(a, b byte) {
 	w.t.Helper()
-	sid := pick(reqSessions, a, 4)
+	sid := pick(reqSessions, a, 5)
 	cid := pick(reqClientIDs, a, 0)
 	switch b % 6 {
 	case 0, 1:
