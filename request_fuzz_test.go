@@ -84,7 +84,8 @@ var reqSeeds = [][]byte{
 // step, as a client on the wire sees it, that no agent request gets a
 // second reply, that every reply the Conn writes has its reply event,
 // that Answer's accepted answer is the frame the agent gets, that the
-// deadlines agree with what waits, and the bounds; at the end, after
+// deadlines agree with what waits, that defaults at MaxRequests and from
+// Expire go in the order the requests arrived, and the bounds; at the end, after
 // Close and Expire, that every request the client does not owe got its
 // reply.
 func FuzzRequestFrames(f *testing.F) {
