@@ -138,6 +138,18 @@ func (r *Result) add(o Result) {
 	r.Events = append(r.Events, o.Events...)
 }
 
+// before returns o preceded by r's replies and events: the default of a
+// request whose id o's request reuses goes first, as the agent must read
+// it. Its slices are capped, as a Result's are.
+func (r Result) before(o Result) Result {
+	if r.Reply == nil {
+		return o
+	}
+	o.Reply = slices.Clip(slices.Concat(r.Reply, o.Reply))
+	o.Events = slices.Clip(slices.Concat(r.Events, o.Events))
+	return o
+}
+
 // Now reads the Conn's clock, Options.Now (else time.Now): answer
 // deadlines are times on it, so compare Deadline with it and pass it to
 // Expire. Unlike the Conn's other methods it may be called concurrently,
@@ -321,18 +333,41 @@ func (c *Conn) Expire(now time.Time) []Result {
 	return out
 }
 
-// forgetAnswered drops an answered blocking request whose id the agent
-// reuses for a request the client serves itself, so that the client's
-// response to the new one is not refused as a second answer.
-func (c *Conn) forgetAnswered(id string) {
+// reusedID answers its default to the blocking request still waiting
+// under id, which an agent request that is not itself waiting for the
+// client reuses: the agent has given the id to the new request, so the
+// old one's reply goes now, before the new one's, and each gets exactly
+// one (as awaitRequest does for a blocking request).
+func (c *Conn) reusedID(id string) Result {
+	if c.waiting == 0 {
+		return Result{}
+	}
+	a := c.awaiting[awaitKey(id)]
+	if a == nil || a.done {
+		return Result{}
+	}
+	return c.settle(a, a.def, nil)
+}
+
+// clientsID hands id over to a request the client serves itself: a
+// blocking request still waiting under it gets its default now
+// (reusedID), and once answered it is forgotten, so that the client's
+// response to the new request passes through, neither taken for the old
+// one's answer nor refused as a second one. It returns the default's
+// reply, if any.
+func (c *Conn) clientsID(id string) Result {
+	r := c.reusedID(id)
 	if a := c.awaiting[awaitKey(id)]; a != nil && a.done {
 		c.forget(a)
 	}
+	return r
 }
 
 // clientResponse handles the client's response to an agent request: for
 // one awaiting an answer, it is the answer (the client wrote it itself).
-// A second response to such a request returns ErrNotPending.
+// A second response to such a request returns ErrNotPending. An id the
+// agent reused for a request the client serves is no longer in the table
+// (clientsID), so the response to that request is not ours.
 func (c *Conn) clientResponse(v frameView) ([]Event, error) {
 	v.readID()
 	if !v.hasID {

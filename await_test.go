@@ -526,6 +526,64 @@ func TestAnsweredIDReusedForClientRequest(t *testing.T) {
 	}
 }
 
+// A request that is not blocking-tracked but reuses the id of a question
+// still waiting: the question gets its default at once, and the id is the
+// new request's. The client's response to a request it serves passed for
+// the question's answer, so the permission request never got its reply;
+// one the Conn answers at once left the question waiting under an id the
+// agent had given to another request, to get a second reply later.
+func TestWaitingIDReusedByOtherRequest(t *testing.T) {
+	const def = `{"jsonrpc":"2.0","id":9,"result":{"d":1}}` + "\n"
+	for _, tc := range []struct {
+		name    string
+		frame   string // the request under the waiting id 9
+		reply   string // the Conn's reply to it, after the question's default
+		clients bool   // the client serves it: its response passes through
+	}{
+		{"permission", `{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"sessionId":"s1"}}`, "", true},
+		{"fs read", `{"jsonrpc":"2.0","id":9.0,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/a"}}`, "", true},
+		{"client's own method", `{"jsonrpc":"2.0","id":9,"method":"_my/thing","params":{}}`, "", true},
+		{"answered by the dialect", `{"jsonrpc":"2.0","id":9,"method":"vendor/todo","params":{"todos":[]}}`,
+			`{"jsonrpc":"2.0","id":9,"result":{}}` + "\n", false},
+		{"declined", `{"jsonrpc":"2.0","id":9,"method":"vendor/unknown"}`,
+			`{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"Method not found"}}` + "\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := &clock{t: time.Unix(1000, 0)}
+			h := newHarness(t, acpdialect.NewRegistry(asker()), acpdialect.Options{ClientAnswers: true, Now: clk.now, ClientMethods: []string{"_my/thing"}})
+			h.initialize("asker")
+			h.session(2, "s1")
+			h.in(ask("9"))
+			r := h.in([]byte(tc.frame))
+			if string(r.Reply) != def+tc.reply || r.Awaiting {
+				t.Fatalf("reply %q, awaiting %v; want %q", r.Reply, r.Awaiting, def+tc.reply)
+			}
+			if len(r.Events) == 0 || r.Events[0].Type != acpdialect.EventReply || string(r.Events[0].ID) != "9" || r.Events[0].Method != "vendor/ask" {
+				t.Fatalf("the default's reply event is not first: %s", eventLines(t, r.Events))
+			}
+			if _, ok := h.c.AnswerDeadline(json.RawMessage("9")); ok {
+				t.Error("the question still waits")
+			}
+			if _, err := h.c.Answer(json.RawMessage("9"), json.RawMessage(`{}`)); !errors.Is(err, acpdialect.ErrNotPending) {
+				t.Errorf("Answer to the question: %v", err)
+			}
+			ev, err := outbound(h.c, []byte(`{"jsonrpc":"2.0","id":9,"result":{"outcome":{"outcome":"selected","optionId":"allow"}}}`))
+			switch {
+			case len(ev) != 0:
+				t.Errorf("the client's response made events %s", eventLines(t, ev))
+			case tc.clients && err != nil:
+				t.Errorf("the client's response to its own request: %v", err)
+			case !tc.clients && !errors.Is(err, acpdialect.ErrNotPending):
+				t.Errorf("a response to the replied request: %v; want ErrNotPending", err)
+			}
+			h.c.Close()
+			if rs := h.c.Expire(clk.t); len(rs) != 0 {
+				t.Errorf("Expire after Close: %q", rs[0].Reply)
+			}
+		})
+	}
+}
+
 // outbound feeds a client frame and returns its events.
 func outbound(c *acpdialect.Conn, frame []byte) ([]acpdialect.Event, error) {
 	res, err := c.Outbound(frame)

@@ -151,8 +151,11 @@ type Result struct {
 	// reply (or the reply is the client's own business, as for standard
 	// methods). In one case it holds more than one frame, each a whole
 	// line: a blocking request that pushes an older one out of the table
-	// of waiting requests (Options.MaxRequests), or reuses the id of one
-	// still waiting, is preceded by that one's default reply.
+	// of waiting requests (Options.MaxRequests) is preceded by that one's
+	// default reply, and so is any agent request that reuses the id of
+	// one still waiting. The id is then the new request's: the client's
+	// response to it, if the client serves it (a standard method, say,
+	// whose Reply is then that default alone), passes through untouched.
 	Reply []byte
 	// Events are the normalized changes the frame caused, in order.
 	Events []Event
@@ -700,15 +703,22 @@ func (c *Conn) Inbound(frame []byte) (Result, error) {
 		// A subagent's session may be first seen here (OpenCode names
 		// the child in its permission requests): as in an update.
 		c.updateSession(scan.Result(scan.Member(v.params, "sessionId")).Str)
+		var old, res Result
 		if v.hasID {
-			c.forgetAnswered(v.id.Raw) // the client's response to this one is its own
+			old = c.clientsID(v.id.Raw) // the client's response to this one is its own
 		}
 		if isClientMethod(method) && !c.serves(method) {
-			return Result{Events: c.observe(v, method)}, nil
+			res.Events = c.observe(v, method)
 		}
-		return Result{}, nil
+		return old.before(res), nil
 	}
-	return c.vendor(v, method), nil
+	res := c.vendor(v, method)
+	if v.hasID && !res.Awaiting {
+		// A request the Conn answers at once: a waiting one under its id
+		// gets its default first (awaitRequest does it for one that waits).
+		res = c.reusedID(v.id.Raw).before(res)
+	}
+	return res, nil
 }
 
 // invalid reports whether a frame the Conn is about to act on is not
@@ -785,7 +795,9 @@ func (c *Conn) fastToolUpdate(b []byte, f fastUpdate) (Result, error) {
 // changed: the reply event when the frame is the client's own answer to a
 // blocking request. A second answer to one returns ErrNotPending; a frame
 // that is not valid JSON, which the agent rejects, changes nothing and
-// returns ErrInvalidJSON.
+// returns ErrInvalidJSON. A response under an id the agent has since given
+// to a request the client serves (Result.Reply) is that request's: no
+// event, no error.
 func (c *Conn) Outbound(frame []byte) (Result, error) {
 	c.stats.Frames++
 	v, err := clientView(frame, !c.opts.Checked)
