@@ -11,6 +11,7 @@ import (
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/correlate"
+	"github.com/acpdialect/acpdialect/cursor"
 	"github.com/acpdialect/acpdialect/dialects"
 	"github.com/tidwall/gjson"
 )
@@ -75,6 +76,10 @@ var reqSeeds = [][]byte{
 	// answers itself, a load in s2 and its response, prompts in s3 and s4
 	// (over MaxSessions), a question left to Close.
 	{1, 3, 0x00, 0x02, 3, 0x01, 0x00, 3, 0x02, 0x01, 7, 0x20, 0x04, 7, 0x20, 0x05, 7, 0x40, 0x00, 7, 0x60, 0x00, 0, 0x00, 0x00},
+	// A question, then a permission request under its id while it waits
+	// (the question gets its default), the client's response to the
+	// permission request; a plan, then a cursor/task under its id.
+	{1, 7, 0x00, 0x00, 0, 0x00, 0x00, 2, 0x00, 0x00, 4, 0x00, 0x00, 1, 0x01, 0x00, 3, 0x01, 0x00, 4, 0x01, 0x00},
 }
 
 // FuzzRequestFrames feeds a random sequence of agent requests, client
@@ -82,7 +87,10 @@ var reqSeeds = [][]byte{
 // the first byte's bit 0 sets Options.ClientAnswers) to a Cursor
 // connection with small bounds and a fake clock, and checks after every
 // step, as a client on the wire sees it, that no agent request gets a
-// second reply, that every reply the Conn writes has its reply event,
+// second reply, that a request reusing the id of a waiting one (blocking or
+// not, a permission request too) gives that one its default first and
+// then has the id (the client's response to a permission request under it
+// passes through), that every reply the Conn writes has its reply event,
 // that Answer's accepted answer is the frame the agent gets, that the
 // deadlines agree with what waits, that defaults at MaxRequests and from
 // Expire go in the order the requests arrived, and the bounds; at the end, after
@@ -190,9 +198,12 @@ func (w *reqWire) step(op, a, b byte) {
 
 // request sends an agent request under the id x picks, or a notification.
 // An agent never reuses the id of a request it has not had its reply to,
-// but for one case the Conn documents (Result.Reply: a blocking request
-// that "reuses the id of one still waiting, is preceded by that one's
-// default reply"): another free id is taken, else the frame is left out.
+// but for one case the Conn documents (Result.Reply: an agent request
+// that "reuses the id of one still waiting" is preceded by that one's
+// default reply, and the id is then the new request's): any request,
+// blocking, answered by the Conn or by the client (a permission request),
+// may take the id of a blocking request still waiting; else another free
+// id is taken, else the frame is left out.
 func (w *reqWire) request(x int, note bool, body string) {
 	w.t.Helper()
 	if note {
@@ -203,7 +214,7 @@ func (w *reqWire) request(x int, note bool, body string) {
 	id := ""
 	for i := range reqIDs {
 		cand := reqIDs[(x+i)%len(reqIDs)]
-		if w.owed[cand] == 0 || blocking && w.answers && w.waiting[cand] && w.owed[cand] == 1 {
+		if w.owed[cand] == 0 || w.answers && w.waiting[cand] && w.owed[cand] == 1 {
 			id = cand
 			break
 		}
@@ -211,6 +222,7 @@ func (w *reqWire) request(x int, note bool, body string) {
 	if id == "" {
 		return
 	}
+	reused := w.waiting[id]
 	w.owed[id]++
 	permission := strings.Contains(body, "request_permission")
 	if permission {
@@ -220,10 +232,13 @@ func (w *reqWire) request(x int, note bool, body string) {
 	fr := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,%s}`, id, body)
 	older := append([]string(nil), w.order...)
 	r := w.inbound(fr)
+	if !r.Awaiting {
+		w.defaultFirst(fr, reused, permission, r)
+	}
 	switch {
 	case permission:
-		if r.Reply != nil || r.Awaiting {
-			w.fatalf("a permission request got %q, awaiting %v: the client answers it (README: \"the client answers it, never the library\")", r.Reply, r.Awaiting)
+		if r.Awaiting {
+			w.fatalf("a permission request awaits: the client answers it (README: \"the client answers it, never the library\")")
 		}
 	case r.Awaiting:
 		if !blocking || !w.answers {
@@ -247,6 +262,27 @@ func (w *reqWire) request(x int, note bool, body string) {
 		if w.owed[id] != 0 {
 			w.fatalf("%s got no reply: %q", fr, r.Reply)
 		}
+	}
+}
+
+// defaultFirst checks the replies to a request that does not wait: when
+// it reused the id of a blocking request still waiting, that one's default
+// first (Result.Reply: "any agent request that reuses the id of one still
+// waiting" is preceded by it), then its own reply unless the client owes
+// it (a permission request's is the client's: "the client answers it,
+// never the library"). connReplies checked each has its reply event.
+func (w *reqWire) defaultFirst(fr []byte, reused, permission bool, r acpdialect.Result) {
+	w.t.Helper()
+	want := 1
+	if permission {
+		want = 0
+	}
+	if reused {
+		want++
+	}
+	n := strings.Count(string(r.Reply), "\n")
+	if n != want || reused && gjson.GetBytes(r.Reply, "result").Raw != string(cursor.Cancelled()) {
+		w.fatalf("%s (reusing a waiting id: %v) got %q; want %d replies, the waiting one's default first", fr, reused, r.Reply, want)
 	}
 }
 
