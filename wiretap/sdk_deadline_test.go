@@ -211,3 +211,46 @@ func TestTapReusedIDKeepsItsWait(t *testing.T) {
 		t.Errorf("second question got %s; want the answer", r)
 	}
 }
+
+// TestTapPermissionReusesWaitingID: the agent reuses the id of a question
+// still waiting for a permission request, which the client serves itself.
+// The question gets its default at once, and the client's response to the
+// permission request passes through: it is not taken for the question's
+// answer, which left the permission request without its reply.
+func TestTapPermissionReusesWaitingID(t *testing.T) {
+	d := newDirect(t, acpdialect.Options{ClientAnswers: true})
+	q := testwire.Request(20, cursor.MethodAskQuestion, questionParams)
+	d.in(q)
+	got := make(chan json.RawMessage, 1)
+	go func() {
+		res, _, _ := d.tap.HandleExtension(context.Background(), "_"+cursor.MethodAskQuestion,
+			json.RawMessage(gjson.GetBytes(q, "params").Raw))
+		got <- res.(json.RawMessage)
+	}()
+	d.in(testwire.Request(20, "session/request_permission", map[string]any{"sessionId": "s1",
+		"toolCall": map[string]any{"toolCallId": "t1"}, "options": []any{}}))
+	select {
+	case r := <-got:
+		if string(r) != string(cursor.Cancelled()) {
+			t.Errorf("the question got %s; want the default", r)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("the question still waits")
+	}
+	d.out([]byte(`{"jsonrpc":"2.0","id":20,"result":{"outcome":{"outcome":"selected","optionId":"allow"}}}`))
+	replies := 0
+	for _, ev := range d.rec.all() {
+		if ev.Type == acpdialect.EventReply && string(ev.ID) == "20" {
+			replies++
+			if ev.Method != cursor.MethodAskQuestion || string(ev.Result) != string(cursor.Cancelled()) {
+				t.Errorf("reply event %+v; want the question's default", ev)
+			}
+		}
+	}
+	if replies != 1 {
+		t.Errorf("%d reply events for id 20; want the question's default alone", replies)
+	}
+	if err := d.tap.Answer(json.RawMessage(`20`), cursor.Skipped("late")); !errors.Is(err, acpdialect.ErrNotPending) {
+		t.Errorf("Answer to the question after its default: %v", err)
+	}
+}
