@@ -89,20 +89,34 @@ func TestResponseDirection(t *testing.T) {
 
 // A colliding id must not end the turn early: the client's answer to the
 // agent's permission request (id 2) is not the agent's prompt response.
+// Nor when the permission request reuses the id of a question still
+// waiting: the question's default is the Conn's reply in that frame, but
+// the permission request is still the client's to answer.
 func TestCollidingIDKeepsTurn(t *testing.T) {
-	frames := append(cursorInit(),
-		tw.Request(2, "session/request_permission", map[string]any{"sessionId": "s1"}),
-		tw.Response(2, map[string]any{"outcome": map[string]any{"outcome": "selected"}}),
-		task(7), // still in the turn: waits for its tool call
-		tw.CursorTaskToolCall("s1", "t1"),
-		tw.PromptResponse(2, ""),
-	)
-	r, err := Run(Builtins(), transcript(frames...), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.Cards) != 1 || r.Cards[0].Payload.SubagentTask == nil || r.Cards[0].Payload.SubagentTask.Model != "m" {
-		t.Fatalf("cursor/task did not enrich the card: %+v", r.Cards)
+	question := tw.Request(2, "cursor/ask_question", map[string]any{"toolCallId": "q1", "questions": []any{}})
+	for _, tc := range []struct {
+		name   string
+		before [][]byte
+	}{
+		{"permission", nil},
+		{"permission reusing a waiting question's id", [][]byte{question}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			frames := append(append(cursorInit(), tc.before...),
+				tw.Request(2, "session/request_permission", map[string]any{"sessionId": "s1"}),
+				tw.Response(2, map[string]any{"outcome": map[string]any{"outcome": "selected"}}),
+				task(7), // still in the turn: waits for its tool call
+				tw.CursorTaskToolCall("s1", "t1"),
+				tw.PromptResponse(2, ""),
+			)
+			r, err := Run(Builtins(), transcript(frames...), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Cards) != 1 || r.Cards[0].Payload.SubagentTask == nil || r.Cards[0].Payload.SubagentTask.Model != "m" {
+				t.Fatalf("cursor/task did not enrich the card: %+v", r.Cards)
+			}
+		})
 	}
 }
 

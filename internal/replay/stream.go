@@ -207,6 +207,8 @@ func (s *Stream) Line(n int, raw []byte) error {
 		s.wire(n, "client", res.Wire)
 		if res.Reply != nil {
 			s.reply(Reply{Line: n, Frame: res.Reply})
+		}
+		if repliedTo(res, f.Method) {
 			s.reqs.forget(AgentToClient, f.ID) // answered here: a recorded answer is not the Conn's
 		}
 	}
@@ -412,4 +414,22 @@ func (s *Stream) Finish() Summary {
 	sum := Summary{Agent: s.conn.Agent(), Stats: s.conn.Stats(), BadLines: s.bad}
 	s.conn.Close()
 	return sum
+}
+
+// repliedTo reports whether the Conn's reply answers the agent request
+// itself. Its Reply may hold only the defaults of other requests: one
+// pushed out at MaxRequests, or one whose id this request reuses (a
+// permission request under a waiting question's id), and the request
+// itself is then still the client's to answer. Its own reply comes last,
+// its event naming the request's method (an alias's without the '_').
+func repliedTo(res acpdialect.Result, method string) bool {
+	if res.Awaiting || res.Reply == nil {
+		return false
+	}
+	for i := len(res.Events) - 1; i >= 0; i-- {
+		if ev := res.Events[i]; ev.Type == acpdialect.EventReply {
+			return strings.TrimPrefix(ev.Method, "_") == strings.TrimPrefix(method, "_")
+		}
+	}
+	return false
 }
