@@ -182,21 +182,7 @@ func TestTapReusedIDKeepsItsWait(t *testing.T) {
 	ask := func(toolCallID string) func() json.RawMessage {
 		q := testwire.Request(20, cursor.MethodAskQuestion, map[string]any{"toolCallId": toolCallID, "questions": questionParams["questions"]})
 		d.in(q)
-		got := make(chan json.RawMessage, 1)
-		go func() {
-			res, _, _ := d.tap.HandleExtension(context.Background(), "_"+cursor.MethodAskQuestion,
-				json.RawMessage(gjson.GetBytes(q, "params").Raw))
-			got <- res.(json.RawMessage)
-		}()
-		return func() json.RawMessage {
-			select {
-			case r := <-got:
-				return r
-			case <-time.After(waitLimit):
-				t.Fatalf("HandleExtension for %s did not return", toolCallID)
-			}
-			return nil
-		}
+		return handleAsync(t, d, q)
 	}
 	first := ask("q-1")
 	second := ask("q-2")
@@ -221,21 +207,11 @@ func TestTapPermissionReusesWaitingID(t *testing.T) {
 	d := newDirect(t, acpdialect.Options{ClientAnswers: true})
 	q := testwire.Request(20, cursor.MethodAskQuestion, questionParams)
 	d.in(q)
-	got := make(chan json.RawMessage, 1)
-	go func() {
-		res, _, _ := d.tap.HandleExtension(context.Background(), "_"+cursor.MethodAskQuestion,
-			json.RawMessage(gjson.GetBytes(q, "params").Raw))
-		got <- res.(json.RawMessage)
-	}()
+	question := handleAsync(t, d, q)
 	d.in(testwire.Request(20, "session/request_permission", map[string]any{"sessionId": "s1",
 		"toolCall": map[string]any{"toolCallId": "t1"}, "options": []any{}}))
-	select {
-	case r := <-got:
-		if string(r) != string(cursor.Cancelled()) {
-			t.Errorf("the question got %s; want the default", r)
-		}
-	case <-time.After(waitLimit):
-		t.Fatal("the question still waits")
+	if r := question(); string(r) != string(cursor.Cancelled()) {
+		t.Errorf("the question got %s; want the default", r)
 	}
 	d.out([]byte(`{"jsonrpc":"2.0","id":20,"result":{"outcome":{"outcome":"selected","optionId":"allow"}}}`))
 	replies := 0
@@ -252,5 +228,27 @@ func TestTapPermissionReusesWaitingID(t *testing.T) {
 	}
 	if err := d.tap.Answer(json.RawMessage(`20`), cursor.Skipped("late")); !errors.Is(err, acpdialect.ErrNotPending) {
 		t.Errorf("Answer to the question after its default: %v", err)
+	}
+}
+
+// handleAsync calls the tap's HandleExtension for the question q, as the
+// SDK does, in a goroutine of its own; the function it returns waits for
+// the result (at most waitLimit).
+func handleAsync(t *testing.T, d *direct, q []byte) func() json.RawMessage {
+	got := make(chan json.RawMessage, 1)
+	go func() {
+		res, _, _ := d.tap.HandleExtension(context.Background(), "_"+gjson.GetBytes(q, "method").Str,
+			json.RawMessage(gjson.GetBytes(q, "params").Raw))
+		got <- res.(json.RawMessage)
+	}()
+	return func() json.RawMessage {
+		t.Helper()
+		select {
+		case r := <-got:
+			return r
+		case <-time.After(waitLimit):
+			t.Fatalf("HandleExtension for %s did not return", gjson.GetBytes(q, "params.toolCallId").Str)
+		}
+		return nil
 	}
 }
