@@ -69,7 +69,11 @@ type Options struct {
 	MaxSessions int
 	// MaxRequests bounds the client requests tracked until the agent's
 	// response (to see turns end): past it the oldest is forgotten
-	// (Stats.RequestsEvicted). Default DefaultMaxRequests.
+	// (Stats.RequestsEvicted). A request a dialect rewrote (Rewrite) is
+	// never forgotten, since its response could then not be turned back:
+	// the oldest other one goes, and a rewrite beyond MaxRequests-1 in
+	// flight (or half the requests' share of MaxBytes) is refused with
+	// -32603 (Wire.Deliver). Default DefaultMaxRequests.
 	MaxRequests int
 	// ClientMethods are agent -> client methods the client serves itself
 	// (its own "_" extensions, say). Like ACP's standard client methods they
@@ -253,6 +257,11 @@ type Conn struct {
 	reqOrder []orderedID
 	reqSeq   uint64
 	reqBytes int64 // held in the budget for the tracked requests
+	// rwCount and rwBytes are the rewritten requests among them
+	// (request.note set): bounded on their own, and never forgotten for
+	// another request (roomForRewrite).
+	rwCount int
+	rwBytes int64
 	// budget bounds the bytes of every store (Options.MaxBytes);
 	// sessBytes is what the sessions hold in it.
 	budget    *correlate.Budget
@@ -901,8 +910,10 @@ func (c *Conn) track(id string, r request, views bool) bool {
 		c.budget.CountRefused()
 		return false
 	}
-	for (len(c.requests) >= c.opts.MaxRequests || c.reqBytes+size > c.budget.Share()) && len(c.reqOrder) > 0 {
-		c.forgetOldestRequest()
+	for len(c.requests) >= c.opts.MaxRequests || c.reqBytes+size > c.budget.Share() {
+		if !c.forgetOldestRequest() {
+			break // only rewritten requests: roomForRewrite left room beside them
+		}
 	}
 	id = strings.Clone(id)
 	if views {
@@ -914,6 +925,10 @@ func (c *Conn) track(id string, r request, views bool) bool {
 	c.requests[id] = r
 	c.reqOrder = append(c.reqOrder, orderedID{id, r.order})
 	c.reqBytes += size
+	if r.note != nil {
+		c.rwCount++
+		c.rwBytes += size
+	}
 	c.budget.Hold(size)
 	if len(c.reqOrder) > 2*c.opts.MaxRequests {
 		c.compactRequests()
@@ -946,18 +961,39 @@ func (c *Conn) forgetTurn(r request) {
 	}
 }
 
-// forgetOldestRequest stops tracking the oldest request, if it is still
-// tracked.
-func (c *Conn) forgetOldestRequest() {
-	e := c.reqOrder[0]
-	c.reqOrder[0] = orderedID{} // the array must not keep the id alive
-	c.reqOrder = c.reqOrder[1:]
-	if r, ok := c.live(e); ok {
-		c.loaded(r) // a forgotten load replays no more
-		c.forgetTurn(r)
-		c.untrack(e.id, r)
-		c.stats.RequestsEvicted++
+// forgetOldestRequest stops tracking the oldest request that is not
+// rewritten, and reports whether there was one. A rewritten request is
+// never forgotten: its response, once the Rewrite is forgotten, would
+// reach the client as the agent sent it, a response to another method
+// (roomForRewrite keeps room for the others beside them).
+func (c *Conn) forgetOldestRequest() bool {
+	for len(c.reqOrder) > 0 {
+		if _, ok := c.live(c.reqOrder[0]); ok {
+			break
+		}
+		c.reqOrder[0] = orderedID{} // the array must not keep the id alive
+		c.reqOrder = c.reqOrder[1:]
 	}
+	for _, e := range c.reqOrder {
+		if r, ok := c.live(e); ok && r.note == nil {
+			// Its entry in the order is stale now: compactRequests, or
+			// the loop above, drops it.
+			c.loaded(r) // a forgotten load replays no more
+			c.forgetTurn(r)
+			c.untrack(e.id, r)
+			c.stats.RequestsEvicted++
+			return true
+		}
+	}
+	return false
+}
+
+// roomForRewrite reports whether a rewritten request of size bytes may be
+// tracked: the rewritten requests keep within MaxRequests-1 and half the
+// requests' share of the budget, so that forgetting the others always
+// makes room for a request (one is at most MaxValue, half the share).
+func (c *Conn) roomForRewrite(size int64) bool {
+	return c.rwCount+1 < c.opts.MaxRequests && c.rwBytes+size <= c.budget.Share()/2
 }
 
 // orderedID is an entry of the eviction order: a request's id and when
@@ -980,6 +1016,10 @@ func (c *Conn) untrack(id string, r request) {
 	delete(c.requests, id)
 	size := requestSize(id, r)
 	c.reqBytes -= size
+	if r.note != nil {
+		c.rwCount--
+		c.rwBytes -= size
+	}
 	c.budget.Unhold(size)
 	if len(c.requests) == 0 {
 		clear(c.reqOrder) // nothing of the answered ids stays

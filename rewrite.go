@@ -280,16 +280,26 @@ func (c *Conn) rewriteRequest(v frameView, rw *Rewrite, sid string) Result {
 	if r.note == nil {
 		r.note = noNote{}
 	}
-	if requestSize(awaitKey(v.id.Raw), r) > c.budget.MaxValue() { // as track sizes it
+	key := awaitKey(v.id.Raw)
+	if _, ok := c.requests[key]; ok {
+		// The id already awaits a response: the agent's answer to this one
+		// could not be told apart, so it goes as it is.
+		return Result{}
+	}
+	size := requestSize(key, r) // as track sizes it
+	if size > c.budget.MaxValue() {
 		// Too large to keep until the response: refused, as the dialect
 		// would have.
 		c.budget.CountRefused()
 		return c.refuse(v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: the request is too large to keep until its response"})
 	}
+	if !c.roomForRewrite(size) {
+		// Tracking it would forget a rewritten request (whose response
+		// then could not be turned back) or leave no room for the others.
+		return c.refuse(v.id.Raw, RPCError{Code: -32603, Message: "acpdialect: too many rewritten requests await their response"})
+	}
 	if !c.track(v.id.Raw, r, false) {
-		// The id already awaits a response: the agent's answer to this one
-		// could not be told apart, so it goes as it is.
-		return Result{}
+		return Result{} // not kept after all: it goes as it is
 	}
 	c.stats.Rewritten++
 	w, b := newWire(requestLen(v.id.Raw, red.Method, red.Params))
