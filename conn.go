@@ -1190,6 +1190,7 @@ func (c *Conn) turnEnd(r request) []Event {
 	sid := s.id
 	s.turns = max(s.turns-1-s.forgotten, 0)
 	s.forgotten = 0
+	s.marked = false // a mark tells the turn that set it (Update.Mark)
 	if s.turns == 0 {
 		c.dueNow(sid) // the agent stopped: it waits for no answer
 	}

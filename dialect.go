@@ -197,7 +197,8 @@ type Update struct {
 	// the session's mark: a vendor state that gives later updates their
 	// meaning (Codex's systemError thread status, after which the model's
 	// capacity text is a provider error). ok false leaves the mark as it
-	// is.
+	// is. The mark ends with the session's turn (the session/prompt
+	// response), so a later turn's text is read afresh.
 	Mark func(update gjson.Result) (mark, ok bool)
 	// Marked, if set, is read only while the session is marked: it
 	// returns the event the update means in that state, or nil. An event

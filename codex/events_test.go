@@ -88,6 +88,17 @@ func TestEventRules(t *testing.T) {
 			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"active"}}}}`),
 			update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"model is at capacity"}}`),
 		}, nil, []string{`provider_error`}},
+		{"the capacity error: the turn's end clears the mark", []string{
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"systemError"}}}}`),
+			`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+			update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"model is at capacity"}}`),
+		}, nil, []string{`provider_error`}},
+		{"the capacity error: a queued prompt's turn starts without the mark", []string{
+			`>{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`,
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"threadStatus":{"type":"systemError"}}}}`),
+			`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+			update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"model is at capacity"}}`),
+		}, nil, []string{`provider_error`}},
 		{"phased chunks", []string{
 			update(`{"sessionUpdate":"agent_message_chunk","messageId":"c","content":{"type":"text","text":"Looking."},"_meta":{"codex":{"phase":"commentary"}}}`),
 			update(`{"sessionUpdate":"agent_message_chunk","messageId":"plain","content":{"type":"text","text":"no phase here"}}`),
