@@ -91,6 +91,24 @@ func (c *Conn) finishEvent(ev *Event, act Action) {
 	if t := ev.Todos(); ev.Type == EventTodos && t != nil {
 		t.Items = c.keepTodos(s, s.todos(t.Items, act.Merge))
 	}
+	if p := ev.Permission(); ev.Type == EventPermission && p != nil {
+		c.mcpIdentity(s, ev.ToolCallID, p)
+	}
+}
+
+// mcpIdentity names the MCP server and tool of a permission request that
+// names neither, from the MCP card of its tool call: codex-acp asks to
+// approve an MCP call by the call's id alone, since the card is already
+// shown. The card's strings are its own, never changed in place.
+func (c *Conn) mcpIdentity(s *session, toolCallID string, p *Permission) {
+	if p.Server != "" || p.Tool != "" || toolCallID == "" {
+		return
+	}
+	st := c.tools.Get(correlate.Key{Session: s.id, ID: toolCallID})
+	if st == nil || st.payload.MCPTool == nil {
+		return
+	}
+	p.Server, p.Tool = st.payload.MCPTool.Server, st.payload.MCPTool.Tool
 }
 
 // attribute picks the session a vendor frame without a session id belongs

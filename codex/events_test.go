@@ -99,6 +99,16 @@ func TestEventRules(t *testing.T) {
 			`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
 			update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"model is at capacity"}}`),
 		}, nil, []string{`provider_error`}},
+		{"an MCP approval by tool call id alone names the card's server and tool", []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"m1","kind":"execute","title":"mcp.fs.write","status":"in_progress","rawInput":{"server":"fs","tool":"write"},"_meta":{"is_mcp_tool_call":true}}`),
+			`{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"m1","kind":"execute","status":"pending","_meta":{"is_mcp_tool_approval":true}},` +
+				`"options":[{"optionId":"approved","name":"Allow","kind":"allow_once"}]}}`,
+			update(`{"sessionUpdate":"tool_call","toolCallId":"x1","kind":"execute","title":"ls","status":"in_progress","rawInput":{"command":"ls"}}`),
+			`{"jsonrpc":"2.0","id":8,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"x1","kind":"execute","status":"pending"},"options":[]}}`,
+			`{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"m1","rawInput":{"serverName":"own"}},"options":[]}}`,
+		}, []string{`"id":7,"permission":{"acp_kind":"execute","server":"fs","tool":"write","options":[{"id":"approved"`,
+			`"id":8,"permission":{"acp_kind":"execute","options":[]}`,
+			`"id":9,"permission":{"server":"own","options":[]}`}, nil},
 		{"phased chunks", []string{
 			update(`{"sessionUpdate":"agent_message_chunk","messageId":"c","content":{"type":"text","text":"Looking."},"_meta":{"codex":{"phase":"commentary"}}}`),
 			update(`{"sessionUpdate":"agent_message_chunk","messageId":"plain","content":{"type":"text","text":"no phase here"}}`),
