@@ -81,6 +81,10 @@ func Dialect() *acpdialect.Dialect {
 			// (one with content as a user chunk), so they are quarantined.
 			{Kind: UpdateCompaction, Event: CompactionEvent},
 			{Kind: UpdateCompactionSummary, Event: CompactionEvent},
+			// Native child sessions before the RFD's rework (native.go);
+			// a state that comes before its spawn waits for it.
+			{Kind: UpdateSubagentSpawned, Handle: HandleSubagentSpawned},
+			{Kind: UpdateSubagentState, Handle: HandleSubagentState, Waits: true},
 			{Kind: UpdateAsyncTaskSpawned, Handle: HandleAsyncTask},
 			{Kind: UpdateAsyncTaskProgress, Handle: HandleAsyncTask},
 			{Kind: UpdateAsyncTaskState, Handle: HandleAsyncTask},

@@ -682,3 +682,88 @@ func TestMonitorEventsAfterEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestPreReworkSubagentUpdates: claude-agent-acp 0.71's subagent_spawned
+// and subagent_state_update, read as the reworked subagent_update would be.
+func TestPreReworkSubagentUpdates(t *testing.T) {
+	tests := []struct {
+		name, update string
+		handle       func(gjson.Result) acpdialect.Late
+		want         acpdialect.Late
+	}{
+		{"spawned", `{"sessionUpdate":"subagent_spawned","subagentSessionId":"t1","name":"Lint","task":"Run eslint","capabilities":{}}`,
+			claude.HandleSubagentSpawned,
+			acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress, Title: "Lint",
+				SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "t1", Description: "Lint", Prompt: "Run eslint", Status: "running"}}}},
+		{"spawned without child", `{"sessionUpdate":"subagent_spawned","name":"Lint","task":"Run eslint"}`,
+			claude.HandleSubagentSpawned, acpdialect.Late{}},
+		{"spawned wrong-typed name", `{"sessionUpdate":"subagent_spawned","subagentSessionId":"t1","name":7,"task":"Run eslint"}`,
+			claude.HandleSubagentSpawned,
+			acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress,
+				SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "t1", Prompt: "Run eslint", Status: "running"}}}},
+		{"completed", `{"sessionUpdate":"subagent_state_update","subagentSessionId":"t1","state":"completed"}`,
+			claude.HandleSubagentState,
+			acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusCompleted,
+				SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "t1", Status: "completed"}}}},
+		{"cancelled", `{"sessionUpdate":"subagent_state_update","subagentSessionId":"t1","state":"cancelled"}`,
+			claude.HandleSubagentState,
+			acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusCancelled,
+				SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "t1", Status: "cancelled"}}}},
+		{"failed", `{"sessionUpdate":"subagent_state_update","subagentSessionId":"t1","state":"failed"}`,
+			claude.HandleSubagentState,
+			acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusFailed,
+				SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "t1", Status: "failed"}}}},
+		{"state without child", `{"sessionUpdate":"subagent_state_update","state":"failed"}`,
+			claude.HandleSubagentState, acpdialect.Late{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, tt.handle(gjson.Parse(tt.update))); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPreReworkChildNests: on a Conn, the child session that
+// subagent_spawned opens nests under its card, which subagent_state_update
+// ends; without the two kinds the child's tool call named a card that does
+// not exist (its spawning Agent call is not on the wire).
+func TestPreReworkChildNests(t *testing.T) {
+	got := frameEvents(t,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_spawned","subagentSessionId":"c1","name":"Lint","task":"Run eslint","capabilities":{}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"c1","update":{"sessionUpdate":"tool_call","toolCallId":"tb","title":"eslint","kind":"execute","status":"pending","_meta":{"claudeCode":{"toolName":"Bash","parentToolUseId":"toolu_agent"}}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"c1","state":"completed"}}}`,
+	)
+	joined := strings.Join(got, "\n")
+	for _, want := range []string{
+		`"tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"Lint"`,
+		`"tool_call_id":"tb","payload":{"kind":"shell","status":"pending","title":"eslint","parent_tool_call_id":"c1"`,
+		`"tool_call_id":"c1","payload":{"kind":"subagent_task","status":"completed"`,
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("missing %s in:\n%s", want, joined)
+		}
+	}
+}
+
+// frameEvents is events for whole frames, which may name any session.
+func frameEvents(t *testing.T, frames ...string) []string {
+	t.Helper()
+	c := acpdialect.NewRegistry(claude.Dialect()).NewConn(acpdialect.Options{Agent: claude.ID})
+	var out []string
+	for _, f := range frames {
+		r, err := c.Inbound([]byte(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range r.Events {
+			b, err := json.Marshal(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, string(b))
+		}
+	}
+	return out
+}

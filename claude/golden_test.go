@@ -97,6 +97,15 @@ func TestGoldenSemantics(t *testing.T) {
 				`"tool_call_id":"task_3","payload":{"kind":"subagent_task","status":"failed","title":"Typecheck","subagent_task":{"description":"Typecheck","prompt":"Run tsc","status":"failed"`},
 			[]string{`"session_id":"task_1","message":{"role":"assistant","text":"Running the suite.","parent_tool_call_id":"task_1"}`},
 			[]string{`"running"`, `"toolu_spawn"`}},
+		// claude-agent-acp 0.71's native child sessions, before the RFD's
+		// rework: the same cards as subagent_update's.
+		{"native-child-session-spawned",
+			[]string{`"session_id":"sess-1","tool_call_id":"task_1","payload":{"kind":"subagent_task","status":"completed","title":"Find flaky tests","subagent_task":{"description":"Find flaky tests","prompt":"Run the suite three times and list tests that fail once","status":"completed","child_session_id":"task_1"}}`,
+				`"session_id":"task_1","tool_call_id":"toolu_child_run","payload":{"kind":"shell","status":"completed","title":"npm test","parent_tool_call_id":"task_1"`,
+				`"tool_call_id":"task_2","payload":{"kind":"subagent_task","status":"cancelled","title":"Lint","subagent_task":{"description":"Lint","prompt":"Run eslint","status":"cancelled"`,
+				`"tool_call_id":"task_3","payload":{"kind":"subagent_task","status":"failed","title":"Typecheck","subagent_task":{"description":"Typecheck","prompt":"Run tsc","status":"failed"`},
+			[]string{`"session_id":"task_1","message":{"role":"assistant","text":"Running the suite.","parent_tool_call_id":"task_1"}`},
+			[]string{`"running"`, `"toolu_spawn"`}},
 		{"air__subagent-native-sessions",
 			[]string{`"tool_call_id":"agent_n","payload":{"kind":"subagent_task","status":"failed","title":"Fix the build","subagent_task":{"description":"Fix the build","prompt":"Make the build pass","status":"failed","child_session_id":"agent_n"}}`,
 				`"session_id":"agent_n","tool_call_id":"toolu_native_bash","payload":{"kind":"shell","status":"failed","title":"make","parent_tool_call_id":"agent_n","shell":{"command":"make","terminal_id":"toolu_native_bash","output":"make: *** Error 2","exit_code":1}}`},

@@ -24,6 +24,15 @@ const (
 	UpdateAsyncTaskSpawned  = "async_task_spawned"
 	UpdateAsyncTaskProgress = "async_task_progress"
 	UpdateAsyncTaskState    = "async_task_state_update"
+	// Native child sessions as claude-agent-acp sent them from 0.71.0
+	// (#1017), before the subagents RFD's rework into subagent_update:
+	// subagent_spawned {subagentSessionId, name, task, capabilities} opens
+	// the child, subagent_state_update {subagentSessionId, state:
+	// completed|failed|cancelled} ends it. Agents in the field still run
+	// those releases; without these kinds their children would link to no
+	// card and their work would nest under nothing.
+	UpdateSubagentSpawned = "subagent_spawned"
+	UpdateSubagentState   = "subagent_state_update"
 )
 
 // Subagent statuses: the RFD's words, which the Cursor dialect also uses.
@@ -43,6 +52,41 @@ const (
 // with a failed card). The dialect no longer lists the kind: the Conn
 // reads it on every connection, and starts a card it makes running.
 func HandleSubagentUpdate(update gjson.Result) acpdialect.Late {
+	return acpdialect.ReadSubagentUpdate(update)
+}
+
+// HandleSubagentSpawned reads the pre-rework subagent_spawned into a late
+// half for the child session's card, as the reworked subagent_update's
+// would be: name (the subagent's display name) is the title and the
+// description, task (its prompt) the prompt, and the child runs. An update
+// without a subagentSessionId says nothing: a zero Late.
+func HandleSubagentSpawned(update gjson.Result) acpdialect.Late {
+	var st acpdialect.SubagentTask
+	var seen uint8
+	r := frame.NewReader(update)
+	r.Object(func(k string) {
+		switch {
+		case k == "subagentSessionId" && once(&seen, 1):
+			st.ChildSessionID = r.String()
+		case k == "name" && once(&seen, 2):
+			st.Description = r.String()
+		case k == "task" && once(&seen, 4):
+			st.Prompt = r.String()
+		}
+	})
+	if st.ChildSessionID == "" {
+		return acpdialect.Late{}
+	}
+	frame.Own(&st.ChildSessionID, &st.Description, &st.Prompt)
+	st.Status = SubagentRunning
+	return acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
+		Status: acpdialect.StatusInProgress, Title: st.Description, SubagentTask: &st}}
+}
+
+// HandleSubagentState reads the pre-rework subagent_state_update: its
+// string state is the original draft's, which acpdialect.ReadSubagentUpdate
+// maps (completed, failed, cancelled; disconnected is a failed card).
+func HandleSubagentState(update gjson.Result) acpdialect.Late {
 	return acpdialect.ReadSubagentUpdate(update)
 }
 
