@@ -34,7 +34,9 @@
 //   - session_info_update carries the AI title and _meta.codex.archived and
 //     closed (a session_info event) and the thread status: after a
 //     systemError status, assistant text saying the model is at capacity
-//     is a provider_error event naming the chunk to hide.
+//     is a provider_error event naming the chunk to hide; an error Codex
+//     retries, or one of another turn (_meta.codex.error), is a
+//     provider_error classed as codex-acp classes it.
 //   - usage_update is a usage event; the session/prompt result's usage and
 //     _meta.quota are a turn summary, marked estimated: codex-acp reports
 //     the last model request, not the whole turn.

@@ -109,6 +109,27 @@ func TestEventRules(t *testing.T) {
 		}, []string{`"id":7,"permission":{"acp_kind":"execute","server":"fs","tool":"write","options":[{"id":"approved"`,
 			`"id":8,"permission":{"acp_kind":"execute","options":[]}`,
 			`"id":9,"permission":{"server":"own","options":[]}`}, nil},
+		{"turn errors on session_info_update", []string{
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"Reconnecting... 1/5","codexErrorInfo":"serverOverloaded","additionalDetails":"secret raw details","turnId":"t1","willRetry":true}}}}`),
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"Too many requests","codexErrorInfo":{"responseStreamDisconnected":{"httpStatusCode":429}},"turnId":"t0","willRetry":false}}}}`),
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"Stream lost","codexErrorInfo":{"httpConnectionFailed":{"httpStatusCode":null}},"willRetry":false}}}}`),
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"Sign in","codexErrorInfo":{"responseStreamConnectionFailed":{"httpStatusCode":401}}}}}}`),
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"Brand new","codexErrorInfo":"somethingNew"}}}}`),
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"Full","codexErrorInfo":"contextWindowExceeded","willRetry":false}}}}`),
+		}, []string{
+			`{"type":"provider_error","agent":"codex","session_id":"s1","provider_error":{"severity":"warning","code":"overloaded","title":"Service overloaded","message":"Reconnecting... 1/5"}}`,
+			`"provider_error":{"severity":"error","code":"rate_limited","title":"Rate limited","message":"Too many requests","action":"retry"}`,
+			`"provider_error":{"severity":"error","code":"transport_lost","title":"Connection lost","message":"Stream lost","action":"retry"}`,
+			`"provider_error":{"severity":"error","code":"auth_required","title":"Sign-in required","message":"Sign in","action":"login"}`,
+			`"provider_error":{"severity":"error","code":"provider_error","title":"Provider error","message":"Brand new","action":"retry"}`,
+			`"provider_error":{"severity":"error","code":"context_exhausted","title":"Context window full","message":"Full","action":"new_session"}`,
+		}, []string{`secret`}},
+		{"turn errors that say nothing, or beside session info", []string{
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"  ","codexErrorInfo":"serverOverloaded"}}}}`),
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"codexErrorInfo":"serverOverloaded"}}}}`),
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":"overloaded"}}}`),
+			update(`{"sessionUpdate":"session_info_update","title":"Kept","_meta":{"codex":{"error":{"message":"x"}}}}`),
+		}, []string{`"session_info":{"title":"Kept"}`}, []string{`provider_error`}},
 		{"phased chunks", []string{
 			update(`{"sessionUpdate":"agent_message_chunk","messageId":"c","content":{"type":"text","text":"Looking."},"_meta":{"codex":{"phase":"commentary"}}}`),
 			update(`{"sessionUpdate":"agent_message_chunk","messageId":"plain","content":{"type":"text","text":"no phase here"}}`),
@@ -277,4 +298,12 @@ func TestMCPFirstDeltaOwned(t *testing.T) {
 	if !strings.Contains(got, `"output":"HELLO\nnext"`) {
 		t.Errorf("got %s, want the output HELLO\\nnext", got)
 	}
+}
+
+// A turn error's message is kept to 1 KiB, cut at a character's start.
+func TestTurnErrorMessageCut(t *testing.T) {
+	long := strings.Repeat("é", 600) // 1200 bytes
+	got := feed(t, conn(t, acpdialect.Options{}),
+		update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"`+long+`","willRetry":true}}}}`))
+	has(t, got, []string{`"message":"` + strings.Repeat("é", 512) + `"`}, []string{strings.Repeat("é", 513)})
 }

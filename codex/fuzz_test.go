@@ -85,10 +85,15 @@ func FuzzToolCall(f *testing.F) {
 // FuzzUpdateEvents feeds any update object to the update hooks.
 func FuzzUpdateEvents(f *testing.F) {
 	seeds(f, "params.update")
+	f.Add(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"Reconnecting","codexErrorInfo":{"responseStreamDisconnected":{"httpStatusCode":429}},"willRetry":true}}}}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		u := gjson.Parse(s)
 		_ = codex.UsageEvent(u)
-		_ = codex.SessionInfoEvent(u)
+		if ev := codex.SessionInfoEvent(u); ev != nil && ev.Type == acpdialect.EventProviderError {
+			if p := ev.ProviderError(); p == nil || p.Message == "" || len(p.Message) > 1024 {
+				t.Fatalf("turn error %+v", p)
+			}
+		}
 		_, _ = codex.SystemError(u)
 		if ev := codex.PhaseEvent(u); ev != nil && ev.Message().Phase == "" {
 			t.Fatal("a message event without a phase")

@@ -165,10 +165,12 @@ func IsCapacityText(text string) bool {
 
 // SessionInfoEvent reads a session_info_update: the title (the AI title;
 // a null title, with no string one, clears it: TitleCleared),
-// _meta.codex.archived and closed. It returns nil when the update has none
-// of them.
+// _meta.codex.archived and closed. An update with none of them that
+// carries _meta.codex.error gives that error's provider_error (turnError);
+// codex-acp sends the error alone. Otherwise it returns nil.
 func SessionInfoEvent(u gjson.Result) *acpdialect.Event {
 	var x acpdialect.SessionInfo
+	var turnErr gjson.Result
 	null := false // a title written null: ACP's way to clear it
 	r := frame.NewReader(u)
 	r.Object(func(k string) {
@@ -190,6 +192,8 @@ func SessionInfoEvent(u gjson.Result) *acpdialect.Event {
 						archived = r.Value()
 					case k == "closed" && !closed.Exists():
 						closed = r.Value()
+					case k == "error" && !turnErr.Exists():
+						turnErr = r.Value()
 					}
 				})
 			})
@@ -199,7 +203,7 @@ func SessionInfoEvent(u gjson.Result) *acpdialect.Event {
 	})
 	x.TitleCleared = null && x.Title == "" // a title given wins
 	if x.Title == "" && !x.TitleCleared && x.Archived == nil && x.Closed == nil {
-		return nil
+		return turnError(turnErr)
 	}
 	frame.Own(&x.Title)
 	return &acpdialect.Event{Type: acpdialect.EventSessionInfo, Object: &x}
