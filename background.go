@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect/correlate"
+	"github.com/acpdialect/acpdialect/frame"
 )
 
 // Background work: a card whose work goes on after its tool call completes
@@ -73,6 +74,72 @@ func (c *Conn) foldEarly(session, alias string, p Payload) Payload {
 		return m
 	}
 	return p
+}
+
+// handOver reports whether half l hands a card over: it names a tool
+// call and an alias that still names a card of its own, which an earlier
+// half with the alias alone made (an AIR async task spawned before its
+// tool call id was known). It returns that card's key and payload: the
+// tool call's card takes what it said (foldTask) and it ends (retire),
+// so that the task goes on in one card, not in two.
+func (c *Conn) handOver(sid string, l Late) (correlate.Key, Payload, bool) {
+	if l.ToolCallID == "" || l.Alias == "" || l.Alias == l.ToolCallID {
+		return correlate.Key{}, Payload{}, false
+	}
+	ek := correlate.Key{Session: sid, ID: l.Alias}
+	if id := c.aliases.Get(ek); id != nil && *id != l.Alias {
+		return correlate.Key{}, Payload{}, false // it names a tool call's card already
+	}
+	e := c.tools.Get(ek)
+	if e == nil || !e.native {
+		return correlate.Key{}, Payload{}, false // none, or a tool call's own
+	}
+	ek.ID = e.id
+	return ek, e.payload, true
+}
+
+// foldTask returns half p with what the card early said before it, as
+// if early's half had been merged first: early's kind and objects, unless
+// early is generic (a half that names no kind keeps the card's) or p names
+// another kind; p's values win, its status too when it has one. Kind
+// objects are never changed: merge makes new ones.
+func foldTask(early, p Payload, merge func(cur, late Payload) (Payload, bool)) Payload {
+	if early.Kind == KindGeneric || (p.Kind != "" && p.Kind != early.Kind) || merge == nil {
+		frame.Fill(&p.Title, early.Title)
+		p.Status = cmp.Or(p.Status, early.Status)
+		return p
+	}
+	m := Payload{Kind: early.Kind, Status: early.Status, Title: early.Title, Shell: early.Shell,
+		Monitor: early.Monitor, SubagentTask: early.SubagentTask, MCPTool: early.MCPTool, Wakeup: early.Wakeup}
+	if next, ok := merge(m, p); ok {
+		m = next
+	}
+	m.Status = cmp.Or(p.Status, early.Status)
+	return m
+}
+
+// retire ends card ek, which a hand-over gave to a tool call's card: with
+// the terminal status of the update that named the tool call, else
+// completed unless it had ended. The card stays (a client has shown it)
+// but no longer runs: the task's later updates reach the tool call's card
+// by the alias.
+func (c *Conn) retire(ek correlate.Key, status string) []Event {
+	e := c.tools.Get(ek)
+	if e == nil {
+		return nil // evicted when the tool call's card grew
+	}
+	if !terminal(status) {
+		if terminal(e.payload.Status) {
+			return nil
+		}
+		status = StatusCompleted
+	}
+	return c.mergeNative(ek, e, Payload{Status: status}, nil, true)
+}
+
+// terminal reports whether a card status is an end.
+func terminal(status string) bool {
+	return status == StatusCompleted || status == StatusFailed || status == StatusCancelled
 }
 
 // endBackground asks the dialect to end the background cards of session s

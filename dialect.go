@@ -282,6 +282,15 @@ type Late struct {
 	// the alias merges into the card recorded for it, else into a card
 	// keyed by the alias. A card whose payload is a monitor has its task
 	// id as an alias.
+	//
+	// A Late with both names whose alias still names a card keyed by the
+	// alias (one that Lates with the alias alone made, before the tool
+	// call was known) hands that card over: the tool call's card takes
+	// what it said, then the Late's own values, and the alias's card
+	// ends, with the Late's end status if it has one, else completed
+	// unless it had ended. That card stays (a client has shown it) but
+	// the alias names the tool call's card from then on, so the work goes
+	// on in one card, not in two.
 	Alias   string
 	Payload Payload
 }

@@ -184,8 +184,14 @@ var seqDialects = []seqDialect{
 			}
 			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"async_task_spawned","asyncTaskId":%q,"name":"n","taskType":%q,"description":%s%s}`, child, tt, text(b), tc)), false
 		case 7:
+			// A state may name the tool call a spawn did not: the task's
+			// card hands over to the tool call's.
 			st := pick([]string{"running", "completed", "failed", "stopped"}, b, 1)
-			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"async_task_state_update","asyncTaskId":%q,"state":%q,"summary":"s"}`, child, st)), false
+			tc := ""
+			if b&0x20 != 0 {
+				tc = fmt.Sprintf(`,"toolCallId":%q`, tool)
+			}
+			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"async_task_state_update","asyncTaskId":%q,"state":%q,"summary":"s"%s}`, child, st, tc)), false
 		}
 		return seqCommon(a, b, id)
 	}},
@@ -247,6 +253,9 @@ var seqSeeds = [][]byte{
 	// its own parent (a cycle: not taken), an async task spawned and ended.
 	{3, 0, 0x00, 0x00, 2, 0x00, 0x42, 5, 0x00, 0x01, 2, 0x01, 0x04, 1, 0x00, 0x00, 5, 0x00, 0x00},
 	{3, 2, 0x00, 0x42, 0, 0x00, 0x51, 6, 0x04, 0x24, 7, 0x04, 0x02},
+	// Claude: an async task spawned with no tool call, a tool call, and
+	// the task's end naming that tool call (the hand-over).
+	{3, 6, 0x00, 0x00, 0, 0x00, 0x00, 7, 0x00, 0x22},
 	// Values over the per-value cap: a Cursor Task and spawn, a Codex
 	// spawn, a held chunk, a card whose id is too long.
 	{0, 0, 0x00, 0x80, 2, 0x00, 0x81, 7, 0x80, 3, 7, 0x88, 2},

@@ -91,6 +91,10 @@ func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Pay
 	if child != "" && merge != nil {
 		p = c.takeWaiting(correlate.Key{Session: s.id, ID: child}, p, merge)
 	}
+	ek, early, handOver := c.handOver(s.id, l)
+	if handOver {
+		p = foldTask(early, p, merge)
+	}
 	if st == nil {
 		// A store key is copied even though the Late's strings are owned:
 		// a key that changed under the map (a dialect that broke the
@@ -116,6 +120,9 @@ func (c *Conn) updateCard(s *session, l Late, merge func(cur, late Payload) (Pay
 	out := c.mergeNative(k, st, p, merge, claims)
 	if a := st.payload.alias(); a != "" {
 		c.noteAlias(k, a)
+	}
+	if handOver {
+		out = append(out, c.retire(ek, l.Payload.Status)...)
 	}
 	return out
 }

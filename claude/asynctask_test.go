@@ -1,0 +1,129 @@
+package claude_test
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/claude"
+	"github.com/google/go-cmp/cmp"
+)
+
+// Frames of a background shell whose async task spawn went out before its
+// tool call id was known (claude-agent-acp releases a held spawn without
+// it at the turn's end), the id following on a later update.
+const (
+	lateSpawn    = `{"sessionUpdate":"async_task_spawned","asyncTaskId":"bash_1","name":"sleep 100","taskType":"shell","description":"sleep 100","showInTranscript":true,"canStop":true}`
+	lateBash     = `{"sessionUpdate":"tool_call","toolCallId":"toolu_X","kind":"execute","status":"pending","title":"sleep 100","rawInput":{"command":"sleep 100"},"_meta":{"claudeCode":{"toolName":"Bash"}}}`
+	lateBashDone = `{"sessionUpdate":"tool_call_update","toolCallId":"toolu_X","status":"completed","_meta":{"claudeCode":{"toolName":"Bash"}}}`
+	lateProgress = `{"sessionUpdate":"async_task_progress","asyncTaskId":"bash_1","toolCallId":"toolu_X","outputFilePath":"/tmp/tasks/bash_1.output","lastToolName":"Bash"}`
+	lateFailed   = `{"sessionUpdate":"async_task_state_update","asyncTaskId":"bash_1","state":"failed","toolCallId":"toolu_X"}`
+	lateDone     = `{"sessionUpdate":"async_task_state_update","asyncTaskId":"bash_1","state":"completed","summary":"done"}`
+)
+
+// TestAsyncTaskToolCallIDAfterSpawn: when the tool call id of an async
+// task arrives after a spawn that had none, the task's card (keyed by the
+// task id) hands over to the tool call's: that card gets what the task
+// said and the task id as its alias, and the task's card ends instead of
+// running on beside it. The task's later updates reach the tool call's
+// card only.
+func TestAsyncTaskToolCallIDAfterSpawn(t *testing.T) {
+	shell := `{"kind":"shell","status":"completed","title":"sleep 100","shell":{"command":"sleep 100","background":true}}`
+	tests := []struct {
+		name   string
+		frames []string
+		want   map[string]string // each card's last payload
+	}{
+		{"progress names the tool call",
+			[]string{lateSpawn, lateBash, lateBashDone, lateProgress, lateDone},
+			map[string]string{"toolu_X": shell, "bash_1": `{"kind":"shell","status":"completed","shell":{"command":"sleep 100","background":true}}`}},
+		{"tool call before the spawn",
+			[]string{lateBash, lateBashDone, lateSpawn, lateProgress, lateDone},
+			map[string]string{"toolu_X": shell, "bash_1": `{"kind":"shell","status":"completed","shell":{"command":"sleep 100","background":true}}`}},
+		{"a terminal state names the tool call",
+			[]string{lateSpawn, lateBash, lateBashDone, lateFailed},
+			map[string]string{"toolu_X": shell, "bash_1": `{"kind":"shell","status":"failed","shell":{"command":"sleep 100","background":true}}`}},
+		// The state that names the tool call is the task's latest word
+		// (claude-agent-acp corrects a stopped task to completed or failed).
+		{"the task ended before its id",
+			[]string{lateSpawn, lateDone, lateBash, lateBashDone, lateFailed},
+			map[string]string{"toolu_X": shell, "bash_1": `{"kind":"shell","status":"failed","shell":{"command":"sleep 100","background":true}}`}},
+		// The id names a tool call not seen yet: its card is made by the
+		// update, keeps the task's status by its alias, and the tool call
+		// merges into it, its status never moving back.
+		{"id before its tool call",
+			[]string{lateSpawn, lateProgress, lateDone, lateBash},
+			map[string]string{"toolu_X": shell, "bash_1": `{"kind":"shell","status":"completed","shell":{"command":"sleep 100","background":true}}`}},
+	}
+	for _, tt := range tests {
+		got := lastCards(t, tt.frames...)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+// After the hand-over, an update of the task by its id alone changes the
+// tool call's card (here one the update made: the tool call is not seen
+// yet, so the card takes the task's status), never the ended task card.
+func TestAsyncTaskAliasAfterHandOver(t *testing.T) {
+	evs := cardEvents(t, lateSpawn, lateProgress,
+		`{"sessionUpdate":"async_task_state_update","asyncTaskId":"bash_1","state":"running"}`, lateDone)
+	var got []string
+	for _, ev := range evs {
+		got = append(got, ev.ToolCallID+" "+ev.Payload.Status)
+	}
+	want := []string{"bash_1 ", "toolu_X ", "bash_1 completed", "toolu_X in_progress", "toolu_X completed"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+// cardEvents feeds update frames to a fresh Claude Conn, after a
+// session/prompt on s1, and returns its card events.
+func cardEvents(t *testing.T, frames ...string) []acpdialect.Event {
+	t.Helper()
+	c := acpdialect.NewRegistry(claude.Dialect()).NewConn(acpdialect.Options{Agent: "claude"})
+	if _, err := c.Outbound([]byte(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)); err != nil {
+		t.Fatal(err)
+	}
+	var out []acpdialect.Event
+	for _, f := range frames {
+		r, err := c.Inbound([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + f + `}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range r.Events {
+			if ev.Payload != nil {
+				out = append(out, ev)
+			}
+		}
+	}
+	return out
+}
+
+// lastOf returns each card's last payload.
+func lastOf(evs []acpdialect.Event) map[string]*acpdialect.Payload {
+	last := map[string]*acpdialect.Payload{}
+	for _, ev := range evs {
+		last[ev.ToolCallID] = ev.Payload
+	}
+	return last
+}
+
+// lastCards returns each card's last payload as JSON.
+func lastCards(t *testing.T, frames ...string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	last := lastOf(cardEvents(t, frames...))
+	for _, id := range slices.Sorted(maps.Keys(last)) {
+		b, err := json.Marshal(last[id])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[id] = string(b)
+	}
+	return out
+}
