@@ -2,6 +2,7 @@ package claude_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -78,6 +79,32 @@ func TestAsyncTaskAliasAfterHandOver(t *testing.T) {
 	want := []string{"bash_1 ", "toolu_X ", "bash_1 completed", "toolu_X in_progress", "toolu_X completed"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+// TestAsyncTaskTypeTask: taskType "task" is claude-agent-acp's name for a
+// background task whose SDK type is missing, never a subagent (those are
+// not async tasks): a generic card titled by the task's name, and on the
+// card of the tool call it names, nothing that changes that card's kind.
+func TestAsyncTaskTypeTask(t *testing.T) {
+	task := `{"sessionUpdate":"async_task_spawned","asyncTaskId":"t1","name":"Background task","taskType":"task","description":"Background task"%s}`
+	tests := []struct {
+		name   string
+		frames []string
+		want   map[string]string
+	}{
+		{"no tool call", []string{fmt.Sprintf(task, "")},
+			map[string]string{"t1": `{"kind":"generic","title":"Background task"}`}},
+		{"a tool call's", []string{lateBash, fmt.Sprintf(task, `,"toolCallId":"toolu_X"`)},
+			map[string]string{"toolu_X": `{"kind":"shell","status":"pending","title":"Background task","shell":{"command":"sleep 100"}}`}},
+		// An SDK type claude-agent-acp passes through as it is.
+		{"another type", []string{`{"sessionUpdate":"async_task_spawned","asyncTaskId":"t2","name":"dream","taskType":"dream"}`},
+			map[string]string{"t2": `{"kind":"generic","title":"dream"}`}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, lastCards(t, tt.frames...)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
 	}
 }
 

@@ -96,11 +96,18 @@ func HandleSubagentState(update gjson.Result) acpdialect.Late {
 //
 //   - async_task_spawned {asyncTaskId, name, taskType, description,
 //     toolCallId?, outputFilePath?}: a shell task is a background shell,
-//     a monitor task a monitor, a task a subagent (async);
-//   - async_task_progress {asyncTaskId, summary?, usage?}: a monitor's
-//     summary is one of its events; a subagent's usage its figures;
-//   - async_task_state_update {asyncTaskId, state, summary?}: the task's
-//     state (running, paused, completed, failed, stopped).
+//     a monitor task a monitor, any other (task, workflow, an SDK type)
+//     a card titled by its name;
+//   - async_task_progress {asyncTaskId, summary?, usage?, toolCallId?}:
+//     a monitor's summary is one of its events; usage the figures of a
+//     subagent card, were the task's card one;
+//   - async_task_state_update {asyncTaskId, state, summary?,
+//     toolCallId?}: the task's state (running, paused, completed, failed,
+//     stopped).
+//
+// Each names the tool call once it is known: a progress or state update
+// may name it after a spawn that did not, and the Conn then hands the
+// card keyed by the task id over to the tool call's (see Late.Alias).
 func HandleAsyncTask(update gjson.Result) acpdialect.Late {
 	t := readAsyncTask(update)
 	if t.id == "" {
@@ -112,10 +119,12 @@ func HandleAsyncTask(update gjson.Result) acpdialect.Late {
 		l.Payload = acpdialect.Payload{Kind: acpdialect.KindShell, Shell: &acpdialect.Shell{Command: t.description, Background: true}}
 	case "monitor":
 		l.Payload = acpdialect.Payload{Kind: acpdialect.KindMonitor, Monitor: &acpdialect.Monitor{TaskID: t.id, Command: t.description}}
-	case "task":
-		l.Payload = acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{
-			Description: t.description, Name: t.name, IsAsync: true, OutputFile: t.outputFile}}
 	default:
+		// "task" (the adapter's word for a task whose SDK type is
+		// missing), "workflow" and any SDK type passed through: a
+		// background card of no kind of its own, titled by the name.
+		// Never a subagent: the adapter does not report those as async
+		// tasks (docs/claude.md section 6).
 		l.Payload.Title = t.name
 	}
 	t.progress(&l.Payload)
@@ -125,11 +134,11 @@ func HandleAsyncTask(update gjson.Result) acpdialect.Late {
 
 // asyncTask is what one async task update says; strings are copies.
 type asyncTask struct {
-	kind                          string
-	id, toolCallID, taskType      string
-	name, description, outputFile string
-	summary, stateName            string
-	durationMs, toolUses, tokens  *int64
+	kind                         string
+	id, toolCallID, taskType     string
+	name, description            string
+	summary, stateName           string
+	durationMs, toolUses, tokens *int64
 }
 
 func readAsyncTask(update gjson.Result) asyncTask {
@@ -149,8 +158,6 @@ func readAsyncTask(update gjson.Result) asyncTask {
 			fill(&t.name, r.String())
 		case "description":
 			fill(&t.description, r.String())
-		case "outputFilePath":
-			fill(&t.outputFile, r.String())
 		case "summary":
 			fill(&t.summary, r.String())
 		case "state":
