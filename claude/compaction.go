@@ -67,30 +67,42 @@ func errorText(v gjson.Result) string {
 	return frame.View(v.Get("message"))
 }
 
-// readCompactionMeta reads contextCompaction, at _meta's top or under
-// jetbrains.air.
-func readCompactionMeta(r *frame.Reader, c *acpdialect.Compaction) {
+// readCompactionMeta reads contextCompaction, at _meta's top (Claude's,
+// and AIR's before it moved) or under jetbrains.air (AIR's now); with both,
+// the first in wire order wins, field by field. It reports whether
+// jetbrains.air held a contextCompaction object: that marks AIR's compact
+// tool call, which has no claudeCode.toolName.
+func readCompactionMeta(r *frame.Reader, c *acpdialect.Compaction) (air bool) {
 	r.Object(func(k string) {
 		switch k {
 		case "contextCompaction":
 			readFigures(r, c)
 		case "jetbrains":
+			air = readAIRFigures(r, c) || air
+		}
+	})
+	return air
+}
+
+// readAIRFigures reads jetbrains' air.contextCompaction, reporting whether
+// it was an object.
+func readAIRFigures(r *frame.Reader, c *acpdialect.Compaction) (found bool) {
+	r.Object(func(k string) {
+		if k == "air" {
 			r.Object(func(k string) {
-				if k == "air" {
-					r.Object(func(k string) {
-						if k == "contextCompaction" {
-							readFigures(r, c)
-						}
-					})
+				if k == "contextCompaction" {
+					found = readFigures(r, c) || found
 				}
 			})
 		}
 	})
+	return found
 }
 
-// readFigures reads {trigger, preTokens, postTokens, durationMs, error}.
-func readFigures(r *frame.Reader, c *acpdialect.Compaction) {
-	r.Object(func(k string) {
+// readFigures reads {trigger, preTokens, postTokens, durationMs, error},
+// each unless already read, and reports whether they were an object.
+func readFigures(r *frame.Reader, c *acpdialect.Compaction) bool {
+	return r.Object(func(k string) {
 		switch k {
 		case "trigger":
 			if c.Trigger == "" {
@@ -134,28 +146,25 @@ func compactionStatus(s string) string {
 	return ""
 }
 
-// CompactToolEvent reads the synthetic compact tool call (toolName
-// "compact") into a compaction event named by its tool call id: its status,
-// and the figures in _meta.contextCompaction or rawOutput. nil for any
-// other tool call; the test for compact" in the raw update comes first,
-// so other tool calls without a \u escape of printable ASCII (see
-// escaped) cost two byte searches (without the opening quote, which would
-// stop the search at every quote of the update).
+// CompactToolEvent reads the synthetic compact tool call into a compaction
+// event named by its tool call id: its status, and the figures in _meta
+// (readCompactionMeta), then rawOutput. The call is Claude's (toolName
+// "compact") or AIR's (no tool name, a _meta.jetbrains.air.contextCompaction
+// object); nil for any other tool call. A test for "ompact" in the raw
+// update comes first (it finds both compact" and contextCompaction), so
+// other tool calls without a \u escape of printable ASCII (see escaped)
+// cost two byte searches.
 func CompactToolEvent(update gjson.Result) *acpdialect.Event {
-	if !strings.Contains(update.Raw, `compact"`) && !escaped(update.Raw) {
+	if !strings.Contains(update.Raw, "ompact") && !escaped(update.Raw) {
 		return nil
 	}
 	u := frame.ReadToolUpdate(update)
-	if ReadCode(u.Meta).ToolName != ToolCompact {
+	var c acpdialect.Compaction
+	if !readCompactionMeta(frame.NewReader(u.Meta), &c) && ReadCode(u.Meta).ToolName != ToolCompact {
 		return nil
 	}
-	c := acpdialect.Compaction{CompactionID: frame.Str(u.ID), Status: compactionStatus(frame.View(u.Status))}
-	r := frame.NewReader(u.Meta)
-	r.Object(func(k string) {
-		if k == "contextCompaction" {
-			readFigures(r, &c)
-		}
-	})
+	c.CompactionID = frame.Str(u.ID)
+	c.Status = compactionStatus(frame.View(u.Status))
 	readFigures(frame.NewReader(u.RawOutput), &c)
 	return &acpdialect.Event{Type: acpdialect.EventCompaction, Object: &c}
 }

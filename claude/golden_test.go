@@ -144,6 +144,14 @@ func TestGoldenSemantics(t *testing.T) {
 				`"status":"completed","summary":"The summary.","trigger":"auto","pre_tokens":1000,"post_tokens":100,"duration_ms":7}`}, nil},
 		{"air__compaction-update", nil,
 			[]string{`"status":"completed","trigger":"auto","pre_tokens":1000,"post_tokens":100,"duration_ms":7}`}, nil},
+		// AIR's compact tool call: no claudeCode.toolName, the figures
+		// only under _meta.jetbrains.air.contextCompaction.
+		{"air__compaction-legacy", nil,
+			[]string{`"compaction":{"compaction_id":"<id-1>","status":"in_progress"}`,
+				`"compaction":{"compaction_id":"<id-1>","status":"completed","trigger":"auto","pre_tokens":1000,"post_tokens":100}`}, nil},
+		{"air__compaction-failed-legacy", nil,
+			[]string{`"compaction":{"compaction_id":"<id-1>","status":"in_progress"}`,
+				`"compaction":{"compaction_id":"<id-1>","status":"failed","error":"Context too small"}`}, nil},
 		{"compaction-summary-chunks", nil,
 			[]string{`"compaction":{"compaction_id":"cmp-7","summary":"The user asked for a parser fix; "}`,
 				`"compaction":{"compaction_id":"cmp-7","summary":"x.ts was changed and \"make test\" passes."}`,
