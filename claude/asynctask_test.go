@@ -68,7 +68,9 @@ func TestAsyncTaskToolCallIDAfterSpawn(t *testing.T) {
 
 // After the hand-over, an update of the task by its id alone changes the
 // tool call's card (here one the update made: the tool call is not seen
-// yet, so the card takes the task's status), never the ended task card.
+// yet, so the card takes the task's status, in_progress from the spawn
+// on, which the running state does not change), never the ended task
+// card.
 func TestAsyncTaskAliasAfterHandOver(t *testing.T) {
 	evs := cardEvents(t, lateSpawn, lateProgress,
 		`{"sessionUpdate":"async_task_state_update","asyncTaskId":"bash_1","state":"running"}`, lateDone)
@@ -76,7 +78,7 @@ func TestAsyncTaskAliasAfterHandOver(t *testing.T) {
 	for _, ev := range evs {
 		got = append(got, ev.ToolCallID+" "+ev.Payload.Status)
 	}
-	want := []string{"bash_1 ", "toolu_X ", "bash_1 completed", "toolu_X in_progress", "toolu_X completed"}
+	want := []string{"bash_1 in_progress", "toolu_X in_progress", "bash_1 completed", "toolu_X completed"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
@@ -94,12 +96,47 @@ func TestAsyncTaskTypeTask(t *testing.T) {
 		want   map[string]string
 	}{
 		{"no tool call", []string{fmt.Sprintf(task, "")},
-			map[string]string{"t1": `{"kind":"generic","title":"Background task"}`}},
+			map[string]string{"t1": `{"kind":"generic","status":"in_progress","title":"Background task"}`}},
 		{"a tool call's", []string{lateBash, fmt.Sprintf(task, `,"toolCallId":"toolu_X"`)},
 			map[string]string{"toolu_X": `{"kind":"shell","status":"pending","title":"Background task","shell":{"command":"sleep 100"}}`}},
 		// An SDK type claude-agent-acp passes through as it is.
 		{"another type", []string{`{"sessionUpdate":"async_task_spawned","asyncTaskId":"t2","name":"dream","taskType":"dream"}`},
-			map[string]string{"t2": `{"kind":"generic","title":"dream"}`}},
+			map[string]string{"t2": `{"kind":"generic","status":"in_progress","title":"dream"}`}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, lastCards(t, tt.frames...)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+// TestAsyncTaskSpawnRunning: a spawned task is running, so the card a
+// spawn makes (keyed by the task id when the spawn names no tool call, or
+// by a tool call not seen yet) is in_progress at once, not without a
+// status until a state update comes; a state the spawn names wins. The
+// card of a tool call already seen keeps that tool call's status.
+func TestAsyncTaskSpawnRunning(t *testing.T) {
+	tests := []struct {
+		name   string
+		frames []string
+		want   map[string]string
+	}{
+		{"shell", []string{lateSpawn},
+			map[string]string{"bash_1": `{"kind":"shell","status":"in_progress","shell":{"command":"sleep 100","background":true}}`}},
+		{"monitor", []string{`{"sessionUpdate":"async_task_spawned","asyncTaskId":"m1","name":"tail","taskType":"monitor","description":"tail -f log"}`},
+			map[string]string{"m1": `{"kind":"monitor","status":"in_progress","monitor":{"task_id":"m1","command":"tail -f log","event_count":0}}`}},
+		{"workflow", []string{`{"sessionUpdate":"async_task_spawned","asyncTaskId":"w1","name":"deploy","taskType":"workflow"}`},
+			map[string]string{"w1": `{"kind":"generic","status":"in_progress","title":"deploy"}`}},
+		{"a tool call not seen yet", []string{`{"sessionUpdate":"async_task_spawned","asyncTaskId":"w2","name":"deploy","taskType":"workflow","toolCallId":"toolu_W"}`},
+			map[string]string{"toolu_W": `{"kind":"generic","status":"in_progress","title":"deploy"}`}},
+		{"the spawn names a state", []string{`{"sessionUpdate":"async_task_spawned","asyncTaskId":"m2","taskType":"monitor","description":"tail","state":"completed"}`},
+			map[string]string{"m2": `{"kind":"monitor","status":"completed","monitor":{"task_id":"m2","command":"tail","event_count":0,"ended":true,"end_reason":"completed"}}`}},
+		{"the spawn names an unknown state", []string{`{"sessionUpdate":"async_task_spawned","asyncTaskId":"w3","name":"x","taskType":"workflow","state":"queued"}`},
+			map[string]string{"w3": `{"kind":"generic","status":"in_progress","title":"x"}`}},
+		{"a tool call's card", []string{lateBash, lateBashDone, `{"sessionUpdate":"async_task_spawned","asyncTaskId":"bash_1","taskType":"shell","description":"sleep 100","toolCallId":"toolu_X"}`},
+			map[string]string{"toolu_X": `{"kind":"shell","status":"completed","title":"sleep 100","shell":{"command":"sleep 100","background":true}}`}},
+		{"then a state", []string{lateSpawn, lateDone},
+			map[string]string{"bash_1": `{"kind":"shell","status":"completed","shell":{"command":"sleep 100","background":true}}`}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, lastCards(t, tt.frames...)); diff != "" {

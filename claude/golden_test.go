@@ -198,7 +198,10 @@ func TestGoldenSemantics(t *testing.T) {
 			nil, []string{`"tool_call_id":"bash_1"`}},
 		{"air__async-task-held-until-tool-id",
 			[]string{`"tool_call_id":"toolu_monitor","payload":{"kind":"monitor","status":"completed","monitor":{"task_id":"monitor_1","command":"Watch the logs","event_count":2,"recent_events":["first line","second line"],"ended":true,"end_reason":"exited"}}`},
-			nil, []string{`"tool_call_id":"monitor_1"`}},
+			// Running from the spawn on: the card is the update's (the tool
+			// call is never seen), so the spawn's running state is its status.
+			[]string{`"tool_call_id":"toolu_monitor","payload":{"kind":"monitor","status":"in_progress","monitor":{"task_id":"monitor_1","command":"Watch the logs","event_count":0}}`},
+			[]string{`"tool_call_id":"monitor_1"`}},
 		{"origin-main-plain__permission-denied",
 			[]string{`"tool_call_id":"toolu_denied","payload":{"kind":"shell","status":"failed","title":"rm -rf /","shell":{"command":"rm -rf /","output":"Permission to use Bash has been denied."}}`}, nil, nil},
 	}

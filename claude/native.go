@@ -97,7 +97,7 @@ func HandleSubagentState(update gjson.Result) acpdialect.Late {
 //   - async_task_spawned {asyncTaskId, name, taskType, description,
 //     toolCallId?, outputFilePath?}: a shell task is a background shell,
 //     a monitor task a monitor, any other (task, workflow, an SDK type)
-//     a card titled by its name;
+//     a card titled by its name; the task is running (in_progress);
 //   - async_task_progress {asyncTaskId, summary?, usage?, toolCallId?}:
 //     a monitor's summary is one of its events; usage the figures of a
 //     subagent card, were the task's card one;
@@ -194,10 +194,18 @@ func (t asyncTask) progress(p *acpdialect.Payload) {
 	}
 }
 
-// state maps a state update to the card status (for a card the task
-// made) and ends a monitor.
+// state maps the task's state to the card status (applied only to a card
+// the updates made: a tool call's card keeps its own) and ends a monitor.
+// A spawned task is running, so a spawn makes its card in_progress, unless
+// the spawn names a state of its own; before, a spawn without a tool call
+// left its card with no status until a state update came, which may be
+// never for a task that runs past the turn.
 func (t asyncTask) state(p *acpdialect.Payload) {
-	if t.kind != UpdateAsyncTaskState {
+	switch t.kind {
+	case UpdateAsyncTaskSpawned:
+		p.Status = acpdialect.StatusInProgress
+	case UpdateAsyncTaskState:
+	default:
 		return
 	}
 	switch t.stateName {
@@ -213,6 +221,17 @@ func (t asyncTask) state(p *acpdialect.Payload) {
 		return
 	}
 	if p.Status != acpdialect.StatusInProgress {
-		p.Monitor = &acpdialect.Monitor{TaskID: t.id, Ended: true, EndReason: t.stateName}
+		p.Monitor = endedMonitor(p.Monitor, t.id, t.stateName)
 	}
+}
+
+// endedMonitor returns a new monitor object, m's values (a spawn's command)
+// kept, that ends with the task's state.
+func endedMonitor(m *acpdialect.Monitor, id, state string) *acpdialect.Monitor {
+	e := acpdialect.Monitor{TaskID: id}
+	if m != nil {
+		e = *m
+	}
+	e.Ended, e.EndReason = true, state
+	return &e
 }
