@@ -70,8 +70,8 @@ func captures(tb testing.TB) ([]capture, int64) {
 		f.Close()
 		out = append(out, c)
 	}
-	if len(out) != 23 {
-		tb.Fatalf("%d captures, want the 23 recorded ones", len(out))
+	if len(out) != 25 {
+		tb.Fatalf("%d captures, want the 25 recorded ones", len(out))
 	}
 	return out, size
 }
