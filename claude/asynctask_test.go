@@ -145,24 +145,15 @@ func TestAsyncTaskSpawnRunning(t *testing.T) {
 	}
 }
 
-// cardEvents feeds update frames to a fresh Claude Conn, after a
-// session/prompt on s1, and returns its card events.
-func cardEvents(t *testing.T, frames ...string) []acpdialect.Event {
+// cardEvents feeds update objects to a fresh Claude Conn, as
+// session/updates of s1 after a session/prompt on it, and returns its
+// card events.
+func cardEvents(t *testing.T, updates ...string) []acpdialect.Event {
 	t.Helper()
-	c := acpdialect.NewRegistry(claude.Dialect()).NewConn(acpdialect.Options{Agent: "claude"})
-	if _, err := c.Outbound([]byte(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)); err != nil {
-		t.Fatal(err)
-	}
 	var out []acpdialect.Event
-	for _, f := range frames {
-		r, err := c.Inbound([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + f + `}}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ev := range r.Events {
-			if ev.Payload != nil {
-				out = append(out, ev)
-			}
+	for _, ev := range feed(t, claudeConn(t, claude.ID), s1Updates(updates)...) {
+		if ev.Payload != nil {
+			out = append(out, ev)
 		}
 	}
 	return out

@@ -499,27 +499,46 @@ func TestMonitorEventInEveryChunkKind(t *testing.T) {
 	}
 }
 
-// events feeds frames to a fresh Claude Conn, after a session/prompt
-// on s1, and returns its events as JSON.
-func events(t *testing.T, frames ...string) []string {
+// events feeds update objects to a fresh Claude Conn, as session/updates
+// of s1 after a session/prompt on it, and returns its events as JSON.
+func events(t *testing.T, updates ...string) []string {
 	t.Helper()
-	c := acpdialect.NewRegistry(claude.Dialect()).NewConn(acpdialect.Options{Agent: claude.ID})
-	if _, err := c.Outbound([]byte(`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`)); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
+	return asJSON(t, feed(t, claudeConn(t, claude.ID), s1Updates(updates)...))
+}
+
+// feed returns the events of whole frames fed to c.
+func feed(t *testing.T, c *acpdialect.Conn, frames ...string) []acpdialect.Event {
+	t.Helper()
+	var out []acpdialect.Event
 	for _, f := range frames {
-		r, err := c.Inbound([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + f + `}}`))
+		r, err := c.Inbound([]byte(f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, ev := range r.Events {
-			b, err := json.Marshal(ev)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, string(b))
+		out = append(out, r.Events...)
+	}
+	return out
+}
+
+// s1Updates wraps update objects as session/updates of s1.
+func s1Updates(updates []string) []string {
+	out := make([]string, len(updates))
+	for i, u := range updates {
+		out[i] = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + u + `}}`
+	}
+	return out
+}
+
+// asJSON encodes each event.
+func asJSON(t *testing.T, evs []acpdialect.Event) []string {
+	t.Helper()
+	out := make([]string, 0, len(evs))
+	for _, ev := range evs {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
 		}
+		out = append(out, string(b))
 	}
 	return out
 }
@@ -763,23 +782,10 @@ func TestPreReworkChildNests(t *testing.T) {
 	}
 }
 
-// frameEvents is events for whole frames, which may name any session.
+// frameEvents is events for whole frames, which may name any session, on
+// a fresh Claude Conn with no turn open.
 func frameEvents(t *testing.T, frames ...string) []string {
 	t.Helper()
 	c := acpdialect.NewRegistry(claude.Dialect()).NewConn(acpdialect.Options{Agent: claude.ID})
-	var out []string
-	for _, f := range frames {
-		r, err := c.Inbound([]byte(f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ev := range r.Events {
-			b, err := json.Marshal(ev)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, string(b))
-		}
-	}
-	return out
+	return asJSON(t, feed(t, c, frames...))
 }
