@@ -188,7 +188,7 @@ func monitorLates(ns []Notification) []acpdialect.Late {
 		for _, e := range ns[i:] {
 			if e.TaskID == n.TaskID {
 				m.EventCount++
-				m.RecentEvents = append(m.RecentEvents, headOf(e.Event, MaxEventBody))
+				m.RecentEvents = append(m.RecentEvents, frame.Head(e.Event, MaxEventBody))
 			}
 		}
 		if len(m.RecentEvents) > RecentEvents {

@@ -187,7 +187,7 @@ func (t asyncTask) progress(p *acpdialect.Payload) {
 		return
 	}
 	if t.summary != "" {
-		p.Monitor = &acpdialect.Monitor{TaskID: t.id, EventCount: 1, RecentEvents: []string{headOf(t.summary, MaxEventBody)}}
+		p.Monitor = &acpdialect.Monitor{TaskID: t.id, EventCount: 1, RecentEvents: []string{frame.Head(t.summary, MaxEventBody)}}
 	}
 	if t.durationMs != nil || t.toolUses != nil || t.tokens != nil {
 		p.SubagentTask = &acpdialect.SubagentTask{DurationMs: t.durationMs, ToolUseCount: t.toolUses, TotalTokens: t.tokens}
@@ -197,9 +197,8 @@ func (t asyncTask) progress(p *acpdialect.Payload) {
 // state maps the task's state to the card status (applied only to a card
 // the updates made: a tool call's card keeps its own) and ends a monitor.
 // A spawned task is running, so a spawn makes its card in_progress, unless
-// the spawn names a state of its own; before, a spawn without a tool call
-// left its card with no status until a state update came, which may be
-// never for a task that runs past the turn.
+// the spawn names a state of its own: a task that runs past the turn may
+// send no state update for a long time.
 func (t asyncTask) state(p *acpdialect.Payload) {
 	switch t.kind {
 	case UpdateAsyncTaskSpawned:

@@ -2,7 +2,6 @@ package claude
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
@@ -128,7 +127,7 @@ func status(s, cur string) string {
 // newlines, within MaxResultText bytes. A string counts as one block.
 func joinText(v gjson.Result) string {
 	if v.Type == gjson.String {
-		return headOf(v.Str, MaxResultText)
+		return frame.Head(v.Str, MaxResultText)
 	}
 	var b strings.Builder
 	r := frame.NewReader(v)
@@ -151,17 +150,5 @@ func joinText(v gjson.Result) string {
 		}
 		b.WriteString(text)
 	})
-	return headOf(b.String(), MaxResultText)
-}
-
-// headOf returns s within max bytes, cut at a rune boundary, as a string
-// of its own.
-func headOf(s string, max int) string {
-	if len(s) <= max {
-		return strings.Clone(s)
-	}
-	for max > 0 && !utf8.RuneStart(s[max]) {
-		max-- // s[max] is inside a rune: cut before that rune
-	}
-	return strings.Clone(s[:max])
+	return frame.Head(b.String(), MaxResultText)
 }

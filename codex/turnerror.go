@@ -2,9 +2,9 @@ package codex
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -66,7 +66,7 @@ func turnError(e gjson.Result) *acpdialect.Event {
 		Severity: acpdialect.SeverityError,
 		Code:     class.code,
 		Title:    class.title,
-		Message:  head(msg.Str, maxErrorMessage),
+		Message:  frame.Head(msg.Str, maxErrorMessage),
 		Action:   class.action,
 	}
 	if e.Get("willRetry").Type == gjson.True {
@@ -104,17 +104,4 @@ func classify(info gjson.Result) errorClass {
 		return c
 	}
 	return classProvider
-}
-
-// head returns a copy of s, cut to at most max bytes at a character's
-// start.
-func head(s string, max int) string {
-	if len(s) <= max {
-		return strings.Clone(s)
-	}
-	i := max
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return strings.Clone(s[:i])
 }

@@ -11,7 +11,8 @@
 //   - Strings: [Str] returns a copy; [View] returns a view, and one call
 //     to [Own] copies the views a parser keeps ([OwnTogether] into one
 //     allocation, for strings kept and dropped together). [Set] and
-//     [Fill] merge a string into a field without ever blanking it.
+//     [Fill] merge a string into a field without ever blanking it. [Head]
+//     copies at most a bound's bytes of a string, cut at a rune.
 //   - Numbers: [Int64] reads a whole number that fits an int64, exactly,
 //     however it is written (42, 4.2e1, 42.0).
 //   - Objects: [Members] visits an object's members in one pass, skipping

@@ -37,3 +37,31 @@ func TestOwnTogether(t *testing.T) {
 // view is b as a string that views it, as the strings a hook reads view
 // the Conn's frame.
 func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// Head keeps at most max bytes, cut before a rune that crosses max, and
+// returns a copy that no longer views s.
+func TestHead(t *testing.T) {
+	tests := []struct {
+		s    string
+		max  int
+		want string
+	}{
+		{"", 4, ""},
+		{"abc", 4, "abc"},
+		{"abcd", 4, "abcd"},
+		{"abcde", 4, "abcd"},
+		{"abé", 3, "ab"}, // é is 2 bytes: cut before it
+		{"é€x", 4, "é"},  // € is 3 bytes from byte 2
+		{"€", 2, ""},     // nothing whole fits
+		{"abc", 0, ""},
+	}
+	for _, tc := range tests {
+		got := frame.Head(tc.s, tc.max)
+		if got != tc.want {
+			t.Errorf("Head(%q, %d) = %q, want %q", tc.s, tc.max, got, tc.want)
+		}
+		if len(got) > 0 && unsafe.StringData(got) == unsafe.StringData(tc.s) {
+			t.Errorf("Head(%q, %d) views its input", tc.s, tc.max)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package frame
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect/internal/scan"
 	"github.com/tidwall/gjson"
@@ -167,6 +168,18 @@ func Own(fields ...*string) {
 			*f = strings.Clone(*f)
 		}
 	}
+}
+
+// Head returns a copy of s's first max bytes or fewer, cut before a rune
+// that would cross max, so that a bounded text stays valid UTF-8.
+func Head(s string, max int) string {
+	if len(s) <= max {
+		return strings.Clone(s)
+	}
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max-- // s[max] is inside a rune: cut before that rune
+	}
+	return strings.Clone(s[:max])
 }
 
 // OwnTogether is Own with one allocation for all the copies, for strings
