@@ -97,11 +97,54 @@ func Dialect() *acpdialect.Dialect {
 		MergeLate:     MergeLate,
 		EndBackground: EndBackground,
 		Reads:         reads(),
-		// For audits: what docs/claude.md lists as not read. The v2
-		// draft's terminal_update (base64 output) and plan_update, and
-		// AIR's _meta.jetbrains.air beyond the compaction figures, pass as
-		// standard ACP.
-		Ignores: []string{"update:terminal_update", "update:plan_update", "_meta.jetbrains.air"},
+		Ignores:       ignores(),
+	}
+}
+
+// ignores are what docs/claude.md §15 lists as not read, for audits: an
+// audit of a new release then shows only what it added. They pass as
+// standard ACP.
+func ignores() []string {
+	return []string{
+		// The v2 draft's terminal_update (base64 output), plan_update and
+		// user_message (the prompt echoed); AIR's _meta.jetbrains.air
+		// beyond the compaction figures.
+		"update:terminal_update", "update:plan_update", "update:user_message", "_meta.jetbrains.air",
+		// AskUserQuestion's option preview: elicitation/create is not read.
+		"_meta._claude/askUserQuestionOption",
+		// A permission request's MCP server is read by name only; a tool
+		// call's title is ACP's, not its _meta copy.
+		"_meta.claudeCode.mcpServer.source", "_meta.claudeCode.title",
+		// Tool responses of tools without a card kind (Edit, Read, ...),
+		// and fields no card shows. Named one by one: a new field of a
+		// tool response may be one a card should show.
+		"_meta.claudeCode.toolResponse.canReadOutputFile",
+		"_meta.claudeCode.toolResponse.decisionReason",
+		"_meta.claudeCode.toolResponse.decisionReasonType",
+		"_meta.claudeCode.toolResponse.description",
+		"_meta.claudeCode.toolResponse.elapsedTimeSeconds",
+		"_meta.claudeCode.toolResponse.filePath",
+		"_meta.claudeCode.toolResponse.interrupted",
+		"_meta.claudeCode.toolResponse.isImage",
+		"_meta.claudeCode.toolResponse.message",
+		"_meta.claudeCode.toolResponse.mode",
+		"_meta.claudeCode.toolResponse.newString",
+		"_meta.claudeCode.toolResponse.oldString",
+		"_meta.claudeCode.toolResponse.originalFile",
+		"_meta.claudeCode.toolResponse.replaceAll",
+		"_meta.claudeCode.toolResponse.structuredPatch",
+		"_meta.claudeCode.toolResponse.userModified",
+		// The compaction figures' schema version.
+		"_meta.contextCompaction.version",
+		// The initialize response's goal and steering extensions.
+		"_meta.goal", "_meta.steering",
+		// A mode's or config option value's kind (AIR's presentation).
+		"_meta.kind",
+		// A permission request's title and version for AIR; ACP's title
+		// is read.
+		"_meta.permission",
+		// The auth methods' terminal login command, for the client to run.
+		"_meta.terminal-auth",
 	}
 }
 

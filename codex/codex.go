@@ -94,6 +94,31 @@ func Dialect() *acpdialect.Dialect {
 		ToolCall:  ToolCall,
 		ToolEvent: CompactionEvent,
 		Reads:     reads(),
+		Ignores:   ignores(),
+	}
+}
+
+// ignores are the _meta key paths codex-acp sends that the dialect leaves
+// alone on purpose (docs/codex.md §11), for audits: an audit of a new
+// release then shows only what it added.
+func ignores() []string {
+	return []string{
+		// A permission request's raw app-server params, and an option's
+		// decision and grant: the options' ids, names and kinds are read.
+		"_meta.codex.decision", "_meta.codex.grantRoot", "_meta.codex.params",
+		"_meta.codex.permissions", "_meta.permission",
+		// A thread status's flags: only its type (systemError) matters.
+		"_meta.codex.threadStatus.activeFlags",
+		// A slash command's action (a config option shortcut): commands
+		// pass as ACP's.
+		"_meta.commandAction",
+		// The thread goal on session_info_update.
+		"_meta.goal",
+		// A diff's kind (add, delete, update) in tool call content.
+		"_meta.kind",
+		// Streamed plan text, sent only to a client that declares ACP's
+		// unstable plan capability.
+		"update:plan_update",
 	}
 }
 

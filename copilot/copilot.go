@@ -24,8 +24,9 @@ func Dialect() *acpdialect.Dialect {
 		ID:    ID,
 		Match: Match,
 		// For audits: a model's premium-request multiplier is left to the
-		// client, as ACP's models are (docs/copilot.md).
-		Ignores: []string{"_meta.copilotUsage"},
+		// client, as ACP's models are, and so is the auth methods'
+		// terminal login command (docs/copilot.md).
+		Ignores: []string{"_meta.copilotUsage", "_meta.terminal-auth"},
 	}
 }
 

@@ -87,6 +87,14 @@ func Dialect() *acpdialect.Dialect {
 		},
 		ToolCall: ToolCall,
 		Reads:    reads(),
+		// For audits, what docs/grok.md lists as not read: a model's
+		// harness (an incompatible switch is read from the error), the
+		// client's own auto mode, the prompt response's session id (the
+		// request's is known), the fs_notify capability (x.ai/fs_notify
+		// is allowlisted whatever it says) and the tool descriptor's
+		// version.
+		Ignores: []string{"_meta.agentType", "_meta.autoMode", "_meta.sessionId",
+			"_meta.x.ai/fs_notify", "_meta.x.ai/tool.version"},
 	}
 }
 
