@@ -28,9 +28,9 @@ const MaxNotifications = 64
 const EndCompleted = "completed"
 
 // monitorCall merges a Monitor update: rawInput's command, and the
-// registration ("Monitor started (task <id>, timeout <ms>ms)" in
-// rawOutput), which gives the task id. A registered monitor that has not
-// ended is running, whatever status its tool call reports.
+// registration ("Monitor started (task <id>, timeout <ms>ms)"), which gives
+// the task id. A registered monitor that has not ended is running, whatever
+// status its tool call reports.
 func monitorCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect.Payload {
 	prev.Kind = acpdialect.KindMonitor
 	var m acpdialect.Monitor
@@ -39,8 +39,10 @@ func monitorCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect
 	}
 	cmd, _ := readShellInput(u.RawInput)
 	set(&m.Command, cmd)
-	if id, ok := ParseMonitorStarted(outputText(u.RawOutput)); ok && m.TaskID == "" {
-		m.TaskID = strings.Clone(id)
+	if m.TaskID == "" {
+		if id, ok := registeredTask(u); ok {
+			m.TaskID = strings.Clone(id)
+		}
 	}
 	if m.TaskID != "" && !m.Ended && prev.Status != acpdialect.StatusFailed && prev.Status != acpdialect.StatusCancelled {
 		prev.Status = acpdialect.StatusInProgress
@@ -49,6 +51,41 @@ func monitorCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect
 		prev.Monitor = frame.Keep(m)
 	}
 	return prev
+}
+
+// registeredTask reads the task id of a Monitor registration from
+// rawOutput, else from the tool call's content: an AIR client gets the
+// result text only in content, and no rawOutput when content carries it.
+func registeredTask(u frame.ToolUpdate) (string, bool) {
+	if id, ok := ParseMonitorStarted(outputText(u.RawOutput)); ok {
+		return id, true
+	}
+	return ParseMonitorStarted(contentText(u.Raw))
+}
+
+// contentText returns the text of the first text block in an update's
+// content, ACP's [{type:"content", content:{type:"text", text}}]; a view.
+func contentText(update gjson.Result) string {
+	var text string
+	r := frame.NewReader(update)
+	r.Object(func(k string) {
+		if k != "content" || text != "" {
+			return
+		}
+		r.Array(func() {
+			r.Object(func(k string) {
+				if k != "content" || text != "" {
+					return
+				}
+				r.Object(func(k string) {
+					if k == "text" && text == "" {
+						text = r.String()
+					}
+				})
+			})
+		})
+	})
+	return text
 }
 
 // outputText returns a string rawOutput, or its first text block; a view.
