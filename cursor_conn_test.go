@@ -673,6 +673,58 @@ func TestCursorTodosWithoutID(t *testing.T) {
 	}
 }
 
+// TestCursorTodosOwnIDLikeTextKey: a todo whose own id is "content:X" and
+// an id-less todo whose text is X are two todos, in one list and in a
+// merge, whichever comes first; each merge updates its own. Both show
+// their ids as they are.
+func TestCursorTodosOwnIDLikeTextKey(t *testing.T) {
+	todos := func(merge bool, items string) []byte {
+		return []byte(`{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"merge":` + strconv.FormatBool(merge) + `,"todos":[` + items + `]}}`)
+	}
+	const (
+		own     = `{"id":"content:X","content":"mine","status":"pending"}`
+		text    = `{"content":"X","status":"pending"}`
+		ownDone = `{"id":"content:X","status":"completed"}`
+		wantOwn = `{"id":"content:X","content":"mine","status":"pending"}`
+		wantTxt = `{"id":"content:X","content":"X","status":"pending"}`
+	)
+	// filler makes a merge of more than 16 items, which looks ids up
+	// through an index.
+	var filler, wantFiller string
+	for i := range 17 {
+		n := strconv.Itoa(i)
+		filler += `,{"id":"f` + n + `"}`
+		wantFiller += `,{"id":"f` + n + `"}`
+	}
+	tests := []struct {
+		name   string
+		frames [][]byte
+		want   string // the last event's items
+	}{
+		{"one list", [][]byte{todos(false, own+","+text)}, `[` + wantOwn + `,` + wantTxt + `]`},
+		{"one merge", [][]byte{todos(true, own+","+text)}, `[` + wantOwn + `,` + wantTxt + `]`},
+		{"own id, then text in a merge", [][]byte{todos(false, own), todos(true, text)}, `[` + wantOwn + `,` + wantTxt + `]`},
+		{"text, then own id in a merge", [][]byte{todos(false, text), todos(true, own)}, `[` + wantTxt + `,` + wantOwn + `]`},
+		{"a merge updates the own id's todo only", [][]byte{todos(false, own+","+text), todos(true, ownDone)},
+			`[{"id":"content:X","content":"mine","status":"completed"},` + wantTxt + `]`},
+		{"a merge updates the text's todo only", [][]byte{todos(false, own+","+text), todos(true, `{"content":"X","status":"completed"}`)},
+			`[` + wantOwn + `,{"id":"content:X","content":"X","status":"completed"}]`},
+		{"through the index", [][]byte{todos(false, own), todos(true, text+filler)}, `[` + wantOwn + `,` + wantTxt + wantFiller + `]`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := cursorConn(t, acpdialect.Options{})
+			h.out([]byte(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{}}`))
+			h.in([]byte(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`))
+			var evs []acpdialect.Event
+			for _, f := range tc.frames {
+				evs = h.in(f).Events
+			}
+			wantEvents(t, evs, `{"type":"todos","agent":"cursor","session_id":"s1","todos":{"items":`+tc.want+`}}`)
+		})
+	}
+}
+
 // TestCursorChildClaimedOnce: a subagent card names as its child session
 // only a child that nests under it, so that a client resolving a child's
 // parent finds cards of one session only and never walks into a loop. A

@@ -241,28 +241,29 @@ func cutTodos(list []Todo, limit int64) []Todo {
 	return out
 }
 
-// mergeTodos merges items into list by id, within MaxTodos. A few items
+// mergeTodos merges items into list by id (and FromText: a made-up id
+// never takes the place of an agent's own), within MaxTodos. A few items
 // are looked up in place (at most 16 x MaxTodos compares); more, through an
 // index, so that a merge costs O(len(list) + len(items)).
 func mergeTodos(list, items []Todo) []Todo {
-	var index map[string]int
+	var index map[todoKey]int
 	if len(items) > 16 {
-		index = make(map[string]int, len(list)+len(items))
+		index = make(map[todoKey]int, len(list)+len(items))
 		for i, t := range list {
-			if _, ok := index[t.ID]; !ok {
-				index[t.ID] = i
+			if _, ok := index[keyOf(t)]; !ok {
+				index[keyOf(t)] = i
 			}
 		}
 	}
 	for _, in := range items {
-		i := findTodo(list, index, in.ID)
+		i := findTodo(list, index, keyOf(in))
 		switch {
 		case i >= 0:
 			frame.Fill(&list[i].Content, in.Content)
 			frame.Fill(&list[i].Status, in.Status)
 		case len(list) < MaxTodos:
 			if index != nil {
-				index[in.ID] = len(list)
+				index[keyOf(in)] = len(list)
 			}
 			list = append(list, in)
 		}
@@ -270,16 +271,24 @@ func mergeTodos(list, items []Todo) []Todo {
 	return list
 }
 
-// findTodo returns the index of the todo with id, or -1.
-func findTodo(list []Todo, index map[string]int, id string) int {
+// todoKey is what a merge matches todos by.
+type todoKey struct {
+	id       string
+	fromText bool
+}
+
+func keyOf(t Todo) todoKey { return todoKey{t.ID, t.FromText} }
+
+// findTodo returns the index of the todo with key k, or -1.
+func findTodo(list []Todo, index map[todoKey]int, k todoKey) int {
 	if index != nil {
-		if i, ok := index[id]; ok {
+		if i, ok := index[k]; ok {
 			return i
 		}
 		return -1
 	}
 	for i := range list {
-		if list[i].ID == id {
+		if keyOf(list[i]) == k {
 			return i
 		}
 	}

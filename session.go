@@ -62,6 +62,13 @@ type Todo struct {
 	Content string `json:"content,omitempty"`
 	// Status is pending, in_progress, completed or cancelled.
 	Status string `json:"status,omitempty"`
+	// FromText says the dialect made ID up from the todo's text, the agent
+	// having sent none (Cursor's "content:" ids). A merge matches such a
+	// todo only with another one made up so, never with an agent's own id
+	// that reads the same: the agent's ids are any strings, so no made-up
+	// form could keep clear of them. It is not written out: the client
+	// sees both ids as they are.
+	FromText bool `json:"-"`
 }
 
 // Todos is a session's todo list.

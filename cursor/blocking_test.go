@@ -135,7 +135,7 @@ func TestParsePlan(t *testing.T) {
 		{"isProject false", `{"isProject":false}`, empty},
 		{"wrong types are absent", `{"toolCallId":1,"name":true,"overview":[],"plan":{"md":"x"},"todos":"t1","isProject":1}`, empty},
 		{"todos without id and bad status", `{"todos":[{"content":"no id"},{"status":"pending"},{"id":"a","status":"done"},{"id":"b","status":5},"x"]}`,
-			acpdialect.Plan{Todos: []acpdialect.Todo{{ID: "content:no id", Content: "no id"}, {ID: "a"}, {ID: "b"}}}},
+			acpdialect.Plan{Todos: []acpdialect.Todo{{ID: "content:no id", Content: "no id", FromText: true}, {ID: "a"}, {ID: "b"}}}},
 		{"extra fields", `{"plan":"p","mode":"plan","todos":[{"id":"a","priority":"high"}]}`,
 			acpdialect.Plan{Markdown: "p", Todos: []acpdialect.Todo{{ID: "a"}}}},
 		{"duplicate keys: first wins", `{"plan":"one","plan":"two","isProject":false,"isProject":true,"todos":[{"id":"a"}],"todos":[{"id":"b"}]}`,

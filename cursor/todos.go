@@ -30,8 +30,8 @@ func HandleTodos(params gjson.Result) acpdialect.Action {
 // ParseTodos reads cursor/update_todos params in one pass: the todos (never
 // nil), whether to merge them into the session's list, and the tool call
 // they belong to. A todo without an id is keyed by its text (its ID is
-// "content:" and the text, "#n" added for the nth of that text in the list),
-// and one with neither is skipped. A status other than pending, in_progress
+// "content:" and the text, "#n" added for the nth of that text in the list,
+// and FromText is set), and one with neither is skipped. A status other than pending, in_progress
 // (or inProgress), completed or cancelled is dropped (empty). Fields of the
 // wrong type are absent; of a key that appears twice the first counts.
 func ParseTodos(params gjson.Result) (items []acpdialect.Todo, merge bool, toolCallID string) {
@@ -102,7 +102,7 @@ func readTodos(r *frame.Reader) ([]acpdialect.Todo, bool) {
 				repeats = map[string]int{}
 			}
 			repeats[t.Content]++
-			t.ID = textID(t.Content, repeats[t.Content])
+			t.ID, t.FromText = textID(t.Content, repeats[t.Content]), true
 		}
 		if t.ID != "" {
 			items = append(items, t)
@@ -115,6 +115,8 @@ func readTodos(r *frame.Reader) ([]acpdialect.Todo, bool) {
 // optional) by its text, so that a merge updates the todo of the same text:
 // "content:" and the text, then "#n" for the nth todo of that text in one
 // list. Positions would not do: a merge sends only the todos that changed.
+// The todo is marked FromText, so that an agent's own id that reads the
+// same ("content:x") stays another todo.
 func textID(text string, n int) string {
 	if n == 1 {
 		return "content:" + text

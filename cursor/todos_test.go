@@ -34,8 +34,12 @@ func TestParseTodos(t *testing.T) {
 		// has nothing to show or match: skipped.
 		{"todo without id is keyed by its text", `{"todos":[{"content":"x","status":"pending"},{"id":"","content":"y"},{"id":7,"title":"t"},` +
 			`{"id":"b","content":"z"},{"status":"pending"},{"id":""},{"content":"x"},{"content":"x","status":"completed"}]}`,
-			[]acpdialect.Todo{{ID: "content:x", Content: "x", Status: "pending"}, {ID: "content:y", Content: "y"}, {ID: "content:t", Content: "t"},
-				{ID: "b", Content: "z"}, {ID: "content:x#2", Content: "x"}, {ID: "content:x#3", Content: "x", Status: "completed"}}, false, ""},
+			[]acpdialect.Todo{{ID: "content:x", Content: "x", Status: "pending", FromText: true}, {ID: "content:y", Content: "y", FromText: true},
+				{ID: "content:t", Content: "t", FromText: true}, {ID: "b", Content: "z"}, {ID: "content:x#2", Content: "x", FromText: true},
+				{ID: "content:x#3", Content: "x", Status: "completed", FromText: true}}, false, ""},
+		// An agent's own id that reads like a made-up one stays the agent's.
+		{"own id like a text key", `{"todos":[{"id":"content:x","content":"mine"},{"content":"x"}]}`,
+			[]acpdialect.Todo{{ID: "content:x", Content: "mine"}, {ID: "content:x", Content: "x", FromText: true}}, false, ""},
 		{"unknown status is dropped", `{"todos":[{"id":"a","status":"done"},{"id":"b","status":"IN_PROGRESS"},{"id":"c","status":5},{"id":"d","status":"in-progress"},{"id":"e","status":"InProgress"}]}`,
 			[]acpdialect.Todo{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}, {ID: "e"}}, false, ""},
 		// t3code's extractTodosAsPlan reads inProgress beside in_progress.
