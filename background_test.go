@@ -234,6 +234,49 @@ func TestChildBackgroundEnds(t *testing.T) {
 	}
 }
 
+// TestHeldBackgroundEndsWithHolder: the background card of a session held
+// as a possible subagent takes its holder's turns as its own; when the
+// holder ends, its held messages are dropped and so is that card (counted
+// as swept), as the holder's own are, rather than showing running with no
+// turn left to end it. A ping for the monitor then makes a card of its own.
+// A held session the client prompted has turns of its own and keeps it.
+func TestHeldBackgroundEndsWithHolder(t *testing.T) {
+	const (
+		prompt = `>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+		held   = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"h1","update":{"sessionUpdate":"tool_call","toolCallId":"t3","status":"in_progress","rawInput":{"task":"m3"}}}}`
+		early  = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"h1","update":{"sessionUpdate":"ping","task":"m4"}}}`
+		mine   = `>{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"h1","prompt":[]}}`
+		closed = `>{"jsonrpc":"2.0","id":3,"method":"session/close","params":{"sessionId":"s1"}}`
+		ping   = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"h1","update":{"sessionUpdate":"ping","task":"m3"}}}`
+	)
+	tests := []struct {
+		name   string
+		frames []string
+		live   int    // cards left after the holder closed
+		swept  uint64 // cards swept
+		card   string // the card the ping reaches
+	}{
+		{"a held monitor", []string{prompt, held, closed}, 0, 1, "m3"},
+		{"a card made by its alias alone too", []string{prompt, held, early, closed}, 0, 2, "m3"},
+		{"a held session with turns of its own", []string{prompt, held, mine, closed}, 1, 0, "t3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := background()
+			d.ChildSessions = true
+			c := acpdialect.NewRegistry(d).NewConn(acpdialect.Options{Agent: "bg"})
+			feedFrames(t, c, tt.frames...)
+			if st := c.Stats(); st.Tools.Live != tt.live || st.Tools.Swept != tt.swept {
+				t.Errorf("tools live %d, swept %d; want %d, %d", st.Tools.Live, st.Tools.Swept, tt.live, tt.swept)
+			}
+			got := feedFrames(t, c, ping)
+			if len(got) != 1 || !strings.Contains(got[0], `"tool_call_id":"`+tt.card+`"`) {
+				t.Errorf("ping reached %v, want card %s", got, tt.card)
+			}
+		})
+	}
+}
+
 // TestWaitsNamesAChild: Update.Waits holds only a half that names a child
 // session no card has yet; a half that names its card by alias alone
 // (no child) is read as without Waits: an alias no card goes by keys a

@@ -207,7 +207,11 @@ func (c *Conn) hold(s *session, ev Event) bool {
 }
 
 // dropEarly drops what sessions first seen during sid's turn, and sid
-// itself, still hold: they can no longer be linked to that turn.
+// itself, still hold: they can no longer be linked to that turn. Such a
+// session's background cards go too when it has no turns of its own: they
+// took sid's turns as theirs (runsUnder), and with sid gone no turn would
+// end them, so they would show running for good. sid's own are dropped
+// with it alike.
 func (c *Conn) dropEarly(sid string) {
 	if !c.childSessions() {
 		return
@@ -217,8 +221,29 @@ func (c *Conn) dropEarly(sid string) {
 			c.stats.Early.Dropped += uint64(len(e.events))
 			e.release()
 			s.early = nil
+			if s.id != sid && s.lastTurn == 0 {
+				c.dropBackground(s.id)
+			}
 		}
 	}
+}
+
+// dropBackground drops the background cards of session sid (those an
+// alias names, and the cards their aliases made early), counted as swept,
+// and their aliases.
+func (c *Conn) dropBackground(sid string) {
+	if c.aliases.SessionLen(sid) == 0 {
+		return
+	}
+	var ids []string // swept after the walk, which must not change the store
+	c.aliases.Each(sid, func(ak correlate.Key, id *string) bool {
+		ids = append(ids, *id, ak.ID)
+		return true
+	})
+	for _, id := range ids {
+		c.tools.Sweep(correlate.Key{Session: sid, ID: id})
+	}
+	c.aliases.SweepSession(sid)
 }
 
 // linkCard links the child session a card's payload names, when it names

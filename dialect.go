@@ -113,7 +113,11 @@ type Dialect struct {
 	// whose payload names the child (SubagentTask.ChildSessionID) links
 	// it, the child's cards and messages nest under the card, and what
 	// the child sent before the link is nested when it comes. See Child
-	// and Options.MaxHeld.
+	// and Options.MaxHeld. A session held as a possible child (first seen
+	// during another session's turn, never opened by the client) takes
+	// that session's turns as its own: its background cards (EndBackground)
+	// end with them, and are dropped when that session ends, as its held
+	// messages are, unless the client prompted it.
 	ChildSessions bool
 
 	// Reads and Ignores declare, for audits (`acpdialect audit`), the

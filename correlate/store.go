@@ -296,6 +296,19 @@ func (s *Store[V]) Delete(k Key) {
 	}
 }
 
+// Sweep drops k, counted as swept (as SweepSession counts), and reports
+// whether it was there: for one value of a session that ends with another
+// (a held subagent's background card with the session that holds it).
+func (s *Store[V]) Sweep(k Key) bool {
+	e := s.byKey[k]
+	if e == nil {
+		return false
+	}
+	s.remove(e)
+	s.stats.Swept++
+	return true
+}
+
 // SweepSession drops every half held for session and returns how many.
 // Call it at turn end (for vendors that reuse ids across turns) and at
 // session end.

@@ -16,10 +16,11 @@ func key(session, id string) correlate.Key { return correlate.Key{Session: sessi
 
 // op is one step of a table-driven scenario against a Store[string].
 type op struct {
-	kind byte // 'p'ut, 't'ake, 'd'elete, 'g'et, 's'weep
+	kind byte // 'p'ut, 't'ake, 'd'elete, 'g'et, 's'weep, sweep 'o'ne
 	k    correlate.Key
 	val  string // for put
-	// wantVal/wantOK are checked for take and get; wantN for sweep.
+	// wantVal/wantOK are checked for take and get (wantOK for sweep one);
+	// wantN for sweep.
 	wantVal string
 	wantOK  bool
 	wantN   int
@@ -34,6 +35,9 @@ func get(s, id, want string, ok bool) op {
 }
 func del(s, id string) op      { return op{kind: 'd', k: key(s, id)} }
 func sweep(s string, n int) op { return op{kind: 's', k: key(s, ""), wantN: n} }
+func sweepOne(s, id string, ok bool) op {
+	return op{kind: 'o', k: key(s, id), wantOK: ok}
+}
 
 func apply(t *testing.T, st *correlate.Store[string], i int, o op) {
 	t.Helper()
@@ -55,6 +59,10 @@ func apply(t *testing.T, st *correlate.Store[string], i int, o op) {
 	case 's':
 		if n := st.SweepSession(o.k.Session); n != o.wantN {
 			t.Fatalf("step %d: SweepSession(%q) = %d; want %d", i, o.k.Session, n, o.wantN)
+		}
+	case 'o':
+		if ok := st.Sweep(o.k); ok != o.wantOK {
+			t.Fatalf("step %d: Sweep(%v) = %v; want %v", i, o.k, ok, o.wantOK)
 		}
 	}
 }
@@ -108,6 +116,11 @@ func TestStoreScenarios(t *testing.T) {
 			name: "delete is not counted as matched, evicted or swept",
 			ops:  []op{put("s1", "a", "A"), del("s1", "a"), del("s1", "a"), del("nope", "x"), get("s1", "a", "", false)},
 			want: map[string][]string{}, stats: correlate.Stats{Stored: 1},
+		},
+		{
+			name: "sweep one key is counted as swept, once",
+			ops:  []op{put("s1", "a", "A"), put("s1", "b", "B"), sweepOne("s1", "a", true), sweepOne("s1", "a", false), sweepOne("nope", "x", false)},
+			want: map[string][]string{"s1": {"b=B"}}, stats: correlate.Stats{Stored: 2, Swept: 1, Live: 1},
 		},
 		{
 			name: "sessions are isolated: same id, two sessions",
