@@ -54,7 +54,8 @@ const (
 // subagent spoke). The waiting halves share one session bucket of that
 // store, so they are bounded by its per-session entries and the byte
 // budget, the oldest evicted first (Stats.Pending.Evicted); they are not
-// swept with a session. A half for a child that already waits merges into
+// swept with a session (its parent's included: it may come back), only
+// at Conn.Close. A half for a child that already waits merges into
 // the waiting one. Like a Late its values must not view the frame.
 type Child struct {
 	// Session is the child session's id.

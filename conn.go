@@ -464,9 +464,12 @@ func (c *Conn) Sessions() []string {
 // still waiting for the client's answer are due at once, as at the end of
 // a turn, those of no tracked session too: the next Expire returns each
 // one's default reply and reply event, so that a client's log shows how
-// each ended.
+// each ended. Child halves still waiting for their card's link (OpenCode's
+// nodes, kept by child session alone, not with any session) are dropped,
+// counted as swept: no card can link them once the connection is gone.
 func (c *Conn) Close() {
 	c.endAll()
+	c.pending.SweepSession(childKey("").Session)
 	c.dueAll()
 }
 

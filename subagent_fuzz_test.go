@@ -312,11 +312,11 @@ func FuzzSubagentFrames(f *testing.F) {
 			}
 			v.feed(fr, out)
 		}
-		// Close ends the sessions and what is kept by session; OpenCode's
-		// waiting nodes (keyed by child alone) and tracked client
+		// Close ends the sessions and what is kept by session, and
+		// OpenCode's waiting nodes (keyed by child alone); tracked client
 		// requests outlive them, by design.
 		v.c.Close()
-		if st := v.c.Stats(); st.Tools.Live != 0 || st.RunLinks.Live != 0 || len(v.c.Sessions()) != 0 {
+		if st := v.c.Stats(); st.Tools.Live != 0 || st.RunLinks.Live != 0 || st.Pending.Live != 0 || len(v.c.Sessions()) != 0 {
 			t.Fatalf("after Close: %+v", st)
 		}
 	})

@@ -1,6 +1,7 @@
 package opencode_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -271,6 +272,46 @@ func TestNodes(t *testing.T) {
 			st := c.Stats()
 			if got := (stats{st.LateMerged, st.LateDropped, uint64(st.Pending.Live), st.Pending.Evicted}); got != tt.stats {
 				t.Errorf("stats %+v, want %+v", got, tt.stats)
+			}
+		})
+	}
+}
+
+// TestWaitingNodesLifetime: a waiting node outlives the end of its parent
+// session (the client may load that session again, and its replayed task
+// then links the child), but not the connection: Close drops it, counted
+// as swept, as it drops what waits for the sessions.
+func TestWaitingNodesLifetime(t *testing.T) {
+	closeRoot := tw.Request(9, "session/close", map[string]any{"sessionId": "root"})
+	tests := []struct {
+		name   string
+		close  bool     // Conn.Close after the frames
+		frames [][]byte // agent frames, but closeRoot
+		want   string   // in the last frame's events
+		live   int
+		swept  uint64
+	}{
+		{name: "its parent closed, then back", frames: [][]byte{treeUpdate([]any{node("kid", "root", "running", "general")}),
+			closeRoot, taskStart("root", "task1"), taskDone("root", "task1", "kid")},
+			want: `"subagent_task":{"subagent_type":"general","status":"running","child_session_id":"kid"}`},
+		{name: "Close", close: true, frames: [][]byte{treeUpdate([]any{node("kid", "root", "running", "general"), node("gk", "kid", "running", "explore")})},
+			swept: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := conn(t, acpdialect.Options{})
+			var out string
+			for _, f := range tt.frames {
+				out = feed(t, c, f, bytes.Equal(f, closeRoot))
+			}
+			if !strings.Contains(out, tt.want) {
+				t.Errorf("events\n%s\nwant %s", out, tt.want)
+			}
+			if tt.close {
+				c.Close()
+			}
+			if st := c.Stats().Pending; st.Live != tt.live || st.Swept != tt.swept {
+				t.Errorf("pending live %d, swept %d; want %d, %d", st.Live, st.Swept, tt.live, tt.swept)
 			}
 		})
 	}
