@@ -293,6 +293,36 @@ func TestCursorTaskWithoutSession(t *testing.T) {
 	}
 }
 
+// TestCursorTaskWithoutToolCallID: cursor/task params (an object) that
+// name no tool call carry metadata nothing can take: each is dropped and
+// counted, with a turn in flight or not. Params that are not an object
+// say nothing and count nothing. Every request is answered {}.
+func TestCursorTaskWithoutToolCallID(t *testing.T) {
+	tests := []struct {
+		name, params string
+		dropped      uint64
+	}{
+		{"no toolCallId", `{"description":"d","prompt":"p"}`, 1},
+		{"empty toolCallId", `{"toolCallId":"","description":"d"}`, 1},
+		{"numeric toolCallId", `{"toolCallId":7,"description":"d"}`, 1},
+		{"empty object", `{}`, 1},
+		{"array params", `["tool-1"]`, 0},
+		{"string params", `"tool-1"`, 0},
+		{"with a toolCallId it waits", `{"toolCallId":"tool-9","description":"d"}`, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := cursorConn(t, acpdialect.Options{}) // s1, a turn in flight
+			if r := h.in([]byte(taskFrame("7", tc.params))); string(r.Reply) != okReply7 {
+				t.Errorf("reply %q", r.Reply)
+			}
+			if st := h.c.Stats(); st.LateDropped != tc.dropped {
+				t.Errorf("late dropped %d, want %d", st.LateDropped, tc.dropped)
+			}
+		})
+	}
+}
+
 // Scenario 7: two sessions on one connection; nothing crosses.
 func TestCursorTwoSessions(t *testing.T) {
 	h := cursorConn(t, acpdialect.Options{}) // s1, turn 3 in flight

@@ -97,9 +97,11 @@ func Match(name, title string) bool {
 // call it names.
 func HandleTask(params gjson.Result) acpdialect.Action {
 	meta, ok := ParseTask(params)
-	if !ok {
+	if !ok && !params.IsObject() {
 		return acpdialect.Action{}
 	}
+	// Without a tool call id (ToolCallID "") the Conn drops the metadata
+	// and counts it in Stats.LateDropped, as it does a half it cannot place.
 	return acpdialect.Action{Late: acpdialect.Late{
 		ToolCallID: meta.ToolCallID,
 		Payload: acpdialect.Payload{

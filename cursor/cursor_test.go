@@ -186,7 +186,10 @@ func TestHandleTask(t *testing.T) {
 		{"no model", `{"toolCallId":"t","prompt":"p"}`,
 			acpdialect.Late{ToolCallID: "t", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
 				SubagentTask: &acpdialect.SubagentTask{Prompt: "p"}}}},
-		{"no tool call id: nothing to correlate", `{"description":"d"}`, acpdialect.Late{}},
+		// Nothing to correlate: a half without a tool call id, which the
+		// Conn drops and counts.
+		{"no tool call id", `{"description":"d"}`, acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
+			SubagentTask: &acpdialect.SubagentTask{Description: "d"}}}},
 		{"params not an object", `"x"`, acpdialect.Late{}},
 		{"params missing", ``, acpdialect.Late{}},
 	}
