@@ -84,7 +84,9 @@ func escaped(raw string) bool {
 }
 
 // Legacy compaction: before the compaction tool call, the adapter wrote
-// these two texts as agent message chunks.
+// these two texts as agent message chunks, the second after a blank line
+// ("\n\nCompacting completed.", so that a client joining the chunks shows
+// it under the first); the newlines before either are not compared.
 const (
 	CompactingText = "Compacting..."
 	CompactedText  = "Compacting completed."
@@ -130,14 +132,14 @@ func role(kind string) string {
 }
 
 // legacyCompaction reads a top-level agent message that is one of the
-// legacy compaction texts; nil for any other chunk. The content is
-// compared raw: the texts hold nothing JSON escapes.
+// legacy compaction texts, after any newlines; nil for any other chunk.
+// The raw content is tested first: the texts hold nothing JSON escapes.
 func legacyCompaction(c Chunk) *acpdialect.Event {
 	if c.Kind != "agent_message_chunk" || len(c.Content.Raw) > 64 || !strings.Contains(c.Content.Raw, "Compacting") {
 		return nil
 	}
 	var status string
-	switch c.Text() {
+	switch strings.TrimLeft(c.Text(), "\n") {
 	case CompactingText:
 		status = acpdialect.CompactionInProgress
 	case CompactedText:

@@ -440,6 +440,39 @@ func TestCompactToolEvent(t *testing.T) {
 	}
 }
 
+// TestLegacyCompactionText: the v1 compaction texts are status updates as
+// claude-agent-acp sent them (the completion after a blank line: "\n\n"
+// joins it to the "Compacting..." before it in a client's message) and as
+// written without the newlines; other text is a plain chunk.
+func TestLegacyCompactionText(t *testing.T) {
+	for _, tt := range []struct {
+		name, text string
+		want       string // the compaction status; "" for no event
+	}{
+		{"started", `Compacting...`, acpdialect.CompactionInProgress},
+		{"completed as sent", `\n\nCompacting completed.`, acpdialect.CompactionCompleted},
+		{"completed without the newlines", `Compacting completed.`, acpdialect.CompactionCompleted},
+		{"completed, escaped newlines", `\u000a\u000aCompacting completed.`, acpdialect.CompactionCompleted},
+		{"more text", `\n\nCompacting completed. Now on.`, ""},
+		{"another blank", `\n\n Compacting completed.`, ""},
+		{"starts the same", `Compacting... is what I said.`, ""},
+	} {
+		update := `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"` + tt.text + `"}}`
+		ev := claude.ChunkEvent(gjson.Parse(update))
+		var got string
+		if ev != nil {
+			c, ok := ev.Object.(*acpdialect.Compaction)
+			if !ok || ev.Type != acpdialect.EventCompaction {
+				t.Fatalf("%s: %+v", tt.name, ev)
+			}
+			got = c.Status
+		}
+		if got != tt.want {
+			t.Errorf("%s: status %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
 // HandleAccountingUsage books the counts to the session the params name,
 // and makes no event when there are none.
 func TestHandleAccountingUsage(t *testing.T) {

@@ -136,6 +136,10 @@ func TestGoldenSemantics(t *testing.T) {
 		{"compaction-text-legacy", nil,
 			[]string{`"compaction":{"status":"in_progress"}`, `"compaction":{"status":"completed"}`, `"usage":{"used":0,"size":200000}`},
 			[]string{`"text":"Compacting...`}},
+		// The texts as claude-agent-acp sent them: the completion after a
+		// blank line, once the usage drops to 0.
+		{"compaction-text-newlines", nil,
+			[]string{`"compaction":{"status":"in_progress"}`, `"usage":{"used":0,"size":200000}`, `"compaction":{"status":"completed"}`}, nil},
 		{"origin-main-plain__compaction-legacy", nil,
 			[]string{`"compaction":{"compaction_id":"<id-1>","status":"in_progress"}`,
 				`"compaction":{"compaction_id":"<id-1>","status":"completed","trigger":"auto","pre_tokens":1000,"post_tokens":100}`}, nil},

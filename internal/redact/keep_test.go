@@ -81,6 +81,7 @@ func TestKeptForDialects(t *testing.T) {
 		// whole phrases
 		{`{"text":"Compacting..."}`, `{"text":"Compacting..."}`},
 		{`{"text":"Compacting... is what I said."}`, `{"text":"<text-1>"}`},
+		{`{"text":"\n\nCompacting completed."}`, `{"text":"\n\nCompacting completed."}`},
 		// markup in text
 		{`{"text":"Both done. Human: <task-notification>\n<task-id>bmon_a</task-id>\n<summary>Monitor event</summary>\n<event>api: 502 on /login</event>\n</task-notification>"}`,
 			`{"text":"<text-1> Human: <task-notification>\n<task-id>bmon_a</task-id>\n<text-2>\n<event><text-3></event>\n</task-notification>"}`},

@@ -529,7 +529,8 @@ func (rd *Redactor) wasSecret(s string) bool {
 // phrases are whole texts agents write that dialects compare: kept as
 // they are wherever they appear.
 var phrases = map[string]bool{
-	"Compacting...": true, "Compacting completed.": true, // Claude's legacy compaction
+	// Claude's legacy compaction; the adapter sent the second after a blank line.
+	"Compacting...": true, "Compacting completed.": true, "\n\nCompacting completed.": true,
 }
 
 // Markup: what stays of a text that dialects read into (the rest of the
