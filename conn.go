@@ -374,7 +374,10 @@ type toolState struct {
 	// announced says a tool_call frame has named the card: until one
 	// has, a tool_call in the card's epoch merges rather than restarts.
 	announced bool
-	child     string // the subagent run the card is for (Dialect.Runs), owned
+	// stdName says the card's Tool.Name is ACP's standard name, which a
+	// vendor's name never replaces (withName).
+	stdName bool
+	child   string // the subagent run the card is for (Dialect.Runs), owned
 }
 
 // NewConn returns a normalizer for one agent connection.

@@ -44,7 +44,10 @@ type Payload struct {
 	// reported under one tool call id (see RunID).
 	WireToolCallID string `json:"wire_tool_call_id,omitempty"`
 	// Tool is the tool's identity where the agent names it beside the ACP
-	// kind (Grok's _meta["x.ai/tool"]).
+	// kind. Its Name is ACP's standard name (ToolCall.name) when a frame
+	// gives one, else the vendor's (Claude's _meta.claudeCode.toolName,
+	// Grok's _meta["x.ai/tool"], Devin's inferenceToolName); a frame
+	// without one keeps it.
 	Tool *Tool `json:"tool,omitempty"`
 	// Chain is the group of tool calls this one belongs to, where the
 	// agent groups the calls of one step (Goose's tool chains), so that a

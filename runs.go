@@ -7,6 +7,7 @@ import (
 
 	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
 )
 
 // Run is a subagent run a tool call frame speaks of (Dialect.Runs): the
@@ -202,7 +203,9 @@ func (c *Conn) touchRun(s *session, u *frame.ToolUpdate, r Run) []Event {
 		return nil
 	}
 	old := st.payload
-	next := c.acyclicParent(k, old, c.bound(c.d.ToolCall(*u, old)))
+	// The frame is another tool call's: its standard name is not the
+	// run's, but the run's own is kept.
+	next := c.acyclicParent(k, old, st.withName(old, c.bound(c.d.ToolCall(*u, old)), gjson.Result{}))
 	next.Status = forwardStatus(old.Status, next.Status)
 	st.payload = next
 	c.tools.Changed(k)

@@ -180,6 +180,7 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 		next = c.bound(c.d.ToolCall(*u, next))
 	}
 	next = c.takeLate(k, next)
+	next = st.withName(old, next, u.Name)
 	next = st.withGeneric(next, u)
 	if early || o.run {
 		next.Status = forwardStatus(old.Status, next.Status)
@@ -334,6 +335,37 @@ func (st *toolState) Cut(max int) bool {
 		g.ACPKind = st.acpKind // a copy already (cutFields)
 	}
 	return cut
+}
+
+// withName gives the card ACP's standard tool name (the update's string
+// name, the tool-call-name RFD), over any name the dialect read from the
+// vendor's keys: the frame's, else the one an earlier frame gave, which a
+// later frame without one keeps. It is applied after the dialect's
+// ToolCall, which sees the vendor's view (and whose own name the standard
+// one then replaces). The name is copied: the card outlives the frame.
+func (st *toolState) withName(old, p Payload, name gjson.Result) Payload {
+	switch {
+	case name.Type == gjson.String && name.Str != "":
+		st.stdName = true
+	case !st.stdName || old.Tool == nil:
+		return p
+	default:
+		name.Str = old.Tool.Name
+	}
+	if p.Tool != nil && p.Tool.Name == name.Str {
+		return p
+	}
+	var t Tool
+	if p.Tool != nil {
+		t = *p.Tool
+	}
+	if old.Tool != nil && old.Tool.Name == name.Str {
+		t.Name = old.Tool.Name // the card's own copy
+	} else {
+		t.Name = strings.Clone(name.Str)
+	}
+	p.Tool = &t
+	return p
 }
 
 // withGeneric gives an unclaimed payload its generic object with the ACP

@@ -31,7 +31,7 @@ const (
 // running on beside it. The task's later updates reach the tool call's
 // card only.
 func TestAsyncTaskToolCallIDAfterSpawn(t *testing.T) {
-	shell := `{"kind":"shell","status":"completed","title":"sleep 100","shell":{"command":"sleep 100","background":true}}`
+	shell := `{"kind":"shell","status":"completed","title":"sleep 100","tool":{"name":"Bash"},"shell":{"command":"sleep 100","background":true}}`
 	tests := []struct {
 		name   string
 		frames []string
@@ -98,7 +98,7 @@ func TestAsyncTaskTypeTask(t *testing.T) {
 		{"no tool call", []string{fmt.Sprintf(task, "")},
 			map[string]string{"t1": `{"kind":"generic","status":"in_progress","title":"Background task"}`}},
 		{"a tool call's", []string{lateBash, fmt.Sprintf(task, `,"toolCallId":"toolu_X"`)},
-			map[string]string{"toolu_X": `{"kind":"shell","status":"pending","title":"Background task","shell":{"command":"sleep 100"}}`}},
+			map[string]string{"toolu_X": `{"kind":"shell","status":"pending","title":"Background task","tool":{"name":"Bash"},"shell":{"command":"sleep 100"}}`}},
 		// An SDK type claude-agent-acp passes through as it is.
 		{"another type", []string{`{"sessionUpdate":"async_task_spawned","asyncTaskId":"t2","name":"dream","taskType":"dream"}`},
 			map[string]string{"t2": `{"kind":"generic","status":"in_progress","title":"dream"}`}},
@@ -134,7 +134,7 @@ func TestAsyncTaskSpawnRunning(t *testing.T) {
 		{"the spawn names an unknown state", []string{`{"sessionUpdate":"async_task_spawned","asyncTaskId":"w3","name":"x","taskType":"workflow","state":"queued"}`},
 			map[string]string{"w3": `{"kind":"generic","status":"in_progress","title":"x"}`}},
 		{"a tool call's card", []string{lateBash, lateBashDone, `{"sessionUpdate":"async_task_spawned","asyncTaskId":"bash_1","taskType":"shell","description":"sleep 100","toolCallId":"toolu_X"}`},
-			map[string]string{"toolu_X": `{"kind":"shell","status":"completed","title":"sleep 100","shell":{"command":"sleep 100","background":true}}`}},
+			map[string]string{"toolu_X": `{"kind":"shell","status":"completed","title":"sleep 100","tool":{"name":"Bash"},"shell":{"command":"sleep 100","background":true}}`}},
 		{"then a state", []string{lateSpawn, lateDone},
 			map[string]string{"bash_1": `{"kind":"shell","status":"completed","shell":{"command":"sleep 100","background":true}}`}},
 	}

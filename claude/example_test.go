@@ -33,7 +33,7 @@ func Example() {
 	}
 	// Output:
 	// {"type":"capabilities","agent":"claude","method":"initialize","id":0,"capabilities":{"prompt_queueing":true}}
-	// {"type":"tool_call","agent":"claude","session_id":"s1","tool_call_id":"t1","payload":{"kind":"subagent_task","status":"in_progress","title":"Explore","subagent_task":{"description":"Explore","prompt":"Find the parser"}}}
+	// {"type":"tool_call","agent":"claude","session_id":"s1","tool_call_id":"t1","payload":{"kind":"subagent_task","status":"in_progress","title":"Explore","tool":{"name":"Agent"},"subagent_task":{"description":"Explore","prompt":"Find the parser"}}}
 	// {"type":"message","agent":"claude","session_id":"s1","message":{"role":"assistant","text":"Looking.","parent_tool_call_id":"t1"}}
 }
 

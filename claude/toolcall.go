@@ -72,10 +72,11 @@ func (c *Code) readClaudeCode(r *frame.Reader) {
 }
 
 // ToolCall recognizes Claude's tool calls and merges what each update
-// says: the parent a subagent's work names, and by tool name a
-// subagent_task (Agent, Task, or subagent:true), a shell (Bash, or any
-// update with terminal metadata), a monitor (Monitor), a wakeup
-// (ScheduleWakeup) or an mcp_tool (a strictly parsed mcp__server__tool).
+// says: the tool's name (Payload.Tool), the parent a subagent's work
+// names, and by tool name a subagent_task (Agent, Task, or
+// subagent:true), a shell (Bash, or any update with terminal metadata), a
+// monitor (Monitor), a wakeup (ScheduleWakeup) or an mcp_tool (a strictly
+// parsed mcp__server__tool).
 // A card keeps the kind it was first given: later updates often carry no
 // _meta. Kind objects are copied before they change.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
@@ -85,6 +86,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		// a card the client has.
 		prev.ParentToolCallID = strings.Clone(c.Parent)
 	}
+	prev = named(prev, c.ToolName)
 	switch kindOf(c, prev) {
 	case acpdialect.KindSubagentTask:
 		return subagentCall(u, c, prev)
@@ -98,6 +100,22 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		return mcpCall(u, c, prev)
 	}
 	return prev
+}
+
+// named gives the card the SDK's tool name (Payload.Tool.Name), a copy:
+// as Devin's, a later update's name replaces it and one without keeps it
+// (ACP's own name, which the Conn applies after, wins over both).
+func named(p acpdialect.Payload, name string) acpdialect.Payload {
+	if name == "" || (p.Tool != nil && p.Tool.Name == name) {
+		return p
+	}
+	var t acpdialect.Tool
+	if p.Tool != nil {
+		t = *p.Tool
+	}
+	t.Name = strings.Clone(name)
+	p.Tool = &t
+	return p
 }
 
 // kindOf picks the payload kind of a card: the one it has, else the one its

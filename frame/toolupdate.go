@@ -15,6 +15,7 @@ type ToolUpdate struct {
 	Status    gjson.Result
 	Title     gjson.Result
 	ACPKind   gjson.Result // the ACP tool kind: read, edit, execute, ...
+	Name      gjson.Result // ACP's programmatic tool name (the tool-call-name RFD): read_file, ...
 	RawInput  gjson.Result
 	RawOutput gjson.Result
 	Meta      gjson.Result // _meta
@@ -33,7 +34,7 @@ func ReadToolUpdate(update gjson.Result) ToolUpdate {
 // session/update frame carries it (inside the frame and its params, which
 // the nesting limit counts). When it is not, the view may stop short of
 // what ReadToolUpdate reads: read it again with ReadToolUpdate. It fills
-// the caller's view rather than returning one: a ToolUpdate is some 650
+// the caller's view rather than returning one: a ToolUpdate is some 730
 // bytes, and this is the read of every tool call frame.
 func ReadToolUpdateChecked(u *ToolUpdate, update gjson.Result) bool {
 	*u = ToolUpdate{}
@@ -61,6 +62,8 @@ func readToolUpdate(u *ToolUpdate, update gjson.Result, check bool) bool {
 			dst = &u.Title
 		case "kind":
 			dst = &u.ACPKind
+		case "name":
+			dst = &u.Name
 		case "rawInput":
 			dst = &u.RawInput
 		case "rawOutput":

@@ -35,7 +35,9 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	if t, ok := ParseTool(u.Meta); ok && (prev.Tool == nil || *prev.Tool != t) {
 		prev.Tool = frame.Keep(t)
 	}
-	if prev.Tool == nil || prev.Tool.Name != ToolTerminal {
+	// A shell card stays one when ACP's standard name (which the Conn
+	// puts over the vendor's) names the tool otherwise.
+	if prev.Kind != acpdialect.KindShell && (prev.Tool == nil || prev.Tool.Name != ToolTerminal) {
 		return prev
 	}
 	var sh acpdialect.Shell

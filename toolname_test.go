@@ -1,0 +1,117 @@
+package acpdialect_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	claudedialect "github.com/acpdialect/acpdialect/claude"
+	"github.com/acpdialect/acpdialect/devin"
+	"github.com/acpdialect/acpdialect/dialects"
+	"github.com/acpdialect/acpdialect/grok"
+	"github.com/tidwall/gjson"
+)
+
+// toolFrame is a tool call frame of session s1 for tool call t1, its
+// update's members after sessionUpdate given.
+func toolFrame(kind, members string) string {
+	return fmt.Sprintf(`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":%q,"toolCallId":"t1"%s}}}`, kind, members)
+}
+
+// TestToolName: a card's tool name is ACP's standard name (the update's
+// string name, the tool-call-name RFD) when a frame gives one, over the
+// vendor's, on every connection; a later frame without it keeps it, a
+// value of another type is ignored. Without it the name is the vendor's
+// (Claude's _meta.claudeCode.toolName, Devin's, Grok's).
+func TestToolName(t *testing.T) {
+	const (
+		claudeRead = `,"_meta":{"claudeCode":{"toolName":"Read"}}`
+		claudeBash = `,"_meta":{"claudeCode":{"toolName":"Bash"}}`
+	)
+	tests := []struct {
+		name   string
+		agent  string // "" for an agent no dialect knows
+		frames []string
+		want   string // the last card's payload.tool, "" for none
+	}{
+		{"standard name alone, unknown agent", "",
+			[]string{toolFrame("tool_call", `,"name":"read_file","kind":"read"`)},
+			`{"name":"read_file"}`},
+		{"no name, unknown agent", "",
+			[]string{toolFrame("tool_call", `,"kind":"read","title":"Read a.go"`)},
+			""},
+		{"absent on a later update: kept", "",
+			[]string{toolFrame("tool_call", `,"name":"read_file","kind":"read"`),
+				toolFrame("tool_call_update", `,"status":"completed"`)},
+			`{"name":"read_file"}`},
+		{"a later standard name renames", "",
+			[]string{toolFrame("tool_call", `,"name":"read_file","kind":"read"`),
+				toolFrame("tool_call_update", `,"name":"grep","status":"completed"`)},
+			`{"name":"grep"}`},
+		{"non-string name ignored", "",
+			[]string{toolFrame("tool_call", `,"name":{"x":1},"kind":"read"`),
+				toolFrame("tool_call_update", `,"name":7,"status":"completed"`),
+				toolFrame("tool_call_update", `,"name":null,"title":"Read"`)},
+			""},
+		{"non-string and empty names keep the standard one", "",
+			[]string{toolFrame("tool_call", `,"name":"read_file","kind":"read"`),
+				toolFrame("tool_call_update", `,"name":["grep"],"status":"in_progress"`),
+				toolFrame("tool_call_update", `,"name":"","status":"completed"`)},
+			`{"name":"read_file"}`},
+		{"Claude: the vendor's name", claudedialect.ID,
+			[]string{toolFrame("tool_call", `,"kind":"read"`+claudeRead),
+				toolFrame("tool_call_update", `,"status":"completed"`)},
+			`{"name":"Read"}`},
+		{"Claude: standard and vendor, standard wins", claudedialect.ID,
+			[]string{toolFrame("tool_call", `,"name":"read_file","kind":"read"`+claudeRead)},
+			`{"name":"read_file"}`},
+		{"Claude: the vendor's on a later update does not replace the standard", claudedialect.ID,
+			[]string{toolFrame("tool_call", `,"name":"read_file","kind":"read"`),
+				toolFrame("tool_call_update", `,"status":"completed"`+claudeRead)},
+			`{"name":"read_file"}`},
+		{"Claude: non-string standard name, the vendor's", claudedialect.ID,
+			[]string{toolFrame("tool_call", `,"name":true,"kind":"read"`+claudeRead)},
+			`{"name":"Read"}`},
+		{"Claude: a shell card keeps its kind under a standard name", claudedialect.ID,
+			[]string{toolFrame("tool_call", `,"name":"run_shell","rawInput":{"command":"ls"}`+claudeBash)},
+			`{"name":"run_shell"}`},
+		{"Devin: standard and vendor, standard wins", devin.ID,
+			[]string{toolFrame("tool_call", `,"name":"exec_cmd","kind":"execute","_meta":{"cognition.ai/inferenceToolName":"exec"}`),
+				toolFrame("tool_call_update", `,"status":"completed","_meta":{"cognition.ai/inferenceToolName":"exec"}`)},
+			`{"name":"exec_cmd"}`},
+		{"Grok: standard name over x.ai/tool's, its other fields kept", grok.ID,
+			[]string{toolFrame("tool_call", `,"name":"read","_meta":{"x.ai/tool":{"name":"read_file","kind":"read","namespace":"grok_build"}}`),
+				toolFrame("tool_call_update", `,"status":"completed","_meta":{"x.ai/tool":{"name":"read_file","kind":"read","namespace":"grok_build"}}`)},
+			`{"name":"read","kind":"read","namespace":"grok_build"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := dialects.Registry().NewConn(acpdialect.Options{Agent: tt.agent})
+			if tt.agent == "" {
+				c = acpdialect.NewRegistry().NewConn(acpdialect.Options{})
+			}
+			got := feedFrames(t, c, tt.frames...)
+			if len(got) == 0 {
+				t.Fatal("no event")
+			}
+			last := gjson.Get(got[len(got)-1], "payload.tool").Raw
+			if last != tt.want {
+				t.Errorf("payload.tool = %s, want %s\nevents %q", last, tt.want, got)
+			}
+		})
+	}
+}
+
+// TestToolNameGrokShell: a Grok terminal card stays a shell card, its
+// later updates merged, when ACP's standard name names the tool otherwise
+// than x.ai/tool.
+func TestToolNameGrokShell(t *testing.T) {
+	c := dialects.Registry().NewConn(acpdialect.Options{Agent: grok.ID})
+	got := feedFrames(t, c,
+		toolFrame("tool_call", `,"name":"terminal","rawInput":{"command":"ls"},"_meta":{"x.ai/tool":{"name":"run_terminal_command"}}`),
+		toolFrame("tool_call_update", `,"status":"completed","rawOutput":{"output":"a.go","exit_code":0}`))
+	want := `{"kind":"shell","status":"completed","tool":{"name":"terminal"},"shell":{"command":"ls","output":"a.go","exit_code":0}}`
+	if len(got) == 0 || gjson.Get(got[len(got)-1], "payload").Raw != want {
+		t.Errorf("events %q\nwant last payload %s", got, want)
+	}
+}
