@@ -92,23 +92,30 @@ func (c *Conn) finishEvent(ev *Event, act Action) {
 		t.Items = c.keepTodos(s, s.todos(t.Items, act.Merge))
 	}
 	if p := ev.Permission(); ev.Type == EventPermission && p != nil {
-		c.mcpIdentity(s, ev.ToolCallID, p)
+		c.cardIdentity(s, ev.ToolCallID, p)
 	}
 }
 
-// mcpIdentity names the MCP server and tool of a permission request that
-// names neither, from the MCP card of its tool call: codex-acp asks to
-// approve an MCP call by the call's id alone, since the card is already
-// shown. The card's strings are its own, never changed in place.
-func (c *Conn) mcpIdentity(s *session, toolCallID string, p *Permission) {
-	if p.Server != "" || p.Tool != "" || toolCallID == "" {
+// cardIdentity fills in what a permission request leaves out from the
+// card of its tool call: the tool's name (claude-agent-acp's requests for
+// AIR clients carry none), and an MCP tool's server and tool (codex-acp
+// asks to approve an MCP call by the call's id alone, since the card is
+// already shown). The card's strings are its own, never changed in place.
+func (c *Conn) cardIdentity(s *session, toolCallID string, p *Permission) {
+	mcp := p.Server == "" && p.Tool == ""
+	if toolCallID == "" || (p.ToolName != "" && !mcp) {
 		return
 	}
 	st := c.tools.Get(correlate.Key{Session: s.id, ID: toolCallID})
-	if st == nil || st.payload.MCPTool == nil {
+	if st == nil {
 		return
 	}
-	p.Server, p.Tool = st.payload.MCPTool.Server, st.payload.MCPTool.Tool
+	if t := st.payload.Tool; p.ToolName == "" && t != nil {
+		p.ToolName = t.Name
+	}
+	if m := st.payload.MCPTool; mcp && m != nil {
+		p.Server, p.Tool = m.Server, m.Tool
+	}
 }
 
 // attribute picks the session a vendor frame without a session id belongs

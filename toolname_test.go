@@ -115,3 +115,37 @@ func TestToolNameGrokShell(t *testing.T) {
 		t.Errorf("events %q\nwant last payload %s", got, want)
 	}
 }
+
+// TestPermissionToolNameFromCard: a permission request that names no tool
+// (claude-agent-acp's for AIR clients) takes the tool name of its tool
+// call's card; one that names its tool keeps it, and one whose card the
+// Conn does not hold names none.
+func TestPermissionToolNameFromCard(t *testing.T) {
+	const card = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","kind":"execute","title":"ls","_meta":{"claudeCode":{"toolName":"Bash"}}}}}`
+	ask := func(toolCall string) string {
+		return `<{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":` + toolCall + `,"options":[{"optionId":"allow","kind":"allow_once"}]}}`
+	}
+	tests := []struct {
+		name   string
+		frames []string
+		want   string // the permission's tool_name
+	}{
+		{"no tool name: the card's", []string{card, ask(`{"toolCallId":"t1","title":"ls"}`)}, "Bash"},
+		{"its own tool name kept", []string{card, ask(`{"toolCallId":"t1","_meta":{"claudeCode":{"toolName":"Shell"}}}`)}, "Shell"},
+		{"ACP's name kept", []string{card, ask(`{"toolCallId":"t1","name":"run"}`)}, "run"},
+		{"no card", []string{ask(`{"toolCallId":"t1","title":"ls"}`)}, ""},
+		{"another tool call's card", []string{card, ask(`{"toolCallId":"t2","title":"ls"}`)}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := dialects.Registry().NewConn(acpdialect.Options{Agent: claudedialect.ID})
+			got := feedFrames(t, c, tt.frames...)
+			if len(got) == 0 || gjson.Get(got[len(got)-1], "type").Str != acpdialect.EventPermission {
+				t.Fatalf("events %q: want a permission event last", got)
+			}
+			if name := gjson.Get(got[len(got)-1], "permission.tool_name").Str; name != tt.want {
+				t.Errorf("tool_name = %q, want %q\nevents %q", name, tt.want, got)
+			}
+		})
+	}
+}
