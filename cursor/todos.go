@@ -31,9 +31,10 @@ func HandleTodos(params gjson.Result) acpdialect.Action {
 // nil), whether to merge them into the session's list, and the tool call
 // they belong to. A todo without an id is keyed by its text (its ID is
 // "content:" and the text, "#n" added for the nth of that text in the list,
-// and FromText is set), and one with neither is skipped. A status other than pending, in_progress
-// (or inProgress), completed or cancelled is dropped (empty). Fields of the
-// wrong type are absent; of a key that appears twice the first counts.
+// and FromText is set), and one with neither is skipped. A status other
+// than pending, in_progress (or inProgress), completed or cancelled is
+// dropped (empty). Fields of the wrong type are absent; of a key that
+// appears twice the first counts.
 func ParseTodos(params gjson.Result) (items []acpdialect.Todo, merge bool, toolCallID string) {
 	p := parseTodosParams(params)
 	return p.items, p.merge, p.toolCallID
