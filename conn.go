@@ -1398,15 +1398,16 @@ func (c *Conn) observe(v frameView, method string) []Event {
 	if act.Event == nil {
 		return out
 	}
-	c.finishEvent(act.Event, act)
-	act.Event.Method = m.Name
-	if v.hasID {
-		act.Event.ID = json.RawMessage(strings.Clone(v.id.Raw))
-	}
 	if sid := scan.Result(scan.Member(v.params, "sessionId")); sid.Type == gjson.String {
 		if s := c.sessions[sid.Str]; s != nil {
 			act.Event.SessionID = s.id // the request names its session
 		}
+	}
+	// After the session is set: the card it names is one of that session.
+	c.finishEvent(act.Event, act)
+	act.Event.Method = m.Name
+	if v.hasID {
+		act.Event.ID = json.RawMessage(strings.Clone(v.id.Raw))
 	}
 	return append(out[:len(out):len(out)], *act.Event)
 }
