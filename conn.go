@@ -257,6 +257,9 @@ type Conn struct {
 	reqOrder []orderedID
 	reqSeq   uint64
 	reqBytes int64 // held in the budget for the tracked requests
+	// reqStale is the bytes of the ids that reqOrder's stale entries keep
+	// alive, which the budget no longer counts: see untrack.
+	reqStale int64
 	// rwCount and rwBytes are the rewritten requests among them
 	// (request.note set): bounded on their own, and never forgotten for
 	// another request (roomForRewrite).
@@ -977,6 +980,7 @@ func (c *Conn) forgetOldestRequest() bool {
 		if _, ok := c.live(c.reqOrder[0]); ok {
 			break
 		}
+		c.reqStale -= int64(len(c.reqOrder[0].id))
 		c.reqOrder[0] = orderedID{} // the array must not keep the id alive
 		c.reqOrder = c.reqOrder[1:]
 	}
@@ -1030,8 +1034,24 @@ func (c *Conn) untrack(id string, r request) {
 	if len(c.requests) == 0 {
 		clear(c.reqOrder) // nothing of the answered ids stays
 		c.reqOrder = c.reqOrder[:0]
+		c.reqStale = 0
+		return
+	}
+	// Its entry in the order is stale now and keeps its id alive, beside
+	// a request that may never be answered (a prompt of a session closed
+	// in mid-turn): past maxStaleOrder of such ids the order is
+	// compacted, else answered ids as large as MaxValue would fill it up
+	// to twice MaxRequests entries outside the budget.
+	c.reqStale += int64(len(id))
+	if c.reqStale > maxStaleOrder {
+		c.compactRequests()
 	}
 }
+
+// maxStaleOrder is the most bytes of answered ids the eviction order may
+// keep alive. A compaction walks the order (at most twice MaxRequests
+// entries) once per that many bytes of ids the client sent.
+const maxStaleOrder = 64 << 10
 
 // compactRequests drops answered ids from the eviction order, so that it
 // stays within twice the bound however many requests come and go.
@@ -1044,6 +1064,7 @@ func (c *Conn) compactRequests() {
 	}
 	clear(c.reqOrder[len(kept):])
 	c.reqOrder = kept
+	c.reqStale = 0
 }
 
 // response handles the agent's response to a client request. One that

@@ -262,3 +262,26 @@ func TestRetainedAnsweredRequests(t *testing.T) {
 	runtime.KeepAlive(id)
 	runtime.KeepAlive(h.c)
 }
+
+// 100 client requests with 1 MB ids, each answered at once, while one
+// prompt is never answered (its session closed mid-turn, say): the Conn
+// keeps nothing of the answered ids, although a request is still tracked.
+// The order the requests are forgotten in kept each answered id until
+// it grew to twice MaxRequests entries, outside the budget: 100 MB here.
+func TestRetainedAnsweredBesideUnanswered(t *testing.T) {
+	skipRetained(t)
+	id := big(1 << 20)
+	h := cursorConn(t, acpdialect.Options{}) // its prompt 3 is never answered
+	before := heapNow()
+	var buf []byte
+	for i := range 100 {
+		buf = bigFrame(buf, `{"jsonrpc":"2.0","id":"`+strconv.Itoa(i), id, `","method":"session/set_mode","params":{"sessionId":"s1","modeId":"ask"}}`)
+		h.out(buf)
+		buf = bigFrame(buf, `{"jsonrpc":"2.0","id":"`+strconv.Itoa(i), id, `","result":{}}`)
+		h.quiet(buf)
+	}
+	buf = nil
+	checkRetained(t, "100 answered requests with 1 MB ids beside an unanswered one", heapNow()-before, 0)
+	runtime.KeepAlive(id)
+	runtime.KeepAlive(h.c)
+}
