@@ -313,6 +313,9 @@ type session struct {
 	// marked is the dialect's session mark (Update.Mark).
 	marked  bool
 	loading int // session/load requests awaiting their response: history replays
+	// requests counts the tracked client requests made in it (request.created
+	// is its created): at its end those only it could use go (endRequests).
+	requests int
 	// ext is what a dialect with SessionHooks keeps: made on first use,
 	// so that other dialects' sessions stay as small as before.
 	ext *sessionExt
@@ -934,6 +937,9 @@ func (c *Conn) track(id string, r request, views bool) bool {
 	c.requests[id] = r
 	c.reqOrder = append(c.reqOrder, orderedID{id, r.order})
 	c.reqBytes += size
+	if s := c.madeIn(r); s != nil {
+		s.requests++
+	}
 	if r.note != nil {
 		c.rwCount++
 		c.rwBytes += size
@@ -1024,6 +1030,9 @@ func (c *Conn) live(e orderedID) (request, bool) {
 // untrack forgets a tracked request and gives back its bytes.
 func (c *Conn) untrack(id string, r request) {
 	delete(c.requests, id)
+	if s := c.madeIn(r); s != nil {
+		s.requests--
+	}
 	size := requestSize(id, r)
 	c.reqBytes -= size
 	if r.note != nil {
@@ -1045,6 +1054,33 @@ func (c *Conn) untrack(id string, r request) {
 	c.reqStale += int64(len(id))
 	if c.reqStale > maxStaleOrder {
 		c.compactRequests()
+	}
+}
+
+// madeIn returns the session a tracked request was made in, if it has
+// not ended since.
+func (c *Conn) madeIn(r request) *session {
+	if s := c.sessions[r.session]; s != nil && r.created != 0 && s.created == r.created {
+		return s
+	}
+	return nil
+}
+
+// endRequests forgets the tracked requests made in s, which ends: their
+// responses are about s (a prompt's ends a turn of s, a load's its
+// replay; the dialect's hooks and calls read them for s), and nothing of
+// a session outlives it. A session closed in mid-turn would otherwise
+// keep its prompt until MaxRequests later requests pushed it out. A
+// rewritten request stays until its response, which must still be
+// turned back for the client.
+func (c *Conn) endRequests(s *session) {
+	for id, r := range c.requests {
+		if s.requests == 0 {
+			return
+		}
+		if r.session == s.id && r.created == s.created && r.note == nil {
+			c.untrack(id, r)
+		}
 	}
 }
 
@@ -1335,6 +1371,9 @@ func (c *Conn) endSession(sid string) {
 	}
 	c.dueNow(sid)
 	c.dropEarly(sid)
+	if s.requests > 0 {
+		c.endRequests(s)
+	}
 	delete(c.sessions, sid)
 	size := s.held()
 	c.sessBytes -= size

@@ -54,3 +54,42 @@ func TestMaxSessionsEndsAnIdleSessionFirst(t *testing.T) {
 		})
 	}
 }
+
+// A session's end forgets the client requests made in it that still
+// await their response (a prompt in mid-turn, a mode change): their
+// responses could only end its turn or change its state, and nothing of a
+// session outlives it. They were kept until MaxRequests later requests
+// pushed them out. What the Conn holds after the end is what a Conn that
+// never saw the session holds.
+func TestSessionEndForgetsItsRequests(t *testing.T) {
+	closeReq := testwire.Request(9, "session/close", map[string]any{"sessionId": "s1"})
+	tests := []struct {
+		name string
+		opts acpdialect.Options
+		end  func(h *harness) // ends s1; also fed, alone, to the reference Conn
+	}{
+		{"session/close", acpdialect.Options{}, func(h *harness) {
+			h.out(closeReq)
+			h.quiet(testwire.Response(9, map[string]any{}))
+		}},
+		{"Conn.Close", acpdialect.Options{}, func(h *harness) { h.c.Close() }},
+		{"evicted at MaxSessions", acpdialect.Options{MaxSessions: 1}, func(h *harness) { h.session(8, "s2") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ref := newHarness(t, registry(), tt.opts)
+			ref.initialize("cursor-agent")
+			tt.end(ref)
+
+			h := cursorConn(t, tt.opts) // prompt 3 of s1 in flight
+			h.out(testwire.Request(4, "session/set_mode", map[string]any{"sessionId": "s1", "modeId": "ask"}))
+			tt.end(h)
+			if got, want := h.c.Stats().Budget.Used, ref.c.Stats().Budget.Used; got != want {
+				t.Errorf("after s1's end the budget holds %d bytes; a Conn that never saw s1 holds %d", got, want)
+			}
+			// Their responses, if they come, end nothing.
+			h.quiet(testwire.PromptResponse(3, "cancelled"))
+			h.quiet(testwire.Response(4, map[string]any{}))
+		})
+	}
+}
