@@ -38,10 +38,11 @@ var (
 )
 
 // awaited is a blocking agent request waiting for the client's answer, or
-// answered (done) and kept a while to refuse a second answer. A waiting one
-// holds its bytes in the budget (it must get its reply, so only its own
-// table answers it early); an answered one is charged, and the budget may
-// evict it.
+// answered (done) and kept a while to refuse a second answer: within twice
+// MaxRequests and the budget, and no longer than its session. A waiting
+// one holds its bytes in the budget (it must get its reply, so only its
+// own table answers it early); an answered one is charged, and the budget
+// may evict it.
 type awaited struct {
 	key      string // its key in the table
 	id       string // the id as the agent sent it: the reply echoes it
@@ -54,6 +55,10 @@ type awaited struct {
 	size     int64 // what it costs in the budget
 	charge   correlate.Charge
 	c        *Conn
+	// ended says its session ended (or the Conn closed) while it waited:
+	// once answered it is forgotten at once (settle), as nothing of a
+	// session outlives it.
+	ended bool
 }
 
 // awaitedOverhead is what a blocking request costs beyond its id, key and
@@ -124,6 +129,9 @@ func (c *Conn) awaitRequest(id, method, session string, def []byte) Result {
 		c:        c,
 	}
 	c.awaiting[key] = a
+	if s := c.sessions[session]; s != nil {
+		s.asked = true
+	}
 	c.waiting++
 	c.waitBytes += size
 	c.budget.Hold(size)
@@ -208,13 +216,17 @@ func (c *Conn) forget(a *awaited) {
 
 // settle marks a request answered and builds its reply: result, or e if
 // set. It now costs the budget what an answered request costs, and may be
-// evicted.
+// evicted; one whose session has ended is forgotten at once.
 func (c *Conn) settle(a *awaited, result []byte, e *RPCError) Result {
 	a.done = true
 	c.waiting--
 	c.waitBytes -= a.size
 	c.budget.Unhold(a.size)
-	c.budget.Add(&a.charge, a.size, a)
+	if a.ended {
+		defer c.forget(a) // once its reply is built from it
+	} else {
+		c.budget.Add(&a.charge, a.size, a)
+	}
 	c.stats.Replies++
 	ev := Event{Type: EventReply, Agent: c.Agent(), Method: a.method, ID: json.RawMessage(a.id)}
 	var frame []byte
@@ -246,7 +258,9 @@ func (c *Conn) Answer(id json.RawMessage, result json.RawMessage) (Result, error
 	if err := json.Compact(&compact, result); err != nil || !utf8.Valid(result) {
 		return Result{}, ErrInvalidResult
 	}
-	return c.settle(a, compact.Bytes(), nil), nil
+	r := c.settle(a, compact.Bytes(), nil)
+	c.tidyOrder()
+	return r, nil
 }
 
 // notPending is the error of an answer to no waiting request: with
@@ -271,6 +285,57 @@ func (c *Conn) AnswerDeadline(id json.RawMessage) (deadline time.Time, ok bool) 
 	return time.Time{}, false
 }
 
+// endAwaited ends the blocking requests of session sid, which ends: one
+// still waiting is due at once (the agent no longer waits for an answer:
+// the next Expire gives it its default, and an answer before that is still
+// the one the agent gets) and forgotten once answered; one answered is
+// forgotten now, as nothing of a session outlives it (else it stays until
+// twice MaxRequests later ones push it out, after Close too). A second
+// answer to either then gets ErrNotPending, as an unknown id does, and no
+// frame. asked says a request named the session while the Conn tracked
+// it: else only one that still waits may name it.
+func (c *Conn) endAwaited(sid string, asked bool) {
+	if c.waiting == 0 && !asked {
+		return
+	}
+	c.endAwaitedIf(func(a *awaited) bool { return a.session == sid })
+}
+
+// endAwaitedIf ends, as endAwaited does, the blocking requests that of
+// picks, and drops the forgotten ones' places in the order.
+func (c *Conn) endAwaitedIf(of func(*awaited) bool) {
+	now := c.Now()
+	kept := c.awaitOrder[:0]
+	for _, a := range c.awaitOrder {
+		switch {
+		case a.gone:
+			continue
+		case !of(a):
+		case a.done:
+			c.forget(a)
+			continue
+		default:
+			a.ended = true
+			if a.deadline.After(now) {
+				a.deadline = now
+			}
+		}
+		kept = append(kept, a)
+	}
+	clear(c.awaitOrder[len(kept):])
+	c.awaitOrder = kept
+}
+
+// tidyOrder empties the order once the table is: the requests forgotten
+// as they were answered after their session's end keep their places in it
+// until then (or until a prune).
+func (c *Conn) tidyOrder() {
+	if len(c.awaiting) == 0 && len(c.awaitOrder) > 0 {
+		clear(c.awaitOrder)
+		c.awaitOrder = c.awaitOrder[:0]
+	}
+}
+
 // dueNow makes the requests of a session that still wait due at once:
 // the client cancelled the turn, or the turn or the session ended, so the
 // agent no longer waits for an answer. Like ACP's permission requests at
@@ -287,19 +352,14 @@ func (c *Conn) dueNow(sid string) {
 	}
 }
 
-// dueAll makes every request that still waits due at once: the connection
-// is gone (Close). Not by session, as dueNow: a request may belong to no
-// session the Conn tracked (it came with no session known, or named one
-// the Conn does not track), and it must get its default all the same.
-func (c *Conn) dueAll() {
-	if c.waiting == 0 {
-		return
-	}
-	now := c.Now()
-	for _, a := range c.awaitOrder {
-		if !a.done && a.deadline.After(now) {
-			a.deadline = now
-		}
+// endAllAwaited ends every blocking request as endAwaited ends a
+// session's: the connection is gone (Close). Not by session: a request may
+// belong to no session the Conn tracked (it came with no session known, or
+// named one the Conn does not track), and it must get its default all the
+// same, and be forgotten once answered.
+func (c *Conn) endAllAwaited() {
+	if len(c.awaitOrder) > 0 {
+		c.endAwaitedIf(func(*awaited) bool { return true })
 	}
 }
 
@@ -330,6 +390,7 @@ func (c *Conn) Expire(now time.Time) []Result {
 		}
 		out = append(out, c.settle(a, a.def, nil))
 	}
+	c.tidyOrder()
 	return out
 }
 
@@ -365,7 +426,8 @@ func (c *Conn) clientsID(id string) Result {
 
 // clientResponse handles the client's response to an agent request: for
 // one awaiting an answer, it is the answer (the client wrote it itself).
-// A second response to such a request returns ErrNotPending. An id the
+// A second response to such a request returns ErrNotPending while it is
+// remembered (not once its session has ended: see endAwaited). An id the
 // agent reused for a request the client serves is no longer in the table
 // (clientsID), so the response to that request is not ours.
 func (c *Conn) clientResponse(v frameView) ([]Event, error) {
@@ -396,6 +458,7 @@ func (c *Conn) clientResponse(v frameView) ([]Event, error) {
 		body = []byte(emptyObject)
 	}
 	r := c.settle(a, body, e)
+	c.tidyOrder()
 	return r.Events, nil
 }
 

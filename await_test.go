@@ -386,7 +386,8 @@ func TestBlockingRequestDueAtClose(t *testing.T) {
 // Close makes due the requests of no tracked session too: one that came
 // before any session was known, and one that named a session the Conn
 // does not track. Each got no reply from Expire after Close, and the
-// agent waited on it for good (FuzzRequestFrames).
+// agent waited on it for good (FuzzRequestFrames). Once answered it is
+// forgotten, as a session's are at its end.
 func TestBlockingRequestOfNoSessionDueAtClose(t *testing.T) {
 	for _, tc := range []struct{ name, frame string }{
 		{"no session known", `{"jsonrpc":"2.0","id":1,"method":"vendor/ask","params":{"toolCallId":"q1"}}`},
@@ -405,6 +406,10 @@ func TestBlockingRequestOfNoSessionDueAtClose(t *testing.T) {
 			}
 			if r := h.c.Expire(clk.t); len(r) != 1 || string(r[0].Reply) != `{"jsonrpc":"2.0","id":1,"result":{"d":1}}`+"\n" {
 				t.Errorf("Expire after Close: %d results, want the default", len(r))
+			}
+			// Answered after Close, it is forgotten: no session holds it.
+			if table, order := h.c.AwaitHeld(); table != 0 || order != 0 {
+				t.Errorf("after Close and Expire: %d requests kept, %d in their order", table, order)
 			}
 		})
 	}

@@ -316,6 +316,9 @@ type session struct {
 	// requests counts the tracked client requests made in it (request.created
 	// is its created): at its end those only it could use go (endRequests).
 	requests int
+	// asked says a blocking agent request named it: at its end those
+	// answered are forgotten (endAwaited).
+	asked bool
 	// ext is what a dialect with SessionHooks keeps: made on first use,
 	// so that other dialects' sessions stay as small as before.
 	ext *sessionExt
@@ -473,13 +476,16 @@ func (c *Conn) Sessions() []string {
 // still waiting for the client's answer are due at once, as at the end of
 // a turn, those of no tracked session too: the next Expire returns each
 // one's default reply and reply event, so that a client's log shows how
-// each ended. Child halves still waiting for their card's link (OpenCode's
-// nodes, kept by child session alone, not with any session) are dropped,
-// counted as swept: no card can link them once the connection is gone.
+// each ended (an Answer before it is still the one the agent gets). Each
+// is forgotten once answered, and those answered already are forgotten
+// now: a second answer gets ErrNotPending, as for an unknown id. Child
+// halves still waiting for their card's link (OpenCode's nodes, kept by
+// child session alone, not with any session) are dropped, counted as
+// swept: no card can link them once the connection is gone.
 func (c *Conn) Close() {
 	c.endAll()
 	c.pending.SweepSession(childKey("").Session)
-	c.dueAll()
+	c.endAllAwaited()
 }
 
 // frameView is the top level of one frame, read without decoding it.
@@ -814,7 +820,10 @@ func (c *Conn) fastToolUpdate(b []byte, f fastUpdate) (Result, error) {
 // Outbound handles one frame from the client to the agent. Its Result has
 // no Reply (the client sends its own frames); its Events are what the frame
 // changed: the reply event when the frame is the client's own answer to a
-// blocking request. A second answer to one returns ErrNotPending; a frame
+// blocking request. A second answer to one returns ErrNotPending while
+// the Conn remembers the first (within twice MaxRequests and the budget,
+// until the request's session ends or Close): after that it is a response
+// to an id the Conn no longer knows, no event and no error; a frame
 // that is not valid JSON, which the agent rejects, changes nothing and
 // returns ErrInvalidJSON. A response under an id the agent has since given
 // to a request the client serves (Result.Reply) is that request's: no
@@ -1369,7 +1378,7 @@ func (c *Conn) endSession(sid string) {
 	if s == nil {
 		return
 	}
-	c.dueNow(sid)
+	c.endAwaited(sid, s.asked)
 	c.dropEarly(sid)
 	if s.requests > 0 {
 		c.endRequests(s)

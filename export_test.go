@@ -10,3 +10,8 @@ func (c *Conn) KeepsCard(sid, id string) bool {
 	st := c.tools.Get(correlate.Key{Session: sid, ID: id})
 	return st != nil && st.surfaced
 }
+
+// AwaitHeld reports how many blocking requests the Conn keeps, waiting or
+// answered, and the places in their order: what a session's end or Close
+// must leave none of.
+func (c *Conn) AwaitHeld() (table, order int) { return len(c.awaiting), len(c.awaitOrder) }

@@ -1,7 +1,10 @@
 package acpdialect_test
 
 import (
+	"encoding/json"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/internal/testwire"
@@ -92,4 +95,106 @@ func TestSessionEndForgetsItsRequests(t *testing.T) {
 			h.quiet(testwire.Response(4, map[string]any{}))
 		})
 	}
+}
+
+// A blocking request of a session that ends leaves nothing behind once
+// answered: an answered one was kept (to refuse a second answer) until
+// twice MaxRequests later ones pushed it out, whatever became of its
+// session, and after Conn.Close too. One still waiting at the end keeps
+// its behaviour: it is due at once, the next Expire answers its default,
+// and an answer that comes before is the one the agent gets. Either way
+// a second answer gets ErrNotPending and no frame, and the client's own
+// second response makes no event.
+func TestSessionEndForgetsItsAnswers(t *testing.T) {
+	closeReq := testwire.Request(9, "session/close", map[string]any{"sessionId": "s1"})
+	ends := []struct {
+		name string
+		opts acpdialect.Options
+		end  func(h *harness) // ends s1; also fed, alone, to the reference Conn
+	}{
+		{"session/close", acpdialect.Options{}, func(h *harness) {
+			h.out(closeReq)
+			h.quiet(testwire.Response(9, map[string]any{}))
+		}},
+		{"Conn.Close", acpdialect.Options{}, func(h *harness) { h.c.Close() }},
+		{"evicted at MaxSessions", acpdialect.Options{MaxSessions: 1}, func(h *harness) { h.session(8, "s2") }},
+	}
+	answers := []struct {
+		name   string
+		before bool                    // answered before the end, else after it
+		answer func(h *harness) []byte // returns the reply frame the agent gets
+	}{
+		{"Answer", true, answerOK},
+		{"the client's response", true, func(h *harness) []byte {
+			if ev, err := outbound(h.c, []byte(`{"jsonrpc":"2.0","id":7,"result":{"ok":1}}`)); err != nil || len(ev) != 1 {
+				h.t.Fatalf("the client's response: %v, %d events", err, len(ev))
+			}
+			return nil // the client sent it itself
+		}},
+		{"expired", true, expireOne},
+		{"Answer after the end", false, answerOK},
+		{"Expire after the end", false, expireOne},
+	}
+	for _, end := range ends {
+		for _, ans := range answers {
+			t.Run(end.name+"/"+ans.name, func(t *testing.T) {
+				clk := &clock{t: time.Unix(1000, 0)}
+				opts := end.opts
+				opts.ClientAnswers, opts.AnswerTimeout, opts.Now = true, time.Minute, clk.now
+				ref := newHarness(t, acpdialect.NewRegistry(asker()), opts)
+				ref.initialize("asker")
+				end.end(ref)
+
+				h := newHarness(t, acpdialect.NewRegistry(asker()), opts)
+				h.initialize("asker")
+				h.session(2, "s1")
+				h.out(testwire.Prompt(3, "s1", "go"))
+				if r := h.in(ask("7")); !r.Awaiting {
+					t.Fatalf("not awaiting: %q", r.Reply)
+				}
+				if ans.before {
+					clk.t = clk.t.Add(2 * time.Minute) // past the deadline, for "expired"
+					ans.answer(h)
+					end.end(h)
+				} else {
+					end.end(h)
+					if reply := ans.answer(h); reply == nil {
+						t.Fatal("the request waiting at the end got no reply")
+					}
+				}
+				if got, want := h.c.Stats().Budget.Used, ref.c.Stats().Budget.Used; got != want {
+					t.Errorf("after s1's end the budget holds %d bytes; a Conn that never saw s1 holds %d", got, want)
+				}
+				if r, err := h.c.Answer(json.RawMessage("7"), json.RawMessage(`{}`)); !errors.Is(err, acpdialect.ErrNotPending) || r.Reply != nil {
+					t.Errorf("second Answer: %q, %v; want ErrNotPending, no frame", r.Reply, err)
+				}
+				if ev, _ := outbound(h.c, []byte(`{"jsonrpc":"2.0","id":7,"result":{}}`)); len(ev) != 0 {
+					t.Errorf("the client's second response made events %s", eventLines(t, ev))
+				}
+				if rs := h.c.Expire(clk.t.Add(time.Hour)); len(rs) != 0 {
+					t.Errorf("Expire after the answer: %q", rs[0].Reply)
+				}
+			})
+		}
+	}
+}
+
+// answerOK answers request 7 with {"ok":1}.
+func answerOK(h *harness) []byte {
+	h.t.Helper()
+	r, err := h.c.Answer(json.RawMessage("7"), json.RawMessage(`{"ok":1}`))
+	if err != nil || string(r.Reply) != `{"jsonrpc":"2.0","id":7,"result":{"ok":1}}`+"\n" {
+		h.t.Fatalf("Answer: %q, %v", r.Reply, err)
+	}
+	return r.Reply
+}
+
+// expireOne runs Expire, which must answer request 7 its default.
+func expireOne(h *harness) []byte {
+	h.t.Helper()
+	rs := h.c.Expire(h.c.Now())
+	if len(rs) != 1 || string(rs[0].Reply) != `{"jsonrpc":"2.0","id":7,"result":{"d":1}}`+"\n" {
+		h.t.Fatalf("Expire: %d results, want request 7's default", len(rs))
+	}
+	return rs[0].Reply
 }

@@ -388,9 +388,10 @@ const soakMinRounds = 60
 // soakOptions are the bounds of the soak's Conns: the defaults, but for
 // two stores that outlive sessions by design, lowered so that they too
 // reach their bound in the soak's first half. Answered blocking requests
-// are kept (up to twice MaxRequests) to refuse a second answer, and
-// OpenCode's subagent nodes wait for their card by child session alone
-// (Child; one bucket of Pending.PerSession) until Conn.Close.
+// are kept (up to twice MaxRequests, until their session ends) to refuse
+// a second answer, and OpenCode's subagent nodes wait for their card by
+// child session alone (Child; one bucket of Pending.PerSession) until
+// Conn.Close.
 func soakOptions() acpdialect.Options {
 	return acpdialect.Options{MaxRequests: 64, Pending: correlate.Limits{PerSession: 64}}
 }
@@ -484,14 +485,20 @@ func soakGroupRun(t *testing.T, g *soakGroup, v soakVariant) {
 		t.Errorf("after Close: cards %d, late halves %d, links %d, parents %d, run links %d",
 			st.Tools.Live, st.Pending.Live, st.Links.Live, st.Parents.Live, st.RunLinks.Live)
 	}
+	if table, order := s.c.AwaitHeld(); table != 0 || order != 0 {
+		t.Errorf("after Close: %d blocking requests kept, %d in their order", table, order)
+	}
 }
 
 // soakClosed checks that closing a round's sessions released what they
-// held: what stays are the answered blocking requests (to refuse a second
-// answer, within their bound) and OpenCode's nodes waiting by child
-// session alone.
+// held: what stays are OpenCode's nodes waiting by child session alone.
+// A blocking request the round answered, or its Expire gave the default,
+// is forgotten with its session.
 func soakClosed(t *testing.T, s *soak) {
 	t.Helper()
+	if table, order := s.c.AwaitHeld(); table != 0 || order != 0 {
+		t.Fatalf("after closing every session: %d blocking requests kept, %d in their order", table, order)
+	}
 	st := s.c.Stats()
 	if n := len(s.c.Sessions()); n != 0 || st.Tools.Live != 0 || st.Links.Live != 0 || st.Parents.Live != 0 ||
 		st.RunLinks.Live != 0 || st.Pending.Live > soakOptions().Pending.PerSession {
