@@ -1188,7 +1188,11 @@ func (c *Conn) callResult(v frameView, r request) []Event {
 			return kids
 		}
 		ev.Agent, ev.Method = c.Agent(), r.method
-		if s := c.sessions[r.session]; s != nil {
+		// The session the request was made in, if it lives: not one
+		// that took its id since (r.created is 0 for a request made
+		// before the Conn tracked its session, which may have ended and
+		// begun again since), as for a turn's end or the dialect's hooks.
+		if s := c.sessions[r.session]; s != nil && s.created == r.created {
 			ev.SessionID = s.id
 		}
 		ev.ID = json.RawMessage(strings.Clone(v.id.Raw))

@@ -148,8 +148,9 @@ const (
 type Call struct {
 	Name string
 	// Result reads the agent's result into an event (its Type and object;
-	// the Conn fills in Agent, Method, ID and the request's session), or
-	// returns nil. It is pure and keeps no view of the frame; make the
+	// the Conn fills in Agent, Method, ID and the request's session: the
+	// one the request was made in, if the Conn tracked it then and it has
+	// not ended since, else none), or returns nil. It is pure and keeps no view of the frame; make the
 	// event fresh for each result, as the Conn hands it out as it is.
 	Result func(result gjson.Result) *Event
 	// Children, if set, reads what the result says about subagents known

@@ -9,6 +9,7 @@ import (
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 )
 
 // At MaxSessions the session ended for a new one is an idle one, not the
@@ -197,4 +198,77 @@ func expireOne(h *harness) []byte {
 		h.t.Fatalf("Expire: %d results, want request 7's default", len(rs))
 	}
 	return rs[0].Reply
+}
+
+// statter is a test dialect with one vendor method the client calls,
+// vendor/stat, whose result the Conn reads into a usage event of the
+// request's session.
+func statter() *acpdialect.Dialect {
+	return &acpdialect.Dialect{
+		ID:    "statter",
+		Match: func(name, _ string) bool { return name == "statter" },
+		Calls: []acpdialect.Call{{Name: "vendor/stat", Result: func(r gjson.Result) *acpdialect.Event {
+			n := r.Get("used").Int()
+			return &acpdialect.Event{Type: acpdialect.EventUsage, Object: &acpdialect.Usage{Used: &n}}
+		}}},
+	}
+}
+
+// A call's event names the session the request was made in, while it
+// lives: not another session that took its id since. A request that named
+// a session before the Conn tracked it was kept past that session's end
+// (only the requests made in a session go with it), and its response
+// named whichever session had the id then: a session that began after
+// the request, and perhaps ended and began again.
+func TestCallResultOfAnEndedSession(t *testing.T) {
+	stat := testwire.Request(5, "vendor/stat", map[string]any{"sessionId": "s1"})
+	closeS1 := func(h *harness, id int) {
+		h.out(testwire.Request(id, "session/close", map[string]any{"sessionId": "s1"}))
+		h.quiet(testwire.Response(id, map[string]any{}))
+	}
+	for _, tc := range []struct {
+		name    string
+		feed    func(h *harness) // before the response to request 5
+		session string           // the response's event's session
+	}{
+		{"made in s1, which lives", func(h *harness) {
+			h.session(2, "s1")
+			h.out(stat)
+		}, "s1"},
+		// Made in no session the Conn knew: as for a turn's end, or a
+		// SessionHooks.Result, it is no session's.
+		{"made before s1, which lives", func(h *harness) {
+			h.out(stat)
+			h.session(2, "s1")
+		}, ""},
+		{"made before s1, which ended and came back", func(h *harness) {
+			h.out(stat)
+			h.session(2, "s1")
+			closeS1(h, 3)
+			h.session(4, "s1")
+		}, ""},
+		{"made in s1, which ended and came back", func(h *harness) {
+			h.session(2, "s1")
+			h.out(stat)
+			closeS1(h, 3)
+			h.session(4, "s1")
+		}, "none"}, // forgotten with s1: no event
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, acpdialect.NewRegistry(statter()), acpdialect.Options{})
+			h.initialize("statter")
+			tc.feed(h)
+			r := h.in(testwire.Response(5, map[string]any{"used": 7}))
+			switch {
+			case tc.session == "none":
+				if len(r.Events) != 0 {
+					t.Errorf("events %s; want none", eventLines(t, r.Events))
+				}
+			case len(r.Events) != 1 || r.Events[0].Type != acpdialect.EventUsage:
+				t.Errorf("events %s; want one usage event", eventLines(t, r.Events))
+			case r.Events[0].SessionID != tc.session:
+				t.Errorf("the event names session %q; want %q", r.Events[0].SessionID, tc.session)
+			}
+		})
+	}
 }
