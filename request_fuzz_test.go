@@ -135,6 +135,12 @@ type reqWire struct {
 	// reply: once it grows, the Conn may have forgotten the request, and a
 	// second answer is "then not refused" (Stats.AnswersEvicted's doc).
 	evictedAt map[string]uint64
+	// endedAt is Stats.SessionsEvicted when a blocking request began to
+	// wait: once it grows the session the request was attributed to may
+	// have ended, which forgets its answered requests (Conn.Outbound's
+	// doc), before the reply or after. The program closes no session but
+	// at its end.
+	endedAt map[string]uint64
 	// early counts the requests answered their default early, at
 	// MaxRequests, which Stats.AnswersEvicted counts too: forgetting an
 	// answered request is the rest of it.
@@ -148,7 +154,7 @@ type reqWire struct {
 func newReqWire(t *testing.T, answers bool) *reqWire {
 	w := &reqWire{t: t, answers: answers, now: time.Unix(1_000_000, 0),
 		owed: map[string]int{}, clientOwed: map[string]int{}, latest: map[string]int{},
-		waiting: map[string]bool{}, waitSess: map[string]string{}, evictedAt: map[string]uint64{}}
+		waiting: map[string]bool{}, waitSess: map[string]string{}, evictedAt: map[string]uint64{}, endedAt: map[string]uint64{}}
 	opts := reqOpts
 	opts.ClientAnswers = answers
 	opts.Now = func() time.Time { return w.now }
@@ -247,6 +253,7 @@ func (w *reqWire) request(x int, note bool, body string) {
 		w.defaultsFirst(fr, id, older, r.Reply)
 		w.latest[id] = reqAwaited
 		w.waiting[id] = true
+		w.endedAt[id] = w.c.Stats().SessionsEvicted
 		w.order = append(w.order, id)
 		w.waitSess[id] = ""
 		for _, e := range r.Events {
@@ -425,8 +432,8 @@ func (w *reqWire) respond(x int, b byte) {
 		if err != nil && !errors.Is(err, acpdialect.ErrNotPending) {
 			w.fatalf("Outbound: %v", err)
 		}
-		if err == nil && w.latest[id] == reqAwaited && w.forgotten() == w.evictedAt[id] {
-			w.fatalf("a second response to the answered request %s was not refused, and the Conn forgot no answered request", id)
+		if err == nil && w.latest[id] == reqAwaited && w.forgotten() == w.evictedAt[id] && w.c.Stats().SessionsEvicted == w.endedAt[id] {
+			w.fatalf("a second response to the answered request %s was not refused, and the Conn forgot no answered request and ended no session", id)
 		}
 	}
 }
