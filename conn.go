@@ -199,7 +199,8 @@ type Stats struct {
 	// AnswersEvicted counts blocking requests answered their default
 	// early, to keep within MaxRequests or their share of MaxBytes, and
 	// answered ones forgotten to keep within MaxRequests or the budget (a
-	// second answer to one is then not refused).
+	// second answer to one is then not refused). Those a session's end or
+	// Close forgets are not counted: nothing of a session outlives it.
 	AnswersEvicted uint64 `json:"answers_evicted"`
 	// RequestsEvicted counts client requests no longer tracked, to keep
 	// within MaxRequests or their share of MaxBytes (their response then
