@@ -205,6 +205,11 @@ func TestUsageEvent(t *testing.T) {
 		{`{"used":0}`, `{"type":"usage","usage":{"used":0}}`},
 		{`{"used":1,"_meta":{"_claude/rateLimit":{"status":"rejected","rateLimitType":"five_hour","resetsAt":1767225600000,"utilization":1}}}`,
 			`{"type":"usage","usage":{"used":1,"rate_limit":{"status":"rejected","type":"five_hour","utilization":1,"resets_at":1767225600000}}}`},
+		// resetsAt below 1e11 is seconds, at 1e11 milliseconds already.
+		{`{"used":1,"_meta":{"_claude/rateLimit":{"resetsAt":99999999999}}}`,
+			`{"type":"usage","usage":{"used":1,"rate_limit":{"resets_at":99999999999000}}}`},
+		{`{"used":1,"_meta":{"_claude/rateLimit":{"resetsAt":100000000000}}}`,
+			`{"type":"usage","usage":{"used":1,"rate_limit":{"resets_at":100000000000}}}`},
 	}
 	for _, tt := range tests {
 		if got := usage(t, claude.UsageEvent(gjson.Parse(tt.in))); got != tt.want {
@@ -411,6 +416,23 @@ func TestMergeLateAndEndBackground(t *testing.T) {
 	if restarted.Status != acpdialect.StatusCancelled || claude.EndBackground(ended, acpdialect.EndSessionRestart).Monitor.EndReason != "exited" {
 		t.Fatal("a monitor ends once")
 	}
+	// A late half that ends an ended monitor keeps its first end.
+	again, _ := claude.MergeLate(ended, acpdialect.Payload{Kind: acpdialect.KindMonitor, Monitor: &acpdialect.Monitor{TaskID: "m", Ended: true, EndReason: "failed"}})
+	if again.Monitor.EndReason != acpdialect.EndExited {
+		t.Fatalf("a monitor's end reason changed to %q", again.Monitor.EndReason)
+	}
+	// One chunk with more events than a card keeps: the last ones, all
+	// counted.
+	var many strings.Builder
+	for i := 1; i <= claude.RecentEvents+2; i++ {
+		fmt.Fprintf(&many, "<task-notification><task-id>m</task-id><event>%d</event></task-notification>", i)
+	}
+	chunk, _ := json.Marshal(map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": many.String()}})
+	lates = claude.HandleChunk(gjson.ParseBytes(chunk))
+	if m := lates[0].Payload.Monitor; len(lates) != 1 || m.EventCount != claude.RecentEvents+2 || len(m.RecentEvents) != claude.RecentEvents ||
+		m.RecentEvents[0] != "3" || m.RecentEvents[claude.RecentEvents-1] != "12" {
+		t.Fatalf("the late half of %d events: %+v", claude.RecentEvents+2, lates[0].Payload.Monitor)
+	}
 	shell := acpdialect.Payload{Kind: acpdialect.KindShell, Shell: &acpdialect.Shell{}}
 	if p := claude.EndBackground(shell, acpdialect.EndExited); p.Shell != shell.Shell || p.Status != "" {
 		t.Fatal("EndBackground changed a shell")
@@ -427,6 +449,8 @@ func TestCompactToolEvent(t *testing.T) {
 	}{
 		{"sorted", `{"_meta":{"claudeCode":{"toolName":"compact"}},"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"c1"}`,
 			&acpdialect.Compaction{CompactionID: "c1", Status: acpdialect.CompactionCompleted}},
+		{"pending is in progress", `{"sessionUpdate":"tool_call","toolCallId":"c0","status":"pending","_meta":{"claudeCode":{"toolName":"compact"}}}`,
+			&acpdialect.Compaction{CompactionID: "c0", Status: acpdialect.CompactionInProgress}},
 		{"meta last", `{"sessionUpdate":"tool_call","toolCallId":"c2","status":"in_progress","_meta":{"claudeCode":{"toolName":"compact"}}}`,
 			&acpdialect.Compaction{CompactionID: "c2", Status: acpdialect.CompactionInProgress}},
 		{"figures", `{"_meta":{"claudeCode":{"toolName":"compact"},"contextCompaction":{"trigger":"auto","preTokens":9}},"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"c3"}`,
