@@ -86,6 +86,34 @@ func TestSubagentRules(t *testing.T) {
 			`{"type":"tool_call_update","agent":"codex","session_id":"s1","tool_call_id":"w1","payload":{"kind":"subagent_task","status":"completed","title":"Start subagent","subagent_task":{"description":"a","prompt":"Do A.","subagent_type":"a","status":"completed"`,
 			`{"type":"tool_call_update","agent":"codex","session_id":"s1","tool_call_id":"w1","payload":{"kind":"subagent_task","status":"completed","title":"wait","subagent_task":{"description":"a","prompt":"Do A.","subagent_type":"a","status":"completed"`,
 		}, []string{`"kind":"generic"`, `"status":"running"`}},
+		// _meta names no sender or receivers: rawInput's do.
+		{"a spawn's sender and a report's receivers from rawInput", []string{
+			spawn("tool_call", "w1", "main", "A", "running", "a"),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w2","kind":"other","title":"spawnAgent","status":"in_progress",` +
+				`"rawInput":{"prompt":"Do B.","senderThreadId":"A","receiverThreadIds":["B"]},"_meta":{"codex":{"collaboration":{"tool":"spawnAgent","receiverThreadIds":["B"]}}}}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w3","kind":"other","title":"wait","status":"completed",` +
+				`"rawInput":{"receiverThreadIds":["A"],"agentsStates":{"A":{"status":"interrupted"}}},"_meta":{"codex":{"collaboration":{"tool":"wait"}}}}`),
+		}, []string{`"tool_call_id":"w2","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","parent_tool_call_id":"w1"`,
+			// An interrupted child's card is cancelled.
+			`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"cancelled","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","status":"interrupted"`}, nil},
+		// An interaction reports on the child's run (its card gets the
+		// type from the path); a status it does not know is no run's: the
+		// child keeps one card, the parent of its spawns.
+		{"an interaction reports, an unknown activity is no run", []string{
+			spawn("tool_call", "w1", "main", "A", "running", "a"),
+			activity("w6", "A", "/root/research/", "interacted"),
+			activity("w7", "A", "/root/research", "thinking"),
+			spawn("tool_call", "w8", "A", "B", "running", "b"),
+		}, []string{`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","subagent_type":"research","status":"running"`,
+			`"tool_call_id":"w6","payload":{"kind":"generic"`, `"tool_call_id":"w7","payload":{"kind":"generic"`,
+			`"tool_call_id":"w8","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","parent_tool_call_id":"w1"`},
+			[]string{`"tool_call_id":"w6","payload":{"kind":"subagent_task"`, `"tool_call_id":"w7","payload":{"kind":"subagent_task"`}},
+		// A thread that names itself as its own spawn's sender: its earlier
+		// card is no parent of the new one.
+		{"a run is not its own parent", []string{
+			activity("w1", "A", "/root/a", "started"),
+			spawn("tool_call", "w2", "A", "A", "running", "a"),
+		}, []string{`"tool_call_id":"w2","payload":{"kind":"subagent_task"`}, []string{`parent_tool_call_id`}},
 		{"reports and interactions make no card", []string{
 			collab("w5", codex.ToolSendInput, "running", "Z"),
 			activity("w6", "Z", "/root/z", "interacted"),
