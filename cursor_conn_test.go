@@ -857,3 +857,16 @@ func TestCursorEndedChildStaysClaimed(t *testing.T) {
 		t.Errorf("c1 no longer nests under t1: %v", got)
 	}
 }
+
+// A vendor event without a session id goes to the session that has a card
+// for its tool call, a busy one before a newer idle one.
+func TestVendorEventBusySessionWithTheCard(t *testing.T) {
+	h := cursorConn(t, acpdialect.Options{}) // s1, turn 3 in flight
+	h.session(4, "s2")                       // newer, idle
+	h.in([]byte(toolCallFrame("s1", "q", taskInput)))
+	h.in([]byte(toolCallFrame("s2", "q", taskInput)))
+	r := h.in([]byte(`{"jsonrpc":"2.0","method":"cursor/ask_question","params":{"toolCallId":"q","questions":[]}}`))
+	if len(r.Events) != 1 || r.Events[0].SessionID != "s1" {
+		t.Errorf("events %s: want one, of s1", eventLines(t, r.Events))
+	}
+}

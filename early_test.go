@@ -46,6 +46,21 @@ func TestToolCallAfterItsUpdates(t *testing.T) {
 	}
 }
 
+// TestGenericACPKindFollowsUpdates: a generic card shows the ACP kind the
+// latest frame that names one gave; a frame without one keeps it.
+func TestGenericACPKindFollowsUpdates(t *testing.T) {
+	c := acpdialect.NewRegistry().NewConn(acpdialect.Options{})
+	got := feedFrames(t, c,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","kind":"read","status":"pending"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","kind":"edit"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed"}}}`,
+	)
+	want := `{"type":"tool_call_update","session_id":"s1","tool_call_id":"t1","payload":{"kind":"generic","status":"completed","generic":{"acp_kind":"edit"}}}`
+	if len(got) != 3 || got[2] != want {
+		t.Errorf("events %q\nwant last %s", got, want)
+	}
+}
+
 // TestToolCallAfterItsNativeState: a Task tool call that arrives after
 // the native updates of its subagent keeps what they said, a final
 // status included.

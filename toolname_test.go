@@ -149,3 +149,17 @@ func TestPermissionToolNameFromCard(t *testing.T) {
 		})
 	}
 }
+
+// TestPermissionMCPIdentityFromCard: a permission request that names its
+// tool (ACP's name) but no MCP server takes the server and tool of its
+// card's MCP call, as one that names nothing does.
+func TestPermissionMCPIdentityFromCard(t *testing.T) {
+	c := dialects.Registry().NewConn(acpdialect.Options{Agent: claudedialect.ID})
+	got := feedFrames(t, c,
+		toolFrame("tool_call", `,"kind":"other","_meta":{"claudeCode":{"toolName":"mcp__docs__search"}}`),
+		`<{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"t1","name":"search"},"options":[]}}`)
+	want := `{"tool_name":"search","server":"docs","tool":"search","options":[]}`
+	if p := lastField(t, got, "permission"); p != want {
+		t.Errorf("permission %s, want %s\nevents %q", p, want, got)
+	}
+}
