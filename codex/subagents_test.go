@@ -183,6 +183,39 @@ func TestRunLinksKeepARunningChild(t *testing.T) {
 	}
 }
 
+// TestRunLinksDoneFollowsTheLatestFrame: the frame that names a run last
+// says whether it ended: a report of its child's end makes its link the
+// first evicted, a spawn frame of a child that runs again (resumed) makes
+// it live again.
+func TestRunLinksDoneFollowsTheLatestFrame(t *testing.T) {
+	t.Run("a report ends it", func(t *testing.T) {
+		c := conn(t, acpdialect.Options{MaxRunLinks: 2})
+		feed(t, c,
+			spawn("tool_call", "w1", "main", "A", "running", "a"),
+			spawn("tool_call", "w2", "main", "B", "running", "b"),
+			collab("w3", codex.ToolWait, "completed", "B"), // B's link ended
+			spawn("tool_call", "w4", "main", "C", "running", "c"),
+		)
+		out := feed(t, c, collab("w5", codex.ToolWait, "errored", "A"))
+		if !strings.Contains(out, `"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"failed"`) {
+			t.Errorf("A's link was evicted, not B's ended one:\n%s", out)
+		}
+	})
+	t.Run("a spawn frame resumes it", func(t *testing.T) {
+		c := conn(t, acpdialect.Options{MaxRunLinks: 2})
+		feed(t, c,
+			spawn("tool_call", "w0", "main", "B", "running", "b"),
+			spawn("tool_call", "w1", "main", "A", "completed", "a"),
+			spawn("tool_call_update", "w1", "main", "A", "running", "a"), // A runs again
+			spawn("tool_call", "w2", "main", "C", "running", "c"),
+		)
+		out := feed(t, c, collab("w5", codex.ToolWait, "errored", "A"))
+		if !strings.Contains(out, `"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"failed"`) {
+			t.Errorf("A's link was evicted as ended after it resumed:\n%s", out)
+		}
+	})
+}
+
 // TestRunParentNoLoopThroughEvictedCards: a card the Conn evicted is still
 // on the client's screen, with its parent. A wire id that comes back after
 // its card was evicted is a new card to the Conn but the same card to the
