@@ -185,7 +185,9 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 	if early || o.run {
 		next.Status = forwardStatus(old.Status, next.Status)
 	}
-	if o.run && next.ParentToolCallID == "" && o.parent != st.id {
+	if o.run && next.ParentToolCallID == "" {
+		// Never the card itself: runParent refuses a card that is id or
+		// nests under it.
 		next.ParentToolCallID = o.parent
 	}
 	next = c.acyclicParent(k, old, next)
