@@ -124,6 +124,14 @@ func TestEventRules(t *testing.T) {
 			`"provider_error":{"severity":"error","code":"provider_error","title":"Provider error","message":"Brand new","action":"retry"}`,
 			`"provider_error":{"severity":"error","code":"context_exhausted","title":"Context window full","message":"Full","action":"new_session"}`,
 		}, []string{`secret`}},
+		// codex-acp reads the first member of an object codexErrorInfo.
+		{"a turn error's kind is its first member", []string{
+			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"Lost","codexErrorInfo":{"httpConnectionFailed":{"httpStatusCode":null},"other":{}}}}}}`),
+		}, []string{`"provider_error":{"severity":"error","code":"transport_lost","title":"Connection lost","message":"Lost","action":"retry"}`}, nil},
+		{"a cancelled MCP call that reports an error stays cancelled", []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"m1","status":"in_progress","rawInput":{"server":"fs","tool":"read"},"_meta":{"is_mcp_tool_call":true}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"m1","status":"cancelled","rawOutput":{"error":"aborted"}}`),
+		}, []string{`"status":"cancelled","mcp_tool":{"server":"fs","tool":"read","error":"aborted"}}`}, []string{`"status":"failed"`}},
 		{"turn errors that say nothing, or beside session info", []string{
 			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"  ","codexErrorInfo":"serverOverloaded"}}}}`),
 			update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"codexErrorInfo":"serverOverloaded"}}}}`),

@@ -113,6 +113,10 @@ func TestShellRules(t *testing.T) {
 			output("r1", `{"terminal_output_delta":{"data":"# Project\n","terminal_id":"r1"}}`, ""),
 			update(`{"sessionUpdate":"tool_call_update","toolCallId":"r1","status":"completed","rawOutput":{"formatted_output":"# Project\n","exit_code":0}}`),
 		}, []string{`"payload":{"kind":"generic","status":"completed","title":"Read file 'README.md'","generic":{"acp_kind":"read"}}`}, []string{`"shell"`}},
+		{"a call of another ACP kind with a command's result stays generic", acpdialect.Options{}, []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"o1","status":"in_progress","kind":"other","title":"tool"}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"o1","status":"completed","rawOutput":{"formatted_output":"done\n","exit_code":0}}`),
+		}, []string{`"payload":{"kind":"generic","status":"completed","title":"tool","generic":{"acp_kind":"other"}}`}, []string{`"shell"`}},
 		{"an execute call that is not a command", acpdialect.Options{}, []string{
 			update(`{"sessionUpdate":"tool_call","toolCallId":"d1","kind":"execute","title":"dynamic","status":"in_progress","rawInput":{"arguments":{"a":1}}}`),
 			update(`{"sessionUpdate":"tool_call_update","toolCallId":"d1","status":"completed","rawOutput":{"output":"done"}}`),
