@@ -493,6 +493,34 @@ func TestCompactToolEvent(t *testing.T) {
 	}
 }
 
+// TestAsyncTaskStates: an async task's state is its card's status; a
+// task that ends (not paused) ends its monitor.
+func TestAsyncTaskStates(t *testing.T) {
+	for _, tt := range []struct{ state, status string }{
+		{"running", acpdialect.StatusInProgress},
+		{"paused", acpdialect.StatusInProgress},
+		{"completed", acpdialect.StatusCompleted},
+		{"failed", acpdialect.StatusFailed},
+		{"stopped", acpdialect.StatusCancelled},
+		{"queued", ""},
+	} {
+		l := claude.HandleAsyncTask(gjson.Parse(`{"sessionUpdate":"async_task_state_update","asyncTaskId":"w","state":"` + tt.state + `"}`))
+		ended := l.Payload.Monitor != nil && l.Payload.Monitor.Ended
+		if l.Payload.Status != tt.status || ended != (tt.status != "" && tt.status != acpdialect.StatusInProgress) {
+			t.Errorf("state %s: status %q (ended %v), want %q", tt.state, l.Payload.Status, ended, tt.status)
+		}
+	}
+}
+
+// TestSubagentChunkNamingNoTask: a subagent's text that mentions the
+// envelope's tag, with no envelope, is still the subagent's message.
+func TestSubagentChunkNamingNoTask(t *testing.T) {
+	ev := claude.ChunkEvent(gjson.Parse(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a <task-notification> tag"},"_meta":{"claudeCode":{"parentToolUseId":"p1"}}}`))
+	if m := ev.Message(); m == nil || m.ParentToolCallID != "p1" || m.Text != "a <task-notification> tag" || len(m.Hidden) != 0 {
+		t.Errorf("event %+v", ev)
+	}
+}
+
 // TestLegacyCompactionText: the v1 compaction texts are status updates as
 // claude-agent-acp sent them (the completion after a blank line: "\n\n"
 // joins it to the "Compacting..." before it in a client's message) and as
@@ -523,6 +551,10 @@ func TestLegacyCompactionText(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%s: status %q, want %q", tt.name, got, tt.want)
 		}
+	}
+	// Only the agent's own text: the user's is not a status.
+	if ev := claude.ChunkEvent(gjson.Parse(`{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"Compacting..."}}`)); ev != nil {
+		t.Errorf("a user's chunk: %+v", ev)
 	}
 }
 
