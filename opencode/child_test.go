@@ -425,3 +425,27 @@ func TestChildClaimedOnce(t *testing.T) {
 		}
 	}
 }
+
+// A text of exactly MaxHeldBytes is held, and released at the link.
+func TestHeldTextAtTheBound(t *testing.T) {
+	c := conn(t, acpdialect.Options{MaxHeldBytes: 8})
+	feed(t, c, taskStart("root", "task1"), false)
+	feed(t, c, chunk("kid", "01234567"), false)
+	if out := feed(t, c, taskDone("root", "task1", "kid"), false); !strings.Contains(out, `"text":"01234567","parent_tool_call_id":"task1"`) {
+		t.Errorf("released:\n%s", out)
+	}
+}
+
+// A child's card first seen through an update, which nothing recognized,
+// was never shown: the link nests it without reporting it.
+func TestLinkNestsAHiddenCardQuietly(t *testing.T) {
+	c := conn(t, acpdialect.Options{})
+	feed(t, c, taskStart("root", "task1"), false)
+	hidden := tw.SessionUpdate("kid", map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "r1", "status": "in_progress"})
+	if out := feed(t, c, hidden, false); out != "" {
+		t.Fatalf("a card first seen through an update was shown: %s", out)
+	}
+	if out := feed(t, c, taskDone("root", "task1", "kid"), false); strings.Contains(out, `"tool_call_id":"r1"`) {
+		t.Errorf("the link reported a card never shown:\n%s", out)
+	}
+}
