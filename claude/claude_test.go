@@ -279,6 +279,19 @@ func TestHandlePermission(t *testing.T) {
 	}
 }
 
+// TestPermissionOptionsBounded: a permission lists its first 64 options
+// with an id.
+func TestPermissionOptionsBounded(t *testing.T) {
+	var opts []string
+	for i := range 65 {
+		opts = append(opts, fmt.Sprintf(`{"optionId":"o%d"}`, i))
+	}
+	p := claude.HandlePermission(gjson.Parse(`{"toolCall":{"toolCallId":"t"},"options":[` + strings.Join(opts, ",") + `]}`)).Event.Permission()
+	if len(p.Options) != 64 || p.Options[63].ID != "o63" {
+		t.Errorf("%d options", len(p.Options))
+	}
+}
+
 // toolCalls feeds a card's updates to ToolCall in order, as the Conn
 // does (status and title first), and returns the final payload.
 func toolCalls(updates ...string) acpdialect.Payload {

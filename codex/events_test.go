@@ -2,12 +2,14 @@ package codex_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/codex"
 	"github.com/acpdialect/acpdialect/cursor"
+	"github.com/tidwall/gjson"
 )
 
 func TestEventRules(t *testing.T) {
@@ -314,4 +316,17 @@ func TestTurnErrorMessageCut(t *testing.T) {
 	got := feed(t, conn(t, acpdialect.Options{}),
 		update(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"`+long+`","willRetry":true}}}}`))
 	has(t, got, []string{`"message":"` + strings.Repeat("é", 512) + `"`}, []string{strings.Repeat("é", 513)})
+}
+
+// TestPermissionOptionsBounded: a permission lists its first
+// MaxPermissionOptions options with an id.
+func TestPermissionOptionsBounded(t *testing.T) {
+	var opts []string
+	for i := range codex.MaxPermissionOptions + 1 {
+		opts = append(opts, fmt.Sprintf(`{"optionId":"o%d"}`, i))
+	}
+	_, p := codex.ParsePermission(gjson.Parse(`{"toolCall":{"toolCallId":"t"},"options":[` + strings.Join(opts, ",") + `]}`))
+	if n := len(p.Options); n != codex.MaxPermissionOptions || p.Options[n-1].ID != fmt.Sprintf("o%d", n-1) {
+		t.Errorf("%d options", n)
+	}
 }

@@ -114,6 +114,13 @@ func TestSubagentRules(t *testing.T) {
 			activity("w1", "A", "/root/a", "started"),
 			spawn("tool_call", "w2", "A", "A", "running", "a"),
 		}, []string{`"tool_call_id":"w2","payload":{"kind":"subagent_task"`}, []string{`parent_tool_call_id`}},
+		{"a child shut down completes its card, one not found fails it", []string{
+			spawn("tool_call", "w1", "main", "A", "running", "a"),
+			spawn("tool_call", "w2", "main", "B", "running", "b"),
+			collab("w3", codex.ToolCloseAgent, "shutdown", "A"),
+			collab("w4", codex.ToolWait, "notFound", "B"),
+		}, []string{`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"completed","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","status":"shutdown"`,
+			`"tool_call_id":"w2","payload":{"kind":"subagent_task","status":"failed","title":"spawnAgent","subagent_task":{"description":"b","prompt":"Do B.","status":"notFound"`}, nil},
 		{"reports and interactions make no card", []string{
 			collab("w5", codex.ToolSendInput, "running", "Z"),
 			activity("w6", "Z", "/root/z", "interacted"),
@@ -124,6 +131,25 @@ func TestSubagentRules(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			has(t, feed(t, conn(t, acpdialect.Options{}), tt.frames...), tt.want, tt.notWant)
 		})
+	}
+}
+
+// TestStatusForward: a subagent's status moves from starting to running to
+// final, never back; a status of no rank never replaces one of a rank.
+func TestStatusForward(t *testing.T) {
+	for _, tt := range []struct{ old, next, want string }{
+		{"", "pending", "pending"},
+		{"pending", "weird", "pending"},
+		{"pendingInit", "running", "running"},
+		{"running", "pending", "running"},
+		{"running", "completed", "completed"},
+		{"completed", "running", "completed"},
+		{"completed", "", "completed"},
+		{"weird", "started", "started"},
+	} {
+		if got := codex.Forward(tt.old, tt.next); got != tt.want {
+			t.Errorf("Forward(%q, %q) = %q, want %q", tt.old, tt.next, got, tt.want)
+		}
 	}
 }
 
