@@ -70,15 +70,20 @@ var connSeeds = []string{
 		`{"jsonrpc":"2.0","id":44,"method":"cursor/ask_question","params":{"toolCallId":"tool-3","questions":[{"id":"q","options":[{"id":"y","label":"Yes"}]}]}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"toolCallId":"tool-3","todos":[{"id":"1","status":"completed"}],"merge":true}}` + "\n" +
 		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"subagent_state_update","subagentSessionId":"c3","state":"cancelled"}}}`,
+	// an MCP-over-ACP request: the client's to answer, as ACP's own
+	`{"jsonrpc":"2.0","id":45,"method":"mcp/connect","params":{"sessionId":"s1","acpId":"m1"}}`,
 }
 
 // standard reports whether ACP defines method as one the agent sends to
-// the client: those are never answered by the Conn.
+// the client: those are never answered by the Conn. MCP over ACP's
+// mcp/connect, mcp/message and mcp/disconnect are among them (client
+// methods in the SDK: TestClientServedMethodsGetNoReply).
 func standard(method string) bool {
 	switch method {
 	case "session/update", "session/request_permission", "fs/read_text_file", "fs/write_text_file",
 		"terminal/create", "terminal/output", "terminal/release", "terminal/wait_for_exit", "terminal/kill",
-		"elicitation/create", "elicitation/complete", "$/cancel_request":
+		"elicitation/create", "elicitation/complete", "$/cancel_request",
+		"mcp/connect", "mcp/message", "mcp/disconnect":
 		return true
 	}
 	return false
