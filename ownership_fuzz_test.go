@@ -40,6 +40,7 @@ type ownRun struct {
 	buf     []byte
 	results [][]acpdialect.Result // by line, and the expired last
 	enc     [][]byte
+	replies *replyLedger // the replies the client owes the agent, if counted
 }
 
 // feed hands l to the Conn and, with clobber, checks that overwriting the
@@ -58,6 +59,13 @@ func (r *ownRun) feed(l ownLine) {
 		res, _ = r.c.Outbound(frame)
 	} else {
 		res, _ = r.c.Inbound(frame)
+	}
+	if r.replies != nil {
+		if l.out {
+			r.replies.outbound(l.b, res)
+		} else {
+			r.replies.inbound(l.b, res)
+		}
 	}
 	then := appendResult(nil, res)
 	if r.clobber {
@@ -122,11 +130,12 @@ func appendResult(b []byte, res acpdialect.Result) []byte {
 // every request still awaiting the client's answer. Each Result must not
 // change when its buffer is overwritten, nor after later lines; and the
 // two runs must produce the same, so that no state the Conn kept viewed an
-// old buffer.
+// old buffer. The second run also counts the replies (replyLedger): every
+// agent request the client does not serve gets exactly one.
 func checkOwnership(t *testing.T, reg *acpdialect.Registry, opts acpdialect.Options, lines []ownLine) {
 	t.Helper()
 	a := &ownRun{t: t, c: reg.NewConn(opts), clobber: true}
-	b := &ownRun{t: t, c: reg.NewConn(opts)}
+	b := &ownRun{t: t, c: reg.NewConn(opts), replies: newReplyLedger(t)}
 	for _, r := range []*ownRun{a, b} {
 		for _, l := range lines {
 			r.feed(l)
@@ -154,6 +163,12 @@ func (r *ownRun) expire() {
 	var enc []byte
 	for _, x := range res {
 		enc = appendResult(enc, x)
+		if r.replies != nil {
+			r.replies.replies([]byte("(expired)"), x)
+		}
+	}
+	if r.replies != nil {
+		r.replies.settled() // every waiting request is due by now
 	}
 	r.results = append(r.results, res)
 	r.enc = append(r.enc, enc)
