@@ -59,19 +59,19 @@ func TestMaxSessionsEndsAnIdleSessionFirst(t *testing.T) {
 	}
 }
 
-// A session's end forgets the client requests made in it that still
-// await their response (a prompt in mid-turn, a mode change): their
-// responses could only end its turn or change its state, and nothing of a
-// session outlives it. They were kept until MaxRequests later requests
-// pushed them out. What the Conn holds after the end is what a Conn that
-// never saw the session holds.
-func TestSessionEndForgetsItsRequests(t *testing.T) {
+// sessionEnd is one way session s1 ends; end is also fed, alone, to a
+// reference Conn.
+type sessionEnd struct {
+	name string
+	opts acpdialect.Options
+	end  func(h *harness)
+}
+
+// sessionEnds are the ways a session ends: the client closes it, the Conn
+// is closed, or the session is evicted for another.
+func sessionEnds() []sessionEnd {
 	closeReq := testwire.Request(9, "session/close", map[string]any{"sessionId": "s1"})
-	tests := []struct {
-		name string
-		opts acpdialect.Options
-		end  func(h *harness) // ends s1; also fed, alone, to the reference Conn
-	}{
+	return []sessionEnd{
 		{"session/close", acpdialect.Options{}, func(h *harness) {
 			h.out(closeReq)
 			h.quiet(testwire.Response(9, map[string]any{}))
@@ -79,7 +79,16 @@ func TestSessionEndForgetsItsRequests(t *testing.T) {
 		{"Conn.Close", acpdialect.Options{}, func(h *harness) { h.c.Close() }},
 		{"evicted at MaxSessions", acpdialect.Options{MaxSessions: 1}, func(h *harness) { h.session(8, "s2") }},
 	}
-	for _, tt := range tests {
+}
+
+// A session's end forgets the client requests made in it that still
+// await their response (a prompt in mid-turn, a mode change): their
+// responses could only end its turn or change its state, and nothing of a
+// session outlives it. They were kept until MaxRequests later requests
+// pushed them out. What the Conn holds after the end is what a Conn that
+// never saw the session holds.
+func TestSessionEndForgetsItsRequests(t *testing.T) {
+	for _, tt := range sessionEnds() {
 		t.Run(tt.name, func(t *testing.T) {
 			ref := newHarness(t, registry(), tt.opts)
 			ref.initialize("cursor-agent")
@@ -107,19 +116,7 @@ func TestSessionEndForgetsItsRequests(t *testing.T) {
 // a second answer gets ErrNotPending and no frame, and the client's own
 // second response makes no event.
 func TestSessionEndForgetsItsAnswers(t *testing.T) {
-	closeReq := testwire.Request(9, "session/close", map[string]any{"sessionId": "s1"})
-	ends := []struct {
-		name string
-		opts acpdialect.Options
-		end  func(h *harness) // ends s1; also fed, alone, to the reference Conn
-	}{
-		{"session/close", acpdialect.Options{}, func(h *harness) {
-			h.out(closeReq)
-			h.quiet(testwire.Response(9, map[string]any{}))
-		}},
-		{"Conn.Close", acpdialect.Options{}, func(h *harness) { h.c.Close() }},
-		{"evicted at MaxSessions", acpdialect.Options{MaxSessions: 1}, func(h *harness) { h.session(8, "s2") }},
-	}
+	ends := sessionEnds()
 	answers := []struct {
 		name   string
 		before bool                    // answered before the end, else after it
