@@ -91,29 +91,45 @@ func TestToolCall(t *testing.T) {
 	tests := []struct {
 		name, update string
 		want         string // the payload's JSON
+		first        string // an update applied before, if any
 	}{
 		{"the tool's name",
 			`{"sessionUpdate":"tool_call","toolCallId":"exec:0","title":"Ran ls","_meta":{"cognition.ai/inferenceToolName":"exec"}}`,
-			`{"kind":"generic","title":"Ran ls","tool":{"name":"exec"}}`},
+			`{"kind":"generic","title":"Ran ls","tool":{"name":"exec"}}`, ""},
 		{"nested under its agent",
 			`{"sessionUpdate":"tool_call","toolCallId":"c1","title":"Ran pwd","_meta":{"cognition.ai/subagent_context":{"parentAgentId":"a1"}}}`,
-			`{"kind":"generic","title":"Ran pwd","parent_tool_call_id":"a1"}`},
+			`{"kind":"generic","title":"Ran pwd","parent_tool_call_id":"a1"}`, ""},
 		{"a card is never its own parent",
 			`{"sessionUpdate":"tool_call_update","toolCallId":"A","_meta":{"cognition.ai/subagent_context":{"parentAgentId":"A"}}}`,
-			`{"kind":"generic"}`},
+			`{"kind":"generic"}`, ""},
 		{"the root agent is no parent",
 			`{"sessionUpdate":"tool_call","toolCallId":"c1","title":"Ran pwd","_meta":{"cognition.ai/subagent_context":{"parentAgentId":"root"}}}`,
-			`{"kind":"generic","title":"Ran pwd"}`},
+			`{"kind":"generic","title":"Ran pwd"}`, ""},
 		{"a subagent starts",
 			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","status":"in_progress","_meta":{"cognition.ai/subagent_started":{"agentId":"a1","title":"Map","task":"Run pwd.","profile":"explore","model":"SWE-1.7","isBackground":true}}}`,
-			`{"kind":"subagent_task","status":"in_progress","title":"Map","subagent_task":{"description":"Map","prompt":"Run pwd.","subagent_type":"explore","agent_id":"a1","model":"SWE-1.7","is_async":true}}`},
+			`{"kind":"subagent_task","status":"in_progress","title":"Map","subagent_task":{"description":"Map","prompt":"Run pwd.","subagent_type":"explore","agent_id":"a1","model":"SWE-1.7","is_async":true}}`, ""},
 		{"a subagent fails without a status",
 			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":false,"error":"boom"}}}`,
-			`{"kind":"subagent_task","status":"failed","subagent_task":{"status":"failed","agent_id":"a1","result_text":"boom"}}`},
+			`{"kind":"subagent_task","status":"failed","subagent_task":{"status":"failed","agent_id":"a1","result_text":"boom"}}`, ""},
+		{"the frame's own status stands over the completion's",
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","status":"failed","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":true,"summary":"done"}}}`,
+			`{"kind":"subagent_task","status":"failed","subagent_task":{"status":"completed","agent_id":"a1","result_text":"done"}}`, ""},
+		{"the card's own title stands over the marker's",
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_started":{"agentId":"a1","title":"Map"}}}`,
+			`{"kind":"subagent_task","title":"Run subagent","subagent_task":{"description":"Map","agent_id":"a1"}}`,
+			`{"sessionUpdate":"tool_call","toolCallId":"a1","title":"Run subagent"}`},
+		{"a resent marker without isBackground leaves it async",
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_started":{"agentId":"a1","title":"Map"}}}`,
+			`{"kind":"subagent_task","title":"Map","subagent_task":{"description":"Map","agent_id":"a1","is_async":true}}`,
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_started":{"agentId":"a1","title":"Map","isBackground":true}}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _ := json.Marshal(apply(t, generic, tt.update))
+			card := generic
+			if tt.first != "" {
+				card = apply(t, card, tt.first)
+			}
+			got, _ := json.Marshal(apply(t, card, tt.update))
 			if string(got) != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
