@@ -60,6 +60,9 @@ func TestTurnUsage(t *testing.T) {
 		{"a model alone is a summary",
 			`{"_meta":{"quota":{"model_usage":[{"model":"gemini-2.5-pro"}]}}}`,
 			`{"model":"gemini-2.5-pro","turn":true}`},
+		{"ACP's usage alone, without a quota",
+			`{"stopReason":"end_turn","usage":{"inputTokens":7,"outputTokens":1}}`,
+			`{"turn":true,"input_tokens":7,"output_tokens":1}`},
 		{"no quota", `{"stopReason":"cancelled"}`, ""},
 		{"quota not an object", `{"_meta":{"quota":[1]}}`, ""},
 	}
