@@ -298,6 +298,9 @@ func TestParseTool(t *testing.T) {
 	if !ok || tool != (acpdialect.Tool{Name: "grep", Kind: "search", Namespace: "grok_build", Label: "Search", ReadOnly: true}) {
 		t.Errorf("%+v %v", tool, ok)
 	}
+	if tool, ok := grok.ParseTool(gjson.Parse(`{"x.ai/tool":{"label":"Search"}}`)); !ok || tool.Label != "Search" {
+		t.Errorf("a label alone: %+v %v", tool, ok)
+	}
 	for _, in := range []string{`{}`, `{"x.ai/tool":"grep"}`, `{"x.ai/tool":{"kind":"read"}}`, `7`} {
 		if _, ok := grok.ParseTool(gjson.Parse(in)); ok {
 			t.Errorf("%s: ok", in)

@@ -1,0 +1,112 @@
+package grok_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/acpdialect/acpdialect/grok"
+	"github.com/tidwall/gjson"
+)
+
+// TestNotification pins what a model_changed notification does to a
+// session's catalog: the session it names, and the selection it reports.
+func TestNotification(t *testing.T) {
+	const models = `{"models":{"currentModelId":"grok-4.5","availableModels":[` +
+		`{"modelId":"grok-4.5","_meta":{"supportsReasoningEffort":true,"reasoningEfforts":["low","high"],"reasoningEffort":"high","totalContextTokens":500000}},` +
+		`{"modelId":"grok-code-fast","_meta":{"totalContextTokens":256000}}]}}`
+	ours := grok.SessionResult("session/new", gjson.Parse(`{"sessionId":"s1",`+models[1:]), nil).State.(*grok.Catalog)
+	agents := grok.SessionResult("session/new", gjson.Parse(`{"sessionId":"s1","configOptions":[{"id":"model"}],`+models[1:]), nil).State.(*grok.Catalog)
+	tests := []struct {
+		name, params string
+		state        *grok.Catalog
+		model        string // the new selection's model, "" for no change
+		effort       string
+	}{
+		{"another model", `{"sessionId":"s1","update":{"sessionUpdate":"model_changed","model_id":"grok-code-fast"}}`,
+			ours, "grok-code-fast", ""},
+		{"the update beside the session id, without an update object",
+			`{"sessionId":"s1","sessionUpdate":"model_changed","model_id":"grok-code-fast"}`, ours, "grok-code-fast", ""},
+		{"the same model with another effort",
+			`{"sessionId":"s1","update":{"sessionUpdate":"model_changed","model_id":"grok-4.5","reasoning_effort":"low"}}`,
+			ours, "grok-4.5", "low"},
+		{"the same model and effort: no change",
+			`{"sessionId":"s1","update":{"sessionUpdate":"model_changed","model_id":"grok-4.5","reasoning_effort":"high"}}`,
+			ours, "", ""},
+		{"the agent's own config options are left alone",
+			`{"sessionId":"s1","update":{"sessionUpdate":"model_changed","model_id":"grok-code-fast"}}`, agents, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sid, step := grok.Notification(grok.MethodSessionNotification, gjson.Parse(tt.params), func(string) any { return tt.state })
+			if tt.model == "" {
+				if sid != "" || step.State != nil || step.Events != nil {
+					t.Fatalf("got %q %+v, want no change", sid, step)
+				}
+				return
+			}
+			c, _ := step.State.(*grok.Catalog)
+			if sid != "s1" || c == nil || c.Current != tt.model || c.Effort != tt.effort || len(step.Events) != 1 {
+				t.Fatalf("got %q %+v, want s1 with %s/%s and a config event", sid, step, tt.model, tt.effort)
+			}
+		})
+	}
+}
+
+// TestShellCard pins how run_terminal_command's card takes its command and
+// exit code over several updates.
+func TestShellCard(t *testing.T) {
+	const tool = `"_meta":{"x.ai/tool":{"name":"run_terminal_command"}}`
+	tests := []struct {
+		name    string
+		updates []string
+		want    string // the shell object's JSON
+	}{
+		{"an empty command is skipped for the next key",
+			[]string{`{"toolCallId":"c","rawInput":{"command":"","cmd":"ls"},` + tool + `}`},
+			`{"command":"ls"}`},
+		{"an exit code after the same output",
+			[]string{`{"toolCallId":"c","rawInput":{"command":"ls"},` + tool + `}`,
+				`{"toolCallId":"c","rawOutput":{"output":"a"}}`,
+				`{"toolCallId":"c","rawOutput":{"output":"a","exit_code":1}}`},
+			`{"command":"ls","output":"a","exit_code":1}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := acpdialect.Payload{Kind: acpdialect.KindGeneric}
+			for _, u := range tt.updates {
+				p = grok.ToolCall(frame.ReadToolUpdate(gjson.Parse(u)), p)
+			}
+			got, _ := json.Marshal(p.Shell)
+			if p.Kind != acpdialect.KindShell || string(got) != tt.want {
+				t.Errorf("got %s %s, want shell %s", p.Kind, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestQuestionBounds pins MaxQuestions and MaxOptions: what is past them
+// is dropped.
+func TestQuestionBounds(t *testing.T) {
+	var opts, qs []string
+	for i := range grok.MaxOptions + 1 {
+		opts = append(opts, fmt.Sprintf("%q", fmt.Sprint("o", i)))
+	}
+	for i := range grok.MaxQuestions + 1 {
+		qs = append(qs, fmt.Sprintf(`{"question":"q%d","options":[%s]}`, i, strings.Join(opts, ",")))
+	}
+	q := grok.ParseQuestion(gjson.Parse(`{"questions":[` + strings.Join(qs, ",") + `]}`))
+	if len(q.Questions) != grok.MaxQuestions || len(q.Questions[0].Options) != grok.MaxOptions {
+		t.Errorf("got %d questions, %d options; want %d, %d", len(q.Questions), len(q.Questions[0].Options), grok.MaxQuestions, grok.MaxOptions)
+	}
+}
+
+// An answer without its question's text names no question: skipped.
+func TestAnsweredWithoutQuestion(t *testing.T) {
+	if got := string(grok.Answered(grok.Answer{Labels: []string{"A"}})); got != `{"outcome":"declined"}` {
+		t.Errorf("got %s, want declined", got)
+	}
+}
