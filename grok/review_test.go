@@ -89,6 +89,13 @@ func TestParseCatalogBoundsAndRepeats(t *testing.T) {
 		return b.String() + `]}`
 	}
 	last := fmt.Sprintf("m%d", grok.MaxModels-1)
+	var efforts, kept []string
+	for i := range grok.MaxEfforts + 1 {
+		efforts = append(efforts, fmt.Sprintf(`"e%d"`, i))
+		if i < grok.MaxEfforts {
+			kept = append(kept, fmt.Sprintf("e%d", i))
+		}
+	}
 	tests := []struct {
 		name, in      string
 		current, tail string // the current model and the last model kept
@@ -99,6 +106,8 @@ func TestParseCatalogBoundsAndRepeats(t *testing.T) {
 		{"current repeated past the bound", many(grok.MaxModels, "m0")[:len(many(grok.MaxModels, "m0"))-2] + `,{"modelId":"m0","name":"again"}]}`, "m0", last, "[]"},
 		{"repeated efforts", `{"currentModelId":"a","availableModels":[{"modelId":"a","_meta":{"supportsReasoningEffort":true,
 			"reasoningEfforts":["low","low",{"value":"low","label":"Lo"},{"id":"high"},"high","High"]}}]}`, "a", "a", "[low high High]"},
+		{"efforts past the bound", `{"currentModelId":"a","availableModels":[{"modelId":"a","_meta":{"supportsReasoningEffort":true,
+			"reasoningEfforts":[` + strings.Join(efforts, ",") + `]}}]}`, "a", "a", fmt.Sprint(kept)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
