@@ -85,6 +85,8 @@ func TestReadTask(t *testing.T) {
 			opencode.Task{IsTask: true, Description: "inspect", Prompt: "p", SubagentType: "general"}},
 		{"think without a subagent type", map[string]any{"title": "inspect", "kind": "think", "rawInput": map[string]any{"description": "d"}},
 			opencode.Task{Description: "d"}},
+		{"think with an empty subagent type", map[string]any{"title": "inspect", "kind": "think", "rawInput": map[string]any{"description": "d", "subagent_type": ""}},
+			opencode.Task{Description: "d"}},
 		{"completed", map[string]any{"title": "inspect", "kind": "think", "rawOutput": map[string]any{
 			"output":   "task_id: ses_out (x)\n\n<task_result>\nok\n</task_result>",
 			"metadata": map[string]any{"sessionId": "ses_md", "model": map[string]any{"providerID": "anthropic", "modelID": "claude"}}}},
@@ -132,6 +134,12 @@ func TestToolCall(t *testing.T) {
 	other := acpdialect.Payload{Kind: acpdialect.KindGeneric, Title: "bash"}
 	if got := opencode.ToolCall(update(t, map[string]any{"title": "bash", "kind": "execute"}), other); !got.Equal(other) {
 		t.Errorf("another tool was claimed: %+v", got)
+	}
+	// A card of the task's kind without its object (a caller's own
+	// payload): a frame that is not the task's leaves it as it is.
+	bare := acpdialect.Payload{Kind: acpdialect.KindSubagentTask}
+	if got := opencode.ToolCall(update(t, map[string]any{"title": "bash"}), bare); !got.Equal(bare) {
+		t.Errorf("a bare task card changed: %+v", got)
 	}
 }
 
@@ -272,6 +280,7 @@ func TestUsage(t *testing.T) {
 		{`{"cost":{"amount":-1,"currency":"USD"},"size":1.5}`, nil},
 		{`{"used":-1,"size":"1"}`, nil},
 		{`{"used":1,"used":2}`, &acpdialect.Usage{Used: i(1)}},
+		{`{"cost":{"amount":0.25,"currency":"EUR"}}`, &acpdialect.Usage{Cost: f(0.25), Currency: "EUR"}},
 		{`[]`, nil},
 	}
 	for _, tt := range tests {
