@@ -2,6 +2,8 @@ package opencode_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
@@ -340,5 +342,26 @@ func TestMessageEvent(t *testing.T) {
 		if d := cmp.Diff(tt.want, got); d != "" {
 			t.Errorf("MessageEvent(%s): %s", tt.in, d)
 		}
+	}
+}
+
+// TestMaxNodes pins the bound on the nodes and removed sessions read from
+// one snapshot or update: the entries past MaxNodes are not read.
+func TestMaxNodes(t *testing.T) {
+	var nodes, ids []string
+	for i := range opencode.MaxNodes + 1 {
+		nodes = append(nodes, fmt.Sprintf(`{"sessionId":"k%d","parentSessionId":"r"}`, i))
+		ids = append(ids, fmt.Sprintf(`"x%d"`, i))
+	}
+	list := "[" + strings.Join(nodes, ",") + "]"
+	if n := len(opencode.SnapshotChildren(gjson.Parse(`{"nodes":` + list + `}`))); n != opencode.MaxNodes {
+		t.Errorf("snapshot: %d children, want %d", n, opencode.MaxNodes)
+	}
+	if n := len(opencode.HandleSubagentsUpdate(gjson.Parse(`{"upsert":` + list + `}`)).Children); n != opencode.MaxNodes {
+		t.Errorf("upsert: %d children, want %d", n, opencode.MaxNodes)
+	}
+	removed := `{"removedSessionIds":[` + strings.Join(ids, ",") + `]}`
+	if n := len(opencode.HandleSubagentsUpdate(gjson.Parse(removed)).Children); n != opencode.MaxNodes {
+		t.Errorf("removed: %d children, want %d", n, opencode.MaxNodes)
 	}
 }
