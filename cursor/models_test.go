@@ -263,6 +263,11 @@ func TestParseModels(t *testing.T) {
 			want: []acpdialect.Model{{ID: "a", Name: "x"}},
 		},
 		{
+			name: "first of a repeated list key counts",
+			in:   `{"models":[{"value":"a"}],"models":[{"value":"b"}]}`,
+			want: []acpdialect.Model{{ID: "a"}},
+		},
+		{
 			name: "modelIds",
 			in:   `{"modelIds":["a","b[effort=max]"]}`,
 			want: []acpdialect.Model{{ID: "a"}, {ID: "b[effort=max]"}},
