@@ -122,6 +122,24 @@ func TestBudgetScenarios(t *testing.T) {
 			storeA: correlate.Stats{Stored: 1, Live: 1},
 		},
 		{
+			// Put over an existing key measures the new value: it makes
+			// room as a growth in place does.
+			name: "a value replaced by Put is measured again",
+			ops: func() []budgetOp {
+				ops := []budgetOp{bput('a', "old", 1, 1)}
+				for i := range 16 {
+					ops = append(ops, bput('b', fmt.Sprint(i), 30, 30))
+				}
+				return append(ops, bput('a', "old", 30, 30))
+			}(),
+			live: map[byte][]string{
+				'a': {"old"},
+				'b': {"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"},
+			},
+			stats:  correlate.BudgetStats{Limit: limit, Evicted: 1},
+			storeA: correlate.Stats{Stored: 1, Live: 1},
+		},
+		{
 			name:    "a value that grows past MaxValue in place is cut",
 			ops:     []budgetOp{bput('a', "1", 1, 1), bgrow('a', "1", 100, 1)},
 			live:    map[byte][]string{'a': {"1"}},
@@ -396,5 +414,19 @@ func TestBudgetMisuse(t *testing.T) {
 	var none *correlate.Budget
 	if st := none.Stats(); st != (correlate.BudgetStats{}) {
 		t.Errorf("nil budget stats: %+v", st)
+	}
+}
+
+// A value that grows in place past MaxValue and cannot be cut (a string
+// has no Cut) is dropped at the per-value bound: evicted, and refused.
+func TestChangedPastMaxValueEvicts(t *testing.T) {
+	b := correlate.NewBudget(correlate.MinBudget)
+	st := correlate.New[string](correlate.Limits{Budget: b})
+	k := correlate.Key{Session: "s", ID: "1"}
+	*st.Put(k, "x") = kib(65)
+	st.Changed(k)
+	got := st.Stats()
+	if st.Get(k) != nil || got.Evicted != 1 || got.Refused != 1 || got.Bytes != 0 || b.Stats().Used != 0 {
+		t.Errorf("kept %v; stats %+v, budget %+v", st.Get(k) != nil, got, b.Stats())
 	}
 }
