@@ -168,6 +168,17 @@ func TestBudgetScenarios(t *testing.T) {
 			storeA: correlate.Stats{Stored: 1, Evicted: 1, OverBudget: 1},
 		},
 		{
+			name: "a budget filled exactly to its limit evicts nothing",
+			ops: []budgetOp{
+				bput('a', "1", 1, 1),
+				{kind: 'h', held: limit - entrySize("s", "1", 1, 1) - entrySize("s", "2", 1, 1)},
+				bput('a', "2", 1, 1),
+			},
+			live:   map[byte][]string{'a': {"1", "2"}},
+			stats:  correlate.BudgetStats{Limit: limit},
+			storeA: correlate.Stats{Stored: 2, Live: 2},
+		},
+		{
 			name: "unheld bytes leave room again",
 			ops: []budgetOp{
 				{kind: 'h', held: limit - 100<<10}, {kind: 'u', held: limit - 100<<10},
@@ -405,6 +416,9 @@ func TestBudgetMisuse(t *testing.T) {
 	b.Release(&big)
 	var neg correlate.Charge
 	b.Add(&neg, -5, nil)
+	if st := b.Stats(); st.Used != 0 || neg.Size() != 0 {
+		t.Errorf("a negative Add: used %d, charge %d; want 0, 0", st.Used, neg.Size())
+	}
 	b.Resize(&neg, -7)
 	b.Hold(-9)
 	b.Unhold(-11)
