@@ -65,8 +65,19 @@ type direct struct {
 }
 
 func newDirect(t *testing.T, copts acpdialect.Options) *direct {
+	return newDirectOn(t, copts, nil)
+}
+
+// newDirectOn is newDirect whose OnEvent also calls on (when not nil)
+// after recording each event.
+func newDirectOn(t *testing.T, copts acpdialect.Options, on func(*direct, acpdialect.Event)) *direct {
 	d := &direct{t: t, rec: &recorder{}}
-	d.tap = wiretap.New(registry().NewConn(copts), wiretap.Options{OnEvent: d.rec.add})
+	d.tap = wiretap.New(registry().NewConn(copts), wiretap.Options{OnEvent: func(ev acpdialect.Event) {
+		d.rec.add(ev)
+		if on != nil {
+			on(d, ev)
+		}
+	}})
 	d.w = d.tap.Writer(io.Discard)
 	req, resp := testwire.Initialize(1, "cursor-agent")
 	d.out(req)
