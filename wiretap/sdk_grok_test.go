@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/grok"
@@ -192,4 +194,27 @@ func TestSDKGrokCatalogTooLong(t *testing.T) {
 	h.sid = "s1"
 	end := h.prompt() // the connection still works
 	end()
+}
+
+// TestSDKGrokKeepEchoes: with Options.KeepEchoes the echo of the user's
+// prompt reaches the client as Grok sent it, and is not counted as dropped.
+func TestSDKGrokKeepEchoes(t *testing.T) {
+	h := startConn(t, acpdialect.Options{}, wiretap.Options{KeepEchoes: true})
+	h.grokHandshake()
+	end := h.prompt()
+	h.send(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "user_message_chunk", "content": map[string]any{"type": "text", "text": "go"}}))
+	h.send(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "after"}}))
+	end()
+	var log []string
+	for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if log, _ = h.client.calls(); slices.Contains(log, "chunk:after") {
+			break
+		}
+	}
+	if i := slices.Index(log, "chunk:after"); i < 1 || log[i-1] != "other" {
+		t.Errorf("the echo did not reach the client before the next chunk: %v", log)
+	}
+	if st := h.tap.Stats(); st.Echoes != 0 {
+		t.Errorf("echoes %d, want 0", st.Echoes)
+	}
 }

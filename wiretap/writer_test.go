@@ -68,6 +68,7 @@ func TestWriterUnalias(t *testing.T) {
 		{"nested", `{"jsonrpc":"2.0","id":3,"result":{"method":"_cursor/list_available_models"}}`, ""},
 		{"escaped underscore", `{"id":3,"method":"\u005fcursor/list_available_models"}`, ""},
 		{"repeated method", `{"id":3,"method":"_cursor/list_available_models","method":"x"}`, ""},
+		{"a listed name with its own '_' has no alias", `{"id":3,"method":"__bad"}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,6 +108,19 @@ func TestWriterOversize(t *testing.T) {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
 	if st := tap.Stats(); st.Oversize != 1 || st.Unaliased != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+// A frame of exactly MaxFrame bytes (without its '\n') is inspected.
+func TestWriterAtMaxFrame(t *testing.T) {
+	head := `{"id":4,"method":"_cursor/list_available_models","params":"`
+	frame := head + strings.Repeat("z", 64-len(head)-2) + `"}`
+	tap, _ := newTap("cursor", wiretap.Options{MaxFrame: len(frame), Outbound: []string{"cursor/list_available_models"}})
+	sink := &oneWriteSink{}
+	_, err := tap.Writer(sink).Write([]byte(frame + "\n"))
+	mustNoErr(t, err)
+	if st := tap.Stats(); st.Oversize != 0 || st.Outbound != 1 || st.Unaliased != 1 {
 		t.Fatalf("stats %+v", st)
 	}
 }
