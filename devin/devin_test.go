@@ -2,7 +2,9 @@ package devin_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/devin"
@@ -228,5 +230,22 @@ func TestUsageEvent(t *testing.T) {
 				t.Errorf("got %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// A subagent's task longer than MaxText is cut to its head, between runes.
+func TestLongTaskCutBetweenRunes(t *testing.T) {
+	task := strings.Repeat("a", devin.MaxText-1) + "é" + "tail"
+	b, _ := json.Marshal(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "a1",
+		"_meta": map[string]any{"cognition.ai/subagent_started": map[string]any{"agentId": "a1", "task": task}}})
+	p := apply(t, acpdialect.Payload{Kind: acpdialect.KindGeneric}, string(b))
+	if got := p.SubagentTask.Prompt; got != task[:devin.MaxText-1] || !utf8.ValidString(got) {
+		t.Errorf("prompt of %d bytes (valid UTF-8 %v), want the %d before the split rune", len(got), utf8.ValidString(got), devin.MaxText-1)
+	}
+	exact := strings.Repeat("b", devin.MaxText)
+	b, _ = json.Marshal(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "a1",
+		"_meta": map[string]any{"cognition.ai/subagent_started": map[string]any{"agentId": "a1", "task": exact}}})
+	if got := apply(t, acpdialect.Payload{Kind: acpdialect.KindGeneric}, string(b)).SubagentTask.Prompt; got != exact {
+		t.Errorf("a task of exactly MaxText bytes became %d bytes", len(got))
 	}
 }
