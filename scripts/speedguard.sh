@@ -12,7 +12,10 @@
 # 0.396-0.408). Load moves the two ratios apart: with both cores busy
 # elsewhere, map/conn rose to 5.8-7.1 on Claude (the map baseline's
 # collection needs the cores) while gjson/conn fell to 0.52-0.59, hence
-# the wider margin under gjson. The guards are under the issues' targets
+# the wider margin under gjson. Claude's gjson guard was 0.45 until
+# 2026-12-03, when the same unchanged build measured 0.447-0.497 on the
+# machine of the day (0.61 when the guard was set): it sits 20% under
+# 0.475, that day's median. The guards are under the issues' targets
 # (5 and 1), which are not met: this catches a regression, it does not
 # certify the targets. Raise a guard with the ratios when they rise.
 #
@@ -21,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # package: map/conn and gjson/conn guards
-guards="claude 3.3 0.45
+guards="claude 3.3 0.38
 codex 3.2 0.30"
 
 # measure PKG sets m and g to the best map/conn and gjson/conn of three
