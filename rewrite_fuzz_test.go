@@ -210,9 +210,10 @@ func (w *rwWire) step(op, a, b byte) {
 		case 1:
 			w.outbound(fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":%q}}`, sid), "")
 		case 2:
-			// Ended at once (Conn.Outbound): its turns and loads with it.
+			// Ended at once (Conn.Outbound), before the close is tracked:
+			// its turns and loads with it.
+			w.endSession(sid)
 			w.request("session/close", sid, fmt.Sprintf(`{"sessionId":%q}`, sid))
-			delete(w.sessions, sid)
 		default:
 			// The client's own session/set_model passes as it is.
 			w.request("session/set_model", sid, fmt.Sprintf(`{"sessionId":%q,"modelId":"grok-code-fast"}`, sid))
@@ -309,6 +310,23 @@ func (w *rwWire) request(method, sid, params string) {
 		r.rewritten = true
 	}
 	w.track(r)
+}
+
+// endSession ends a session as the Conn does: the requests made in it
+// that still await their response are forgotten, but a rewritten one,
+// whose response must still be turned back (README's bounds table); none
+// counts as evicted.
+func (w *rwWire) endSession(sid string) {
+	if s := w.sessions[sid]; s != nil {
+		w.tracked = slices.DeleteFunc(w.tracked, func(o *rwReq) bool {
+			if o.sid != sid || o.gen != s.gen || o.rewritten {
+				return false
+			}
+			o.tracked = false
+			return true
+		})
+	}
+	delete(w.sessions, sid)
 }
 
 // touch starts tracking a session the Conn does not know.
