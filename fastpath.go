@@ -71,7 +71,11 @@ func sortedUpdate(frame []byte) (sid, params, update []byte, ok bool) {
 		return nil, nil, nil, false
 	}
 	i += len(sid)
-	if !bytes.HasPrefix(frame[i:], []byte(sortedMid)) {
+	if !bytes.HasPrefix(frame[i:], []byte(sortedMid+"{")) {
+		// Space before the update (valid JSON, but not as the sorted
+		// writers write it) takes the general path: the update must start
+		// where its value does, for its checked walk to end where the
+		// update ends.
 		return nil, nil, nil, false
 	}
 	return sid, frame[len(fastParams):], frame[i+len(sortedMid):], true
