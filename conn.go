@@ -966,7 +966,7 @@ func (c *Conn) loaded(r request) {
 	if r.method != "session/load" {
 		return
 	}
-	if s := c.sessions[r.session]; s != nil && s.created == r.created && s.loading > 0 {
+	if s := c.madeIn(r); s != nil && s.loading > 0 {
 		s.loading--
 	}
 }
@@ -981,7 +981,7 @@ func (c *Conn) forgetTurn(r request) {
 	if r.method != "session/prompt" {
 		return
 	}
-	if s := c.sessions[r.session]; s != nil && s.created == r.created && s.turns > s.forgotten {
+	if s := c.madeIn(r); s != nil && s.turns > s.forgotten {
 		s.forgotten++
 	}
 }
@@ -1068,9 +1068,11 @@ func (c *Conn) untrack(id string, r request) {
 }
 
 // madeIn returns the session a tracked request was made in, if it has
-// not ended since.
+// not ended since: not one that took its id since, nor one the Conn
+// tracked only after the request (r.created is 0 then, and a session's
+// created is never 0).
 func (c *Conn) madeIn(r request) *session {
-	if s := c.sessions[r.session]; s != nil && r.created != 0 && s.created == r.created {
+	if s := c.sessions[r.session]; s != nil && s.created == r.created {
 		return s
 	}
 	return nil
@@ -1088,7 +1090,7 @@ func (c *Conn) endRequests(s *session) {
 		if s.requests == 0 {
 			return
 		}
-		if r.session == s.id && r.created == s.created && r.note == nil {
+		if r.note == nil && c.madeIn(r) == s {
 			c.untrack(id, r)
 		}
 	}
@@ -1189,11 +1191,9 @@ func (c *Conn) callResult(v frameView, r request) []Event {
 			return kids
 		}
 		ev.Agent, ev.Method = c.Agent(), r.method
-		// The session the request was made in, if it lives: not one
-		// that took its id since (r.created is 0 for a request made
-		// before the Conn tracked its session, which may have ended and
-		// begun again since), as for a turn's end or the dialect's hooks.
-		if s := c.sessions[r.session]; s != nil && s.created == r.created {
+		// The session the request was made in, if it lives, as for a
+		// turn's end or the dialect's hooks.
+		if s := c.madeIn(r); s != nil {
 			ev.SessionID = s.id
 		}
 		ev.ID = json.RawMessage(strings.Clone(v.id.Raw))
@@ -1260,8 +1260,8 @@ func agentNames(info gjson.Result) (name, title string) {
 // turnEnd ends the turn of a session/prompt request, unless its session
 // ended (and maybe began again) since: a stale response ends nothing.
 func (c *Conn) turnEnd(r request) []Event {
-	s := c.sessions[r.session]
-	if s == nil || s.created != r.created {
+	s := c.madeIn(r)
+	if s == nil {
 		return nil
 	}
 	sid := s.id
