@@ -49,6 +49,8 @@ func TestEventObjectJSON(t *testing.T) {
 			`{"type":"permission","tool_call_id":"t","method":"session/request_permission","id":3,"permission":{"tool_name":"mcp__gh__issue","server":"gh","tool":"issue","options":[{"id":"allow","kind":"allow_once"}]}}`},
 		{"provider error", acpdialect.Event{Type: acpdialect.EventProviderError, Object: &acpdialect.ProviderError{Severity: acpdialect.SeverityError, Code: "model_at_capacity", Action: "retry"}},
 			`{"type":"provider_error","provider_error":{"severity":"error","code":"model_at_capacity","action":"retry"}}`},
+		{"provider error with an incident id", acpdialect.Event{Type: acpdialect.EventProviderError, Object: &acpdialect.ProviderError{Severity: acpdialect.SeverityWarning, Code: "rate_limited", Title: "Rate limited", ID: "turn-1:error", Revision: 2}},
+			`{"type":"provider_error","provider_error":{"severity":"warning","code":"rate_limited","title":"Rate limited","id":"turn-1:error","revision":2}}`},
 		{"auth status", acpdialect.Event{Type: acpdialect.EventAuthStatus, Object: &acpdialect.AuthStatus{Kind: "account", Email: "a@b.c"}},
 			`{"type":"auth_status","auth_status":{"kind":"account","email":"a@b.c"}}`},
 		{"session info", acpdialect.Event{Type: acpdialect.EventSessionInfo, Object: &acpdialect.SessionInfo{Title: "T", Archived: boolp(false)}},

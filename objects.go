@@ -202,6 +202,14 @@ type ProviderError struct {
 	// before it, which is not the error's.
 	ReplacesMessageID string `json:"replaces_message_id,omitempty"`
 	ReplacesText      string `json:"replaces_text,omitempty"`
+	// ID is the agent's id of the incident, when it gives one (AIR's typed
+	// session failures): an event with an id the client already shows
+	// replaces that one, as the agent updates the incident.
+	ID string `json:"id,omitempty"`
+	// Revision orders the events of one ID: higher is newer, and a client
+	// ignores a revision at or under the one it shows (a late or repeated
+	// frame).
+	Revision int64 `json:"revision,omitempty"`
 }
 
 // AuthStatus is the agent's account or key status.
