@@ -249,6 +249,7 @@ type Conn struct {
 	reg      *Registry
 	d        *Dialect
 	fixed    bool // the dialect was named explicitly
+	repeats  bool // d lists an update kind more than once (see Update)
 	sessions map[string]*session
 	last     *session // the session touched last, if it has not ended: most frames name it again
 	seq      uint64
@@ -433,6 +434,7 @@ func (r *Registry) NewConn(opts Options) *Conn {
 	if opts.Agent != "" {
 		c.d = r.resolve(opts.Agent)
 		c.fixed = true
+		c.repeats = c.d.repeatsKind()
 	}
 	return c
 }
@@ -1166,29 +1168,34 @@ func (c *Conn) response(v frameView) (Result, error) {
 }
 
 // callResult reads the agent's result for a vendor method the client
-// called, as the dialect says.
+// called, as the dialect says: each Call that names the method, in table
+// order.
 func (c *Conn) callResult(v frameView, r request) []Event {
 	if c.d == nil || len(c.d.Calls) == 0 {
 		return nil
 	}
+	var out []Event
+	var res gjson.Result
+	read := false
 	for _, call := range c.d.Calls {
 		if call.Name != r.method || (call.Result == nil && call.Children == nil) {
 			continue
 		}
-		res := scan.Result(v.resultMember())
+		if !read {
+			res, read = scan.Result(v.resultMember()), true
+		}
 		if !res.Exists() {
 			return nil // an error: the client sees it as is
 		}
-		var kids []Event
 		if call.Children != nil {
-			kids = c.childHalves(call.Children(res))
+			out = append(out, c.childHalves(call.Children(res))...)
 		}
 		var ev *Event
 		if call.Result != nil {
 			ev = call.Result(res)
 		}
 		if ev == nil {
-			return kids
+			continue
 		}
 		ev.Agent, ev.Method = c.Agent(), r.method
 		// The session the request was made in, if it lives, as for a
@@ -1197,12 +1204,13 @@ func (c *Conn) callResult(v frameView, r request) []Event {
 			ev.SessionID = s.id
 		}
 		ev.ID = json.RawMessage(strings.Clone(v.id.Raw))
-		if len(kids) == 0 {
-			return one(ev)
+		if len(out) == 0 {
+			out = one(ev) // the usual result: one event, no copy
+			continue
 		}
-		return append(kids[:len(kids):len(kids)], *ev)
+		out = append(out[:len(out):len(out)], *ev)
 	}
-	return nil
+	return out
 }
 
 // agentInfo returns the initialize result's agent info object: ACP v1
@@ -1233,6 +1241,7 @@ func (c *Conn) identify(info gjson.Result) {
 		return
 	}
 	c.d = c.reg.ByAgent(agentNames(info))
+	c.repeats = c.d.repeatsKind()
 	c.skip = skipCache{} // what needs nothing may depend on the dialect
 }
 

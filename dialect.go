@@ -78,10 +78,19 @@ type Dialect struct {
 	// draft kind the Conn reads on every connection (UpdateSubagent,
 	// UpdateSessionMessage) takes it over: the dialect's handler, and its
 	// Standard, replace the standard's reading.
+	//
+	// A kind other than tool_call and tool_call_update may be listed more
+	// than once, for vendor data that two readers share (Codex's
+	// session_info_update carries the session's title and AIR's typed
+	// failures, package air): the first entry is the kind's handler, and
+	// each later entry adds only its Event, after the first's, in table
+	// order.
 	Updates []Update
 	// Calls are methods the client sends to the agent whose result the
 	// dialect reads (Cursor's cursor/list_available_models, or initialize
-	// for the agent's capabilities).
+	// for the agent's capabilities). A method may be listed more than
+	// once: each entry's Children and Result are read, in table order
+	// (a session/prompt result's turn usage, then AIR's failure on it).
 	Calls []Call
 	// CommandDescription, if set, rewrites a slash command's description
 	// (Cursor sends "---" for none). The description views the frame, and
@@ -311,6 +320,22 @@ func (d *Dialect) update(kind string) *Update {
 		}
 	}
 	return nil
+}
+
+// repeatsKind reports whether the dialect lists an update kind more than
+// once: the Conn then reads the later entries' Event too (see Update).
+func (d *Dialect) repeatsKind() bool {
+	if d == nil {
+		return false
+	}
+	for i := range d.Updates {
+		for j := range i {
+			if d.Updates[j].Kind == d.Updates[i].Kind {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Quarantines reports whether kind is a session/update kind of the

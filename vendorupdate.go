@@ -19,17 +19,12 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 		c.stats.Malformed++
 		return nil
 	}
-	var out []Event
-	if h.Event != nil && c.readsMessages(s, h.Kind) {
-		if ev := h.Event(u); ev != nil {
-			ev.Agent, ev.SessionID = c.Agent(), s.id
-			if m := ev.Message(); m != nil && s.parent.ID != "" {
-				// A native subagent's session: its text nests under the
-				// card it is linked to, as its tool calls do.
-				m.ParentToolCallID = s.parent.ID
-			}
-			if !c.hold(s, *ev) {
-				out = one(ev)
+	out := c.updateEvent(s, h, u, nil)
+	if c.repeats {
+		// Later entries of the kind add their events (see Update).
+		for i := range c.d.Updates {
+			if e := &c.d.Updates[i]; e != h && e.Kind == h.Kind {
+				out = c.updateEvent(s, e, u, out)
 			}
 		}
 	}
@@ -47,6 +42,31 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 		for _, l := range h.HandleAll(u) {
 			out = append(out, c.updateCard(s, l, c.d.MergeLate, h.Waits)...)
 		}
+	}
+	return out
+}
+
+// updateEvent appends the event h.Event reads from the update, if any.
+func (c *Conn) updateEvent(s *session, h *Update, u gjson.Result, out []Event) []Event {
+	if h.Event == nil || !c.readsMessages(s, h.Kind) {
+		return out
+	}
+	ev := h.Event(u)
+	if ev == nil {
+		return out
+	}
+	ev.Agent, ev.SessionID = c.Agent(), s.id
+	if m := ev.Message(); m != nil && s.parent.ID != "" {
+		// A native subagent's session: its text nests under the
+		// card it is linked to, as its tool calls do.
+		m.ParentToolCallID = s.parent.ID
+	}
+	switch {
+	case c.hold(s, *ev):
+	case out == nil:
+		out = one(ev)
+	default:
+		out = append(out[:len(out):len(out)], *ev)
 	}
 	return out
 }

@@ -28,6 +28,10 @@
 //   - Session level: usage (usage_update, the prompt response's usage,
 //     _claude/accountingUsage), compaction (four wire forms), capabilities
 //     (initialize) and auth status (_auth/status_update).
+//   - Failures: a client that declares AIR's typed session failures gets
+//     them instead of error text, in a session_info_update's _meta and on
+//     the session/prompt result's _meta: provider_error events with the
+//     failure's id and revision (package air).
 //
 // The wire facts each rule relies on, with their public sources, are in the
 // module's docs/claude.md.
@@ -37,6 +41,7 @@ import (
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/air"
 	"github.com/acpdialect/acpdialect/terminal"
 )
 
@@ -77,6 +82,9 @@ func Dialect() *acpdialect.Dialect {
 			{Kind: "tool_call_update", Standard: true, Event: CompactToolEvent},
 			// The ACP v2 draft ends a turn with state_update idle and its usage.
 			{Kind: "state_update", Standard: true, Event: StateEvent},
+			// AIR's typed failures (package air); the dialect reads
+			// nothing else of session_info_update.
+			{Kind: "session_info_update", Standard: true, Event: air.UpdateEvent},
 			// Kinds of drafts the SDK does not know: it would misread them
 			// (one with content as a user chunk), so they are quarantined.
 			{Kind: UpdateCompaction, Event: CompactionEvent},
@@ -92,6 +100,8 @@ func Dialect() *acpdialect.Dialect {
 		Calls: []acpdialect.Call{
 			{Name: "initialize", Result: CapabilitiesEvent},
 			{Name: "session/prompt", Result: TurnEvent},
+			// A turn's terminal AIR failure, beside its usage.
+			{Name: "session/prompt", Result: air.PromptEvent},
 		},
 		ToolCall:      ToolCall,
 		MergeLate:     MergeLate,
@@ -108,7 +118,7 @@ func ignores() []string {
 	return []string{
 		// The v2 draft's terminal_update (base64 output), plan_update and
 		// user_message (the prompt echoed); AIR's _meta.jetbrains.air
-		// beyond the compaction figures.
+		// beyond the compaction figures and the typed failures.
 		"update:terminal_update", "update:plan_update", "update:user_message", "_meta.jetbrains.air",
 		// AskUserQuestion's option preview: elicitation/create is not read.
 		"_meta._claude/askUserQuestionOption",
@@ -174,6 +184,8 @@ func reads() []string {
 		"_meta.jetbrains.air.contextCompaction.trigger", "_meta.jetbrains.air.contextCompaction.preTokens",
 		"_meta.jetbrains.air.contextCompaction.postTokens", "_meta.jetbrains.air.contextCompaction.durationMs",
 		"_meta.jetbrains.air.contextCompaction.error",
+		// AIR's typed failures (package air).
+		"_meta.jetbrains.air.sessionFailure",
 		// Usage: usage_update's and the prompt response's (usage.go).
 		"_meta._claude/model", "_meta._claude/origin.kind",
 		"_meta._claude/rateLimit.status", "_meta._claude/rateLimit.rateLimitType",

@@ -37,6 +37,10 @@
 //     is a provider_error event naming the chunk to hide; an error Codex
 //     retries, or one of another turn (_meta.codex.error), is a
 //     provider_error classed as codex-acp classes it.
+//   - A client that declares AIR's typed session failures gets them
+//     instead of error text: in a session_info_update's _meta, and the
+//     turn's terminal one in the session/prompt result's _meta. Each is a
+//     provider_error with the failure's id and revision (package air).
 //   - usage_update is a usage event; the session/prompt result's usage and
 //     _meta.quota are a turn summary, marked estimated: codex-acp reports
 //     the last model request, not the whole turn.
@@ -57,6 +61,7 @@ import (
 	"unicode"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/air"
 	"github.com/acpdialect/acpdialect/terminal"
 )
 
@@ -82,11 +87,15 @@ func Dialect() *acpdialect.Dialect {
 		Updates: []acpdialect.Update{
 			{Kind: "usage_update", Standard: true, Event: UsageEvent},
 			{Kind: "session_info_update", Standard: true, Event: SessionInfoEvent, Mark: SystemError},
+			// The same update carries AIR's typed failures (package air).
+			{Kind: "session_info_update", Standard: true, Event: air.UpdateEvent},
 			{Kind: "agent_message_chunk", Standard: true, Event: PhaseEvent, Marked: CapacityError},
 			{Kind: "user_message_chunk", Standard: true, Event: PhaseEvent},
 		},
 		Calls: []acpdialect.Call{
 			{Name: "session/prompt", Result: TurnUsage},
+			// A turn's terminal AIR failure, beside its usage.
+			{Name: "session/prompt", Result: air.PromptEvent},
 			{Name: MethodAuthStatus, Result: AuthStatusEvent},
 			{Name: MethodAuthLogout},
 		},
@@ -114,6 +123,9 @@ func ignores() []string {
 		"_meta.commandAction",
 		// The thread goal on session_info_update.
 		"_meta.goal",
+		// The AIR extension's version beside a typed failure: the
+		// failure's own fields are checked instead.
+		"_meta.jetbrains.air.version",
 		// A diff's kind (add, delete, update) in tool call content.
 		"_meta.kind",
 		// Streamed plan text, sent only to a client that declares ACP's
@@ -145,6 +157,8 @@ func reads() []string {
 		"_meta.quota.token_count.outputTokens", "_meta.quota.token_count.cachedInputTokens",
 		"_meta.quota.token_count.cachedWriteTokens", "_meta.quota.token_count.reasoningOutputTokens",
 		"_meta.quota.model_usage",
+		// AIR's typed failures (package air).
+		"_meta.jetbrains.air.sessionFailure",
 	)
 }
 

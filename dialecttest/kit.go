@@ -180,8 +180,12 @@ func (k *kit) addFrame(s sample) {
 		k.frames = append(k.frames, s)
 		return
 	}
+	seen := map[string]bool{} // a method listed twice takes the response once
 	for _, c := range k.d.Calls {
-		k.addResponse(sample{where: s.where, b: s.b, call: c.Name})
+		if !seen[c.Name] {
+			seen[c.Name] = true
+			k.addResponse(sample{where: s.where, b: s.b, call: c.Name})
+		}
 	}
 }
 

@@ -36,6 +36,13 @@ func pureUpdateEvents(k *kit, where, kind, update string) []string {
 			fails = appendMsg(fails, where, "Updates["+kind+"].Marked", msg)
 		}
 	}
+	// A later entry of the kind adds its Event (acpdialect.Dialect.Updates).
+	for i := range k.d.Updates {
+		if h := &k.d.Updates[i]; h.Kind == kind && h != k.update(kind) && h.Event != nil {
+			_, msg := twice(update, h.Event)
+			fails = appendMsg(fails, where, "Updates["+kind+"].Event", msg)
+		}
+	}
 	if kind != "tool_call" && kind != "tool_call_update" {
 		return fails
 	}
