@@ -47,6 +47,18 @@ func TestGoldenSemantics(t *testing.T) {
 		{"terminal-interaction-stdin", []string{`"payload":{"kind":"shell","shell":{"terminal_id":"command-123","output":"\ncontinue\n"}}`}, nil},
 		// A command Codex parsed into a read has no terminal: generic.
 		{"terminal-output-parsed-command-legacy-delta", []string{`"payload":{"kind":"generic","status":"completed","title":"Read file '/test/project/README.md'","generic":{"acp_kind":"read"}}`}, []string{`"shell"`}},
+		// Hand-written: AIR's typed failures (docs/codex.md §7). A retry
+		// warning and the turn's terminal error share an id; the error
+		// comes on the prompt response, beside the turn summary; a
+		// failure-only update is no session_info.
+		{"air-session-failure", []string{
+			`"provider_error":{"severity":"warning","code":"notice","title":"Unknown key ` + "`foo`" + ` — in ~/.codex/config.toml","id":"test-session-id:notice:e1:1","revision":1}`,
+			`"provider_error":{"severity":"warning","code":"transport_lost","title":"Reconnecting... 2/5","id":"turn-1:error","revision":2}`,
+			`"method":"session/prompt","id":3,"usage":{"model":"gpt-5.2","turn":true`,
+			`"method":"session/prompt","id":3,"provider_error":{"severity":"error","code":"transport_lost","title":"stream disconnected before completion: error sending request","action":"retry","id":"turn-1:error","revision":3}`,
+			`"provider_error":{"severity":"error","code":"provider_error","title":"Codex is temporarily overloaded.","action":"retry","id":"turn-0:error","revision":1}`,
+			`"session_info":{"title":"Fix the parser"}`,
+		}, []string{`"session_info":{}`}},
 		{"web-search-start-and-complete", []string{`"kind":"generic","status":"completed","title":"Web search: agent client protocol"`}, nil},
 	}
 	for _, tt := range tests {
