@@ -1,0 +1,84 @@
+package air_test
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/air"
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
+)
+
+// FuzzFailure feeds any JSON (or not) to the readers, as a _meta object,
+// an update and a prompt result: they never panic, give the same event
+// twice, and an event is a provider_error with an id and a title, a
+// severity, code and action of the contract's, and bounded texts.
+// Seeded from the update objects, prompt results and _meta objects of
+// the Claude and Codex transcripts.
+func FuzzFailure(f *testing.F) {
+	for _, dir := range []string{"claude", "codex"} {
+		files, _ := filepath.Glob(filepath.Join("..", dir, "testdata", "*.jsonl"))
+		for _, name := range files {
+			fh, err := os.Open(name)
+			if err != nil {
+				f.Fatal(err)
+			}
+			sc := bufio.NewScanner(fh)
+			sc.Buffer(nil, 1<<20)
+			for sc.Scan() {
+				line := sc.Text()
+				if !strings.Contains(line, "jetbrains") && !strings.Contains(line, "stopReason") {
+					continue
+				}
+				for _, path := range []string{"params.update", "result", "params.update._meta", "result._meta"} {
+					if v := gjson.Get(line, path); v.Exists() {
+						f.Add(v.Raw)
+					}
+				}
+			}
+			fh.Close()
+		}
+	}
+	for _, s := range []string{`{}`, `null`, `[]`, `"sessionFailure"`, meta(`{"id":"i","title":"T"}`),
+		meta(`{"id":"i","revision":1e400,"title":"T","actions":["retry","login","new_session","x"]}`),
+		`{"_meta":` + meta(`{"id":"\u00e9","title":"\ud800","details":"é","category":"limit","severity":"warning","actions":[]}`) + `}`} {
+		f.Add(s)
+	}
+	severities := map[string]bool{acpdialect.SeverityError: true, acpdialect.SeverityWarning: true}
+	codes := map[string]bool{air.CodeAuthRequired: true, air.CodeTransportLost: true, air.CodeBadRequest: true,
+		air.CodeQuotaExhausted: true, air.CodeRateLimited: true, air.CodeLimitReached: true, air.CodeProviderError: true, air.CodeNotice: true}
+	actions := map[string]bool{"": true, air.ActionRetry: true, air.ActionLogin: true, air.ActionNewSession: true}
+	f.Fuzz(func(t *testing.T, s string) {
+		v := gjson.Parse(s)
+		for _, read := range []func(gjson.Result) *acpdialect.Event{air.Failure, air.UpdateEvent, air.PromptEvent} {
+			ev := read(v)
+			if d := cmp.Diff(ev, read(v)); d != "" {
+				t.Fatalf("two reads differ:\n%s", d)
+			}
+			if ev == nil {
+				continue
+			}
+			p := ev.ProviderError()
+			if ev.Type != acpdialect.EventProviderError || p == nil {
+				t.Fatalf("event %+v is not a provider_error", ev)
+			}
+			if strings.TrimSpace(p.ID) == "" || strings.TrimSpace(p.Title) == "" {
+				t.Fatalf("no id or title: %+v", p)
+			}
+			if !severities[p.Severity] || !codes[p.Code] || !actions[p.Action] || p.Revision < 0 {
+				t.Fatalf("outside the contract: %+v", p)
+			}
+			if len(p.Title) > air.MaxText || len(p.Message) > air.MaxText {
+				t.Fatalf("text past %d bytes: %d, %d", air.MaxText, len(p.Title), len(p.Message))
+			}
+			if utf8.ValidString(s) && (!utf8.ValidString(p.Title) || !utf8.ValidString(p.Message)) {
+				t.Fatalf("cut inside a character: %q, %q", p.Title, p.Message)
+			}
+		}
+	})
+}
