@@ -123,9 +123,11 @@ func ignores() []string {
 		"_meta.commandAction",
 		// The thread goal on session_info_update.
 		"_meta.goal",
-		// The AIR extension's version beside a typed failure: the
-		// failure's own fields are checked instead.
-		"_meta.jetbrains.air.version",
+		// The AIR extension's version beside a typed failure (the
+		// failure's own fields are checked instead), and the client's AIR
+		// capabilities on initialize (the records are read, not whether
+		// the client asked for them).
+		"_meta.jetbrains.air.version", "_meta.jetbrains.air.capabilities",
 		// A diff's kind (add, delete, update) in tool call content.
 		"_meta.kind",
 		// Streamed plan text, sent only to a client that declares ACP's
