@@ -32,6 +32,7 @@
 package air
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
@@ -224,19 +225,10 @@ func knownActions(v gjson.Result) []string {
 		case a.Str == ActionNewSession:
 			name = ActionNewSession
 		}
-		if name != "" && !contains(out, name) {
+		if name != "" && !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 		return len(out) < 3
 	})
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
