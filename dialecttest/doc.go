@@ -18,6 +18,10 @@
 // Run runs one sub-test per rule; [Check] runs them all and returns every
 // failure as one error, for use outside a test. The rules:
 //
+//   - table: a session/update kind listed more than once in Updates (two
+//     readers of one kind's vendor data) adds only an Event in each later
+//     entry, with the first entry's Standard: anything else there would be
+//     ignored. A tool call kind is listed at most once.
 //   - pure: every hook the dialect sets, fed the same input twice, returns
 //     the same result, never the same event or kind object twice, and
 //     nothing it returns views the frame (the kit overwrites the frame's

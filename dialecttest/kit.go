@@ -57,6 +57,7 @@ type rule struct {
 }
 
 var rules = []rule{
+	{"table", checkTable},
 	{"pure", checkPure},
 	{"isolation", checkIsolation},
 	{"fail_closed", checkFailClosed},

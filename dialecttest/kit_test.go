@@ -297,6 +297,33 @@ func TestBrokenDialectsFail(t *testing.T) {
 			rule:   "isolation", says: `Match accepts "preacme-agent"`,
 		},
 		{
+			name: "gives a later entry of a kind a Handle, which the Conn ignores",
+			break_: func(d *acpdialect.Dialect) {
+				ev := func(gjson.Result) *acpdialect.Event { return nil }
+				d.Updates = append(d.Updates, acpdialect.Update{Kind: "acme_note", Standard: true, Event: ev},
+					acpdialect.Update{Kind: "acme_note", Standard: true, Event: ev, Handle: func(gjson.Result) acpdialect.Late { return acpdialect.Late{} }})
+			},
+			rule: "table", says: "Updates[1] (acme_note, listed first at 0): sets Handle",
+		},
+		{
+			name: "lists a kind again as another Standard",
+			break_: func(d *acpdialect.Dialect) {
+				ev := func(gjson.Result) *acpdialect.Event { return nil }
+				d.Updates = append(d.Updates, acpdialect.Update{Kind: "acme_note", Standard: true, Event: ev},
+					acpdialect.Update{Kind: "acme_note", Event: ev})
+			},
+			rule: "table", says: "Standard differs",
+		},
+		{
+			name: "lists a tool call kind twice",
+			break_: func(d *acpdialect.Dialect) {
+				ev := func(gjson.Result) *acpdialect.Event { return nil }
+				d.Updates = append(d.Updates, acpdialect.Update{Kind: "tool_call", Standard: true, Event: ev},
+					acpdialect.Update{Kind: "tool_call", Standard: true, Event: ev})
+			},
+			rule: "table", says: "a tool call kind is listed once",
+		},
+		{
 			name:   "does not know its own agent",
 			break_: func(d *acpdialect.Dialect) { d.Match = func(name, _ string) bool { return name == "acme" } },
 			agents: []string{"acme-agent"},
