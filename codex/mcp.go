@@ -25,7 +25,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	if plain(u, prev) {
 		return prev // the usual tool call
 	}
-	m := ParseMeta(u.Meta)
+	m := ReadMeta(u)
 	switch {
 	case m.Tool != "" || m.Activity != "" || prev.Kind == acpdialect.KindSubagentTask:
 		prev = subagentCall(u, m, prev)
@@ -41,14 +41,16 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 }
 
 // plain reports whether u cannot concern a Codex card: it has no _meta,
-// no rawOutput object, no rawInput object on an execute call, and prev
-// is not a card of Codex's.
+// no rawOutput object, no rawInput object on an execute call, no thread
+// ids in rawInput, and prev is not a card of Codex's.
 func plain(u frame.ToolUpdate, prev acpdialect.Payload) bool {
 	switch {
 	case u.Meta.Exists(), u.RawOutput.IsObject():
 		return false
 	case u.RawInput.IsObject() && u.ACPKind.Type == gjson.String && u.ACPKind.Str == "execute":
 		return false
+	case strings.Contains(u.RawInput.Raw, `ThreadId"`):
+		return false // an untagged collaboration or activity (ReadMeta)
 	}
 	return prev.Kind != acpdialect.KindSubagentTask && prev.Kind != acpdialect.KindMCPTool && prev.Kind != acpdialect.KindShell
 }

@@ -124,3 +124,32 @@ func or(a, b string) string {
 	}
 	return b
 }
+
+// ReadMeta reads a tool call's Codex tags: ParseMeta of its _meta, and,
+// when _meta names no collaboration tool and no subagent activity, the
+// ones its rawInput shows. codex-acp 2.x no longer tags these calls in
+// _meta.codex (an AIR client gets a bare _meta.jetbrains.air.subagent
+// flag, any other client nothing): a collaboration call is titled by its
+// tool and has the threads in rawInput {senderThreadId,
+// receiverThreadIds}, an activity has rawInput {agentThreadId, agentPath,
+// activityKind}. Every update of such a call repeats its rawInput, and a
+// collaboration call's its title.
+func ReadMeta(u frame.ToolUpdate) Meta {
+	m := ParseMeta(u.Meta)
+	if m.Tool == "" && m.Activity == "" && u.RawInput.IsObject() && strings.Contains(u.RawInput.Raw, `ThreadId"`) {
+		m.readInput(u)
+	}
+	return m
+}
+
+// readInput fills the collaboration tool or the activity from an
+// untagged call's title and rawInput.
+func (m *Meta) readInput(u frame.ToolUpdate) {
+	in := ParseInput(u.RawInput)
+	switch {
+	case in.Thread != "" && in.Activity != "":
+		m.Activity, m.Thread, m.Path = in.Activity, in.Thread, in.Path
+	case (in.Sender != "" || in.Receivers != nil) && u.Title.Type == gjson.String && collabTool(u.Title.Str):
+		m.Tool, m.Sender, m.Receivers = u.Title.Str, in.Sender, in.Receivers
+	}
+}

@@ -15,6 +15,9 @@ const (
 	ToolResumeAgent = "resumeAgent"
 	ToolWait        = "wait"
 	ToolCloseAgent  = "closeAgent"
+	// ToolFollowupTask gives a running child more work (codex-acp 2.x
+	// treats it as sendInput and resumeAgent).
+	ToolFollowupTask = "followupTask"
 
 	ActivityStarted    = "started"
 	ActivityInteracted = "interacted"
@@ -24,10 +27,15 @@ const (
 // did not start.
 func reports(tool string) bool {
 	switch tool {
-	case ToolSendInput, ToolResumeAgent, ToolWait, ToolCloseAgent:
+	case ToolSendInput, ToolResumeAgent, ToolWait, ToolCloseAgent, ToolFollowupTask:
 		return true
 	}
 	return false
+}
+
+// collabTool reports whether name is a collaboration tool.
+func collabTool(name string) bool {
+	return name == ToolSpawnAgent || reports(name)
 }
 
 // StatusRank orders a subagent's statuses: 1 starting (started,
@@ -75,12 +83,12 @@ func acpStatus(status string) string {
 // resumeAgent, wait and closeAgent and the thread of an interacted
 // activity.
 func Runs(u frame.ToolUpdate) []acpdialect.Run {
-	// The needle leaves out the opening quote: a search that starts on
+	// The needles leave out the opening quote: a search that starts on
 	// `"` stops at every quote of the frame.
-	if !strings.Contains(u.Meta.Raw, `codex"`) {
+	if !strings.Contains(u.Meta.Raw, `codex"`) && !strings.Contains(u.RawInput.Raw, `ThreadId"`) {
 		return nil
 	}
-	m := ParseMeta(u.Meta)
+	m := ReadMeta(u)
 	switch {
 	case m.Tool == ToolSpawnAgent:
 		in := ParseInput(u.RawInput)
@@ -120,9 +128,11 @@ type Input struct {
 	States gjson.Result
 	Model  string
 	Status string
-	// Thread and Path are an activity's agentThreadId and agentPath.
-	Thread string
-	Path   string
+	// Thread and Path are an activity's agentThreadId and agentPath,
+	// Activity its activityKind.
+	Thread   string
+	Path     string
+	Activity string
 }
 
 // ParseInput reads rawInput in one pass; a field of the wrong type reads
@@ -151,6 +161,8 @@ func ParseInput(raw gjson.Result) Input {
 			in.Thread = or(in.Thread, frame.View(v))
 		case "agentPath":
 			in.Path = or(in.Path, frame.View(v))
+		case "activityKind":
+			in.Activity = or(in.Activity, frame.View(v))
 		}
 		return true
 	})

@@ -126,6 +126,37 @@ func TestSubagentRules(t *testing.T) {
 			activity("w6", "Z", "/root/z", "interacted"),
 		}, []string{`"tool_call_id":"w5","payload":{"kind":"generic"`, `"tool_call_id":"w6","payload":{"kind":"generic"`},
 			[]string{`subagent_task`}},
+		// codex-acp 2.x tags none of these calls in _meta.codex: the tool
+		// is the title, the threads and the activity are in rawInput.
+		{"untagged spawn then activity (2.x)", []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w1","kind":"other","title":"spawnAgent","status":"in_progress",` +
+				`"rawInput":{"prompt":"Do A.","senderThreadId":"main","receiverThreadIds":["A"],"agentsStates":{"A":{"status":"running","message":"Checking"}},"model":"gpt-5.2","reasoningEffort":null,"status":"inProgress"}}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w9","kind":"other","title":"Start subagent weather","status":"in_progress",` +
+				`"rawInput":{"agentThreadId":"B","agentPath":"/root/weather","activityKind":"started"}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"w9","status":"completed","rawInput":{"agentThreadId":"B","agentPath":"/root/weather","activityKind":"completed"}}`),
+		}, []string{
+			`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","subagent_task":{"description":"Checking","prompt":"Do A.","status":"running","model":"gpt-5.2","child_session_id":"A"}}`,
+			`"tool_call_id":"w9","payload":{"kind":"subagent_task","status":"in_progress","title":"Start subagent weather","subagent_task":{"description":"weather","subagent_type":"weather","status":"started","child_session_id":"B"}}`,
+			`"tool_call_id":"w9","payload":{"kind":"subagent_task","status":"completed","title":"Start subagent weather","subagent_task":{"description":"weather","subagent_type":"weather","status":"completed","child_session_id":"B"}}`,
+		}, nil},
+		{"untagged wait and followupTask report on the child (2.x)", []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w1","kind":"other","title":"spawnAgent","status":"in_progress",` +
+				`"rawInput":{"prompt":"Do A.","senderThreadId":"main","receiverThreadIds":["A"],"agentsStates":{"A":{"status":"running","message":null}}},"_meta":{"jetbrains":{"air":{"version":1,"subagent":true}}}}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w2","kind":"other","title":"followupTask","status":"completed",` +
+				`"rawInput":{"prompt":"More.","senderThreadId":"main","receiverThreadIds":["A"],"agentsStates":{"A":{"status":"running","message":null}}}}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w3","kind":"other","title":"wait","status":"completed",` +
+				`"rawInput":{"senderThreadId":"main","receiverThreadIds":["A"],"agentsStates":{"A":{"status":"errored","message":null}}}}`),
+		}, []string{
+			`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"in_progress","title":"spawnAgent","subagent_task":{"description":"Do A.","prompt":"Do A.","status":"running","child_session_id":"A"}}`,
+			`"tool_call_id":"w2","payload":{"kind":"generic"`,
+			`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"failed","title":"spawnAgent","subagent_task":{"description":"Do A.","prompt":"Do A.","status":"errored"`,
+		}, nil},
+		{"thread ids under another title are no collaboration", []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w1","kind":"other","title":"Read notes","status":"in_progress",` +
+				`"rawInput":{"senderThreadId":"main","receiverThreadIds":["A"]}}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w2","kind":"other","title":"Start","status":"in_progress","rawInput":{"agentThreadId":"B"}}`),
+		}, []string{`"tool_call_id":"w1","payload":{"kind":"generic"`, `"tool_call_id":"w2","payload":{"kind":"generic"`},
+			[]string{`subagent_task`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
