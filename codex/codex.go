@@ -50,7 +50,9 @@
 //   - The client may call authentication/status and authentication/logout
 //     (no "_" prefix); the status result is an auth_status event.
 //
-// Codex sends no vendor requests of its own.
+// Codex sends no vendor requests of its own. From 2.x it pushes its login
+// state in the notification _auth/status_update (claude-agent-acp's): an
+// auth_status event.
 //
 // The wire facts each rule relies on, with their public sources, are in
 // the module's docs/codex.md.
@@ -80,9 +82,11 @@ func Dialect() *acpdialect.Dialect {
 		ID:    ID,
 		Match: Match,
 		// Codex's only agent -> client request is the standard permission
-		// request: observed, never answered.
+		// request: observed, never answered. Its one vendor notification
+		// pushes the login state.
 		Methods: []acpdialect.Method{
 			{Name: "session/request_permission", Kind: acpdialect.Request, Handle: HandlePermission},
+			{Name: MethodAuthStatusUpdate, Kind: acpdialect.Notification, Handle: HandleAuthStatus},
 		},
 		Updates: []acpdialect.Update{
 			{Kind: "usage_update", Standard: true, Event: UsageEvent},

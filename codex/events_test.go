@@ -200,6 +200,15 @@ func TestEventRules(t *testing.T) {
 			`{"type":"auth_status","agent":"codex","method":"authentication/status","id":9,"auth_status":{"kind":"account","email":"dev@example.com"}}`,
 			`{"type":"auth_status","agent":"codex","method":"authentication/status","id":11,"auth_status":{"kind":"none"}}`,
 		}, []string{`"id":10`}},
+		// codex-acp 2.x pushes the login state, as claude-agent-acp does.
+		{"auth status pushed", []string{
+			`{"jsonrpc":"2.0","method":"_auth/status_update","params":{"authStatus":{"kind":"api_key","label":"OpenAI API key"}}}`,
+			`{"jsonrpc":"2.0","method":"_auth/status_update","params":{"authStatus":{"kind":"account","label":"ChatGPT Plus","account":{"email":"dev@example.com","plan":"plus"}}}}`,
+			`{"jsonrpc":"2.0","method":"_auth/status_update","params":{"authStatus":"none"}}`,
+		}, []string{
+			`"type":"auth_status","agent":"codex","session_id":"s1","auth_status":{"kind":"api_key","label":"OpenAI API key"}}`,
+			`"type":"auth_status","agent":"codex","session_id":"s1","auth_status":{"kind":"account","label":"ChatGPT Plus","email":"dev@example.com","plan":"plus"}}`,
+		}, []string{`"auth_status":{}`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
