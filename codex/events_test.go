@@ -149,6 +149,16 @@ func TestEventRules(t *testing.T) {
 			`{"type":"message","agent":"codex","session_id":"s1","message":{"role":"assistant","text":"Looking.","phase":"commentary"}}`,
 			`{"type":"message","agent":"codex","session_id":"s1","message":{"role":"user","text":"Hi","phase":"final_answer"}}`,
 		}, []string{`no phase here`, `alone`}},
+		// codex-acp 2.x: the phase goes to AIR clients alone, under
+		// jetbrains.air; codex's wins when a chunk has both.
+		{"phased chunks for AIR (2.x)", []string{
+			update(`{"sessionUpdate":"agent_message_chunk","messageId":"c","content":{"type":"text","text":"Looking."},"_meta":{"jetbrains":{"air":{"version":1,"phase":"commentary"}}}}`),
+			update(`{"sessionUpdate":"agent_message_chunk","messageId":"f","content":{"type":"text","text":"Done."},"_meta":{"jetbrains":{"air":{"phase":"commentary"}},"codex":{"phase":"final_answer"}}}`),
+			update(`{"sessionUpdate":"agent_message_chunk","messageId":"g","content":{"type":"text","text":"odd"},"_meta":{"jetbrains":{"phase":"commentary"}}}`),
+		}, []string{
+			`{"type":"message","agent":"codex","session_id":"s1","message":{"role":"assistant","text":"Looking.","phase":"commentary"}}`,
+			`{"type":"message","agent":"codex","session_id":"s1","message":{"role":"assistant","text":"Done.","phase":"final_answer"}}`,
+		}, []string{`odd`}},
 		{"usage", []string{
 			update(`{"sessionUpdate":"usage_update","used":2500,"size":258400}`),
 		}, []string{`{"type":"usage","agent":"codex","session_id":"s1","usage":{"used":2500,"size":258400}}`}, nil},

@@ -20,7 +20,7 @@ type Chunk struct {
 	Kind      string // agent_message_chunk, user_message_chunk
 	MessageID string
 	Text      string // content.text
-	Phase     string // _meta.codex.phase
+	Phase     string // _meta.codex.phase, else _meta.jetbrains.air.phase
 }
 
 // ParseChunk reads a message chunk in one pass over its top level.
@@ -41,17 +41,34 @@ func ParseChunk(u gjson.Result) Chunk {
 			}
 		case "_meta":
 			if c.Phase == "" {
-				var phase gjson.Result
-				r.Object(func(k string) {
-					if k == "codex" && !phase.Exists() {
-						phase = firstMember(r, "phase")
-					}
-				})
-				c.Phase = frame.View(phase)
+				c.Phase = frame.View(readPhase(r))
 			}
 		}
 	})
 	return c
+}
+
+// readPhase reads the phase in the _meta object at r: the first under
+// codex (codex-acp 1.x, to every client), else the first under
+// jetbrains.air (2.x, to AIR clients only), each as frame.Get reads it.
+func readPhase(r *frame.Reader) gjson.Result {
+	var codex, air gjson.Result
+	r.Object(func(k string) {
+		switch {
+		case k == "codex" && !codex.Exists():
+			codex = firstMember(r, "phase")
+		case k == "jetbrains" && !air.Exists():
+			r.Object(func(k string) {
+				if k == "air" && !air.Exists() {
+					air = firstMember(r, "phase")
+				}
+			})
+		}
+	})
+	if codex.Exists() {
+		return codex
+	}
+	return air
 }
 
 // firstMember reads the first member named key of the object at r, as
@@ -65,8 +82,9 @@ func firstMember(r *frame.Reader, key string) (v gjson.Result) {
 	return v
 }
 
-// PhaseEvent reads a message chunk with _meta.codex.phase into a message
-// event (role, text, phase), so that a client can fold commentary. A chunk
+// PhaseEvent reads a message chunk with a phase (_meta.codex.phase, or
+// AIR's _meta.jetbrains.air.phase) into a message event (role, text,
+// phase), so that a client can fold commentary. A chunk
 // without a phase costs one byte search and gives nil: it stays a
 // standard chunk.
 func PhaseEvent(u gjson.Result) *acpdialect.Event {
