@@ -26,8 +26,10 @@
 //     terminal_exit) and the result of rawOutput {formatted_output,
 //     exit_code}; a non-zero exit fails the call. Commands Codex parses
 //     into a read or a search stay generic cards.
-//   - A synthetic tool call with _meta.contextCompaction is a compaction
-//     event.
+//   - Codex's synthetic compaction tool call (_meta.contextCompaction; in
+//     2.x AIR's _meta.jetbrains.air.contextCompaction, or for other
+//     clients its title alone) and ACP's compaction_update are compaction
+//     events.
 //   - Message chunks with _meta.codex.phase (commentary, final_answer) are
 //     also message events with their phase; chunks without one cost a
 //     byte search and produce nothing.
@@ -95,6 +97,8 @@ func Dialect() *acpdialect.Dialect {
 			{Kind: "session_info_update", Standard: true, Event: air.UpdateEvent},
 			{Kind: "agent_message_chunk", Standard: true, Event: PhaseEvent, Marked: CapacityError},
 			{Kind: "user_message_chunk", Standard: true, Event: PhaseEvent},
+			// 2.x to a client that declares session.compaction.
+			{Kind: UpdateCompaction, Event: CompactionUpdateEvent},
 		},
 		Calls: []acpdialect.Call{
 			{Name: "session/prompt", Result: TurnUsage},

@@ -157,16 +157,25 @@ func ownOptions(opts []acpdialect.PermissionOption) {
 	frame.OwnTogether(fields...)
 }
 
-// CompactionEvent reads a tool call that carries _meta.contextCompaction
-// {trigger, preTokens, postTokens, durationMs, error} into a compaction
-// event named by the tool call id; its status is the tool call's (failed
-// when an error is reported). Other tool calls give nil.
+// CompactionTitle is the title codex-acp gives its compaction tool call.
+const CompactionTitle = "Compact conversation"
+
+// UpdateCompaction is ACP's compaction update (the session-compaction
+// RFD), which codex-acp 2.x sends instead of the tool call to a client
+// that declares session.compaction.
+const UpdateCompaction = "compaction_update"
+
+// CompactionEvent reads Codex's compaction tool call into a compaction
+// event named by the tool call id: a tool call with
+// _meta.contextCompaction {trigger, preTokens, postTokens, durationMs,
+// error} (codex-acp 1.x, to every client), with
+// _meta.jetbrains.air.contextCompaction (2.x, to AIR clients), or, with
+// neither, titled CompactionTitle and without rawInput (2.x, to other
+// clients, which get no tag). Its status is the tool call's (failed when
+// an error is reported). Other tool calls give nil.
 func CompactionEvent(u frame.ToolUpdate) *acpdialect.Event {
-	if !strings.Contains(u.Meta.Raw, "contextCompaction") {
-		return nil // the usual tool call: one byte search
-	}
-	cc := u.Meta.Get("contextCompaction")
-	if !cc.IsObject() {
+	cc, ok := compactionMeta(u)
+	if !ok {
 		return nil
 	}
 	x := &acpdialect.Compaction{CompactionID: frame.Str(u.ID), Trigger: frame.Str(cc.Get("trigger"))}
@@ -184,6 +193,58 @@ func CompactionEvent(u frame.ToolUpdate) *acpdialect.Event {
 		x.Status = s
 	}
 	return &acpdialect.Event{Type: acpdialect.EventCompaction, Object: x}
+}
+
+// compactionMeta returns the compaction metadata of a tool call and
+// whether it is Codex's compaction call (CompactionEvent).
+func compactionMeta(u frame.ToolUpdate) (gjson.Result, bool) {
+	if strings.Contains(u.Meta.Raw, "contextCompaction") { // the usual tool call: one byte search
+		if cc := u.Meta.Get("contextCompaction"); cc.IsObject() {
+			return cc, true
+		}
+		if cc := u.Meta.Get("jetbrains.air.contextCompaction"); cc.IsObject() {
+			return cc, true
+		}
+	}
+	return gjson.Result{}, u.Title.Type == gjson.String && u.Title.Str == CompactionTitle && !u.RawInput.Exists()
+}
+
+// CompactionUpdateEvent reads a compaction_update {compactionId, status,
+// error?} into a compaction event: ACP's four statuses (pending read as
+// in_progress; any other gives no status), the error a string or an
+// object's message. An update without a compactionId gives nil.
+func CompactionUpdateEvent(u gjson.Result) *acpdialect.Event {
+	var x acpdialect.Compaction
+	r := frame.NewReader(u)
+	r.Object(func(k string) {
+		switch k {
+		case "compactionId":
+			fillEmpty(&x.CompactionID, r.String())
+		case "status":
+			if x.Status == "" {
+				x.Status = compactionStatus(r.String())
+			}
+		case "error":
+			if x.Error == "" {
+				x.Error = errorText(r.Value())
+			}
+		}
+	})
+	if x.CompactionID == "" {
+		return nil
+	}
+	return &acpdialect.Event{Type: acpdialect.EventCompaction, Object: &x}
+}
+
+// compactionStatus is ACP's compaction status s means, or "".
+func compactionStatus(s string) string {
+	switch s {
+	case "pending", acpdialect.CompactionInProgress:
+		return acpdialect.CompactionInProgress
+	case acpdialect.CompactionCompleted, acpdialect.CompactionFailed, acpdialect.CompactionCancelled:
+		return s
+	}
+	return ""
 }
 
 // AuthStatusEvent reads an authentication/status result: {type: "api-key"},

@@ -190,6 +190,24 @@ func TestEventRules(t *testing.T) {
 			`{"type":"compaction","agent":"codex","session_id":"s1","tool_call_id":"cc1","compaction":{"compaction_id":"cc1","status":"completed","trigger":"auto","pre_tokens":200000,"post_tokens":30000,"duration_ms":4100}}`,
 			`"compaction":{"compaction_id":"cc2","status":"failed","error":"context too small","trigger":"manual"}`,
 		}, nil},
+		// codex-acp 2.x: AIR's key, no key at all for other clients (the
+		// title says it), and ACP's compaction_update for a client that
+		// declares session.compaction.
+		{"compaction (2.x)", []string{
+			update(`{"sessionUpdate":"tool_call","toolCallId":"cc5","kind":"think","title":"Compact conversation","status":"in_progress","_meta":{"jetbrains":{"air":{"version":1,"contextCompaction":{"version":1}}}}}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"cc6","kind":"think","title":"Compact conversation","status":"in_progress"}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"cc6","title":"Compact conversation","status":"completed"}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"cc7","kind":"other","title":"Compact conversation","status":"in_progress","rawInput":{"path":"notes.md"}}`),
+			update(`{"sessionUpdate":"compaction_update","compactionId":"k1","status":"in_progress"}`),
+			update(`{"sessionUpdate":"compaction_update","compactionId":"k1","status":"failed","error":"Codex ended the turn before compaction completed."}`),
+			update(`{"sessionUpdate":"compaction_update","status":"completed"}`),
+		}, []string{
+			`{"type":"compaction","agent":"codex","session_id":"s1","tool_call_id":"cc5","compaction":{"compaction_id":"cc5","status":"in_progress"}}`,
+			`{"type":"compaction","agent":"codex","session_id":"s1","tool_call_id":"cc6","compaction":{"compaction_id":"cc6","status":"in_progress"}}`,
+			`{"type":"compaction","agent":"codex","session_id":"s1","tool_call_id":"cc6","compaction":{"compaction_id":"cc6","status":"completed"}}`,
+			`{"type":"compaction","agent":"codex","session_id":"s1","compaction":{"compaction_id":"k1","status":"in_progress"}}`,
+			`{"type":"compaction","agent":"codex","session_id":"s1","compaction":{"compaction_id":"k1","status":"failed","error":"Codex ended the turn before compaction completed."}}`,
+		}, []string{`"compaction_id":"cc7"`, `"compaction":{"status"`}},
 		{"session info", []string{
 			update(`{"sessionUpdate":"session_info_update","title":"Fix the build","_meta":{"codex":{"archived":true,"closed":false}}}`),
 			update(`{"sessionUpdate":"session_info_update","title":null}`),
