@@ -14,6 +14,9 @@
 //     may report several children under one tool call id: each keeps its
 //     own card (acpdialect.RunID), and a card's parent is the card whose
 //     child sent the spawn, when exactly one card has that child.
+//   - An AIR client that declares nativeSubagentSessions gets each child
+//     as a session of its own (2.x): subagent_spawned opens its
+//     subagent_task card, subagent_state_update ends it.
 //   - MCP tool calls carry _meta.is_mcp_tool_call, with the server, tool
 //     and arguments in rawInput: an mcp_tool card (arguments larger than
 //     acpdialect.MaxMCPArguments left out whole). Progress output arrives
@@ -99,6 +102,9 @@ func Dialect() *acpdialect.Dialect {
 			{Kind: "user_message_chunk", Standard: true, Event: PhaseEvent},
 			// 2.x to a client that declares session.compaction.
 			{Kind: UpdateCompaction, Event: CompactionUpdateEvent},
+			// 2.x to an AIR client that declares nativeSubagentSessions.
+			{Kind: UpdateSubagentSpawned, Handle: HandleSubagentSpawned},
+			{Kind: UpdateSubagentState, Handle: HandleSubagentState, Waits: true},
 		},
 		Calls: []acpdialect.Call{
 			{Name: "session/prompt", Result: TurnUsage},
@@ -107,6 +113,7 @@ func Dialect() *acpdialect.Dialect {
 			{Name: MethodAuthStatus, Result: AuthStatusEvent},
 			{Name: MethodAuthLogout},
 		},
+		MergeLate: MergeLate,
 		Runs:      Runs,
 		ToolCall:  ToolCall,
 		ToolEvent: CompactionEvent,

@@ -193,3 +193,47 @@ func FuzzPermissionOptions(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNativeUpdates feeds any update object to the readers of codex-acp
+// 2.x's own kinds (native child sessions, compaction_update): they never
+// panic, and MergeLate keeps the card it is given.
+func FuzzNativeUpdates(f *testing.F) {
+	seeds(f, "params.update")
+	for _, s := range []string{
+		`{"sessionUpdate":"subagent_spawned","subagentSessionId":"thr-a","name":"weather_research","task":"Find the weather.","capabilities":{}}`,
+		`{"sessionUpdate":"subagent_state_update","subagentSessionId":"thr-a:generation:2","state":"cancelled"}`,
+		`{"sessionUpdate":"compaction_update","compactionId":"k1","status":"failed","error":"Codex ended the turn before compaction completed."}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u := gjson.Parse(s)
+		if ev := codex.CompactionUpdateEvent(u); ev != nil && ev.Compaction().CompactionID == "" {
+			t.Fatal("a compaction without an id")
+		}
+		card := acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "thr-a", Status: "running"}}
+		for _, l := range []acpdialect.Late{codex.HandleSubagentSpawned(u), codex.HandleSubagentState(u)} {
+			if st := l.Payload.SubagentTask; st != nil && st.ChildSessionID == "" {
+				t.Fatalf("a child half without a child: %+v", st)
+			}
+			keep := card.Clone()
+			_, _ = codex.MergeLate(card, l.Payload)
+			if !card.Equal(keep) {
+				t.Fatal("MergeLate changed the card it was given")
+			}
+		}
+	})
+}
+
+// FuzzAuthStatus feeds any params to the _auth/status_update reader.
+func FuzzAuthStatus(f *testing.F) {
+	seeds(f, "params")
+	f.Add(`{"authStatus":{"kind":"account","label":"ChatGPT Plus","account":{"email":"dev@example.com","plan":"plus"}}}`)
+	f.Add(`{"authStatus":{"kind":"gateway","label":"Custom model gateway","detail":"wire"}}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		act := codex.HandleAuthStatus(gjson.Parse(s))
+		if act.Event != nil && act.Event.AuthStatus() == nil {
+			t.Fatal("an auth_status event without its object")
+		}
+	})
+}

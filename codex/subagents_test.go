@@ -321,3 +321,43 @@ func noParentLoop(t *testing.T, out string) {
 		}
 	}
 }
+
+// TestNativeSubagentSessions: codex-acp 2.x opens each child of an AIR
+// client that declares nativeSubagentSessions as a session of its own. The
+// child's card comes from subagent_spawned, its work nests under it, and
+// subagent_state_update ends it; without the two kinds the child's work
+// nested under nothing.
+func TestNativeSubagentSessions(t *testing.T) {
+	tests := []struct {
+		name    string
+		frames  []string
+		want    []string
+		notWant []string
+	}{
+		{"spawned, worked, completed", []string{
+			update(`{"sessionUpdate":"subagent_spawned","subagentSessionId":"thr-a","name":"weather_research","task":"Find the weather.","capabilities":{}}`),
+			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"thr-a","update":{"sessionUpdate":"tool_call","toolCallId":"cmd1","kind":"execute","title":"curl wttr.in","status":"in_progress","rawInput":{"command":"curl wttr.in","cwd":"/w"}}}}`,
+			update(`{"sessionUpdate":"subagent_state_update","subagentSessionId":"thr-a","state":"completed"}`),
+		}, []string{
+			`"tool_call_id":"thr-a","payload":{"kind":"subagent_task","status":"in_progress","title":"weather_research","subagent_task":{"description":"weather_research","prompt":"Find the weather.","status":"running","child_session_id":"thr-a"}}`,
+			`"tool_call_id":"cmd1","payload":{"kind":"shell","status":"in_progress","title":"curl wttr.in","parent_tool_call_id":"thr-a"`,
+			`"tool_call_id":"thr-a","payload":{"kind":"subagent_task","status":"completed"`,
+		}, nil},
+		{"a reopened thread is a new child", []string{
+			update(`{"sessionUpdate":"subagent_spawned","subagentSessionId":"thr-a","name":"a","task":"t","capabilities":{}}`),
+			update(`{"sessionUpdate":"subagent_state_update","subagentSessionId":"thr-a","state":"cancelled"}`),
+			update(`{"sessionUpdate":"subagent_spawned","subagentSessionId":"thr-a:generation:2","name":"a","task":"t","capabilities":{}}`),
+		}, []string{
+			`"tool_call_id":"thr-a","payload":{"kind":"subagent_task","status":"cancelled"`,
+			`"tool_call_id":"thr-a:generation:2","payload":{"kind":"subagent_task","status":"in_progress"`,
+		}, nil},
+		{"without a child id: nothing", []string{
+			update(`{"sessionUpdate":"subagent_spawned","name":"a","task":"t"}`),
+		}, nil, []string{`subagent_task`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			has(t, feed(t, conn(t, acpdialect.Options{}), tt.frames...), tt.want, tt.notWant)
+		})
+	}
+}

@@ -1,0 +1,78 @@
+package codex
+
+import (
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// Native child sessions, which codex-acp 2.x sends to an AIR client that
+// declares nativeSubagentSessions, in the shape claude-agent-acp and
+// Cursor send them: subagent_spawned {subagentSessionId, name, task,
+// capabilities} on the parent session opens the child (its session id is
+// the child's thread id, or "<thread>:generation:<n>" when the thread is
+// reopened), subagent_state_update {subagentSessionId, state: completed,
+// failed or cancelled} ends it. The child's own updates come on its
+// session. A client that declares ACP's subagents capability instead gets
+// subagent_update, which the Conn reads on every connection.
+const (
+	UpdateSubagentSpawned = "subagent_spawned"
+	UpdateSubagentState   = "subagent_state_update"
+)
+
+// HandleSubagentSpawned reads subagent_spawned into a late half for the
+// child session's card: name (the agent's name, from its path) is the
+// title and the description, task (the spawn's prompt) the prompt, and
+// the child runs. An update without a subagentSessionId says nothing: a
+// zero Late.
+func HandleSubagentSpawned(update gjson.Result) acpdialect.Late {
+	var st acpdialect.SubagentTask
+	var seen uint8
+	r := frame.NewReader(update)
+	r.Object(func(k string) {
+		switch {
+		case k == "subagentSessionId" && seen&1 == 0:
+			st.ChildSessionID, seen = r.String(), seen|1
+		case k == "name" && seen&2 == 0:
+			st.Description, seen = r.String(), seen|2
+		case k == "task" && seen&4 == 0:
+			st.Prompt, seen = r.String(), seen|4
+		}
+	})
+	if st.ChildSessionID == "" {
+		return acpdialect.Late{}
+	}
+	frame.Own(&st.ChildSessionID, &st.Description, &st.Prompt)
+	st.Status = acpdialect.SubagentRunning
+	return acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
+		Status: acpdialect.StatusInProgress, Title: st.Description, SubagentTask: &st}}
+}
+
+// HandleSubagentState reads subagent_state_update: its string state
+// (completed, failed, cancelled) ends the child's card, as
+// acpdialect.ReadSubagentUpdate maps it.
+func HandleSubagentState(update gjson.Result) acpdialect.Late {
+	return acpdialect.ReadSubagentUpdate(update)
+}
+
+// MergeLate folds a native child's late half (HandleSubagentSpawned,
+// HandleSubagentState) into its subagent_task card: a non-empty value
+// replaces, an empty one never blanks. A half without a subagent, or a
+// card that is not a subagent's, does not apply.
+func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
+	if cur.Kind != acpdialect.KindSubagentTask || cur.SubagentTask == nil || late.SubagentTask == nil {
+		return cur, false
+	}
+	st := *cur.SubagentTask
+	m := late.SubagentTask
+	frame.Fill(&st.ChildSessionID, m.ChildSessionID)
+	frame.Fill(&st.Description, m.Description)
+	frame.Fill(&st.Prompt, m.Prompt)
+	frame.Fill(&st.Status, m.Status)
+	frame.Fill(&cur.Title, late.Title)
+	if !st.Equal(*cur.SubagentTask) {
+		*m = st
+		cur.SubagentTask = m
+	}
+	return cur, true
+}
