@@ -14,8 +14,8 @@ const MaxPermissionOptions = 32
 // HandlePermission describes a session/request_permission in a permission
 // event: the tool call it is about, the tool's ACP kind and title, an MCP
 // server and tool (rawInput.serverName or server, and tool), the options,
-// and for Codex's plan approval (_meta.codex.kind "plan_review") the plan
-// item id. The Conn only observes the request: the client answers it.
+// and for Codex's plan approval (_meta.codex.kind "plan_review", or in
+// 2.x a tool call id "plan-review:<item>") the plan item id. The Conn only observes the request: the client answers it.
 func HandlePermission(params gjson.Result) acpdialect.Action {
 	id, p := ParsePermission(params)
 	return acpdialect.Action{Event: &acpdialect.Event{Type: acpdialect.EventPermission, ToolCallID: id, Object: p}}
@@ -47,11 +47,19 @@ func ParsePermission(params gjson.Result) (toolCallID string, p *acpdialect.Perm
 		}
 	})
 	frame.Own(&toolCallID, &p.ACPKind, &p.Title, &p.Server, &p.Tool)
-	if kind.Type == gjson.String && kind.Str == "plan_review" {
+	switch {
+	case kind.Type == gjson.String && kind.Str == "plan_review":
 		p.PlanReview, p.PlanItemID = true, strings.Clone(planItem)
+	case strings.HasPrefix(toolCallID, planReviewPrefix):
+		// codex-acp 2.x tags the plan review nowhere but in its tool
+		// call id, "plan-review:<plan item id>" (as 1.x named it too).
+		p.PlanReview, p.PlanItemID = true, toolCallID[len(planReviewPrefix):]
 	}
 	return toolCallID, p
 }
+
+// planReviewPrefix starts the tool call id of Codex's plan review.
+const planReviewPrefix = "plan-review:"
 
 // readToolCall reads the permission's toolCall at r: its id, ACP kind and
 // title (the first non-empty string of each), and from the first rawInput

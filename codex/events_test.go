@@ -171,6 +171,12 @@ func TestEventRules(t *testing.T) {
 		{"a turn summary with no count and no model is none", []string{
 			`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn","usage":{},"_meta":{"quota":{"token_count":{"input_tokens":-1,"output_tokens":2.5}}}}}`,
 		}, nil, []string{`"usage"`}},
+		// codex-acp 2.x sends no _meta: the tool call id names the plan.
+		{"plan review (2.x)", []string{
+			`{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"plan-review:item-9","title":"Implement this plan?","kind":"switch_mode","status":"pending","rawInput":{"plan":"1. Fix it"}},"options":[{"optionId":"implement_plan","name":"Yes, implement this plan","kind":"allow_once"},{"optionId":"revise_plan","name":"No, and tell Codex what to do differently","kind":"reject_once"}]}}`,
+			`{"jsonrpc":"2.0","id":8,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"plan-reviewer"},"options":[]}}`,
+		}, []string{`"tool_call_id":"plan-review:item-9","method":"session/request_permission","id":7,"permission":{"title":"Implement this plan?","acp_kind":"switch_mode","options":[{"id":"implement_plan","name":"Yes, implement this plan","kind":"allow_once"},{"id":"revise_plan","name":"No, and tell Codex what to do differently","kind":"reject_once"}],"plan_review":true,"plan_item_id":"item-9"}}`},
+			[]string{`"id":8,"permission":{"options":[],"plan_review"`}},
 		{"plan review", []string{
 			`{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":{"toolCallId":"plan-1","kind":"switch_mode","title":"Implement this plan?"},"options":[{"optionId":"yes","name":"Yes","kind":"allow_once"},{"optionId":"no","name":"No","kind":"reject_once"}],"_meta":{"codex":{"kind":"plan_review","planItemId":"item-9"}}}}`,
 		}, []string{`{"type":"permission","agent":"codex","session_id":"s1","tool_call_id":"plan-1","method":"session/request_permission","id":7,"permission":{"title":"Implement this plan?","acp_kind":"switch_mode","options":[{"id":"yes","name":"Yes","kind":"allow_once"},{"id":"no","name":"No","kind":"reject_once"}],"plan_review":true,"plan_item_id":"item-9"}}`}, nil},

@@ -2,6 +2,7 @@ package codex_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
@@ -62,6 +63,8 @@ func parsePermissionWalks(params gjson.Result) (toolCallID string, p *acpdialect
 	if k := meta.Get("codex.kind"); k.Type == gjson.String && k.Str == "plan_review" {
 		p.PlanReview = true
 		p.PlanItemID = frame.Str(meta.Get("codex.planItemId"))
+	} else if item, ok := strings.CutPrefix(toolCallID, "plan-review:"); ok {
+		p.PlanReview, p.PlanItemID = true, item
 	}
 	return toolCallID, p
 }
@@ -104,6 +107,7 @@ func FuzzParsePermissionOnePass(f *testing.F) {
 	f.Add(`{"toolCall":{"toolCallId":"","toolCallId":"t","rawInput":{"server":"s","serverName":"e"},"rawInput":{"tool":"x"}},"toolCall":{"title":"late"},"_meta":{"codex":{"planItemId":"p","kind":"plan_review"},"codex":{}},"options":[{"optionId":"a"}]}`)
 	f.Add(`{"_meta":{"codex":1,"codex":{"kind":"plan_review"}}}`)
 	f.Add(`{"_meta":{"codex":{"kind":"plan_review","planItemId":7}}}`)
+	f.Add(`{"toolCall":{"toolCallId":"plan-review:item-3","kind":"switch_mode","title":"Implement this plan?","rawInput":{"plan":"1. Do it"}},"options":[{"optionId":"implement_plan","name":"Yes, implement this plan","kind":"allow_once"}]}`)
 	f.Add(`{"_meta":{"codex":{"planItemId":"p"},"codex":{"x":1},"codex":{"kind":"plan_review"}}}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		if !json.Valid([]byte(s)) {
