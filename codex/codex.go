@@ -146,8 +146,25 @@ func ignores() []string {
 		// A diff's kind (add, delete, update) in tool call content.
 		"_meta.kind",
 		// Streamed plan text, sent only to a client that declares ACP's
-		// unstable plan capability.
-		"update:plan_update",
+		// unstable plan capability, and its AIR delta (2.x).
+		"update:plan_update", "_meta.jetbrains.air.contentDelta",
+		// 2.x: AIR's copies of keys above (commandAction, goal, a
+		// permission option's decision), a session mode's kind, a
+		// skill's path, a config option's recommended value, the file
+		// change report, and the flag on collaboration and activity
+		// calls (their rawInput is read instead).
+		"_meta.jetbrains.air.commandAction", "_meta.jetbrains.air.goal",
+		"_meta.jetbrains.air.permission", "_meta.jetbrains.air.kind",
+		"_meta.jetbrains.air.skillPath", "_meta.jetbrains.air.recommendedValue",
+		"_meta.jetbrains.air.agentFileChangeReport", "_meta.jetbrains.air.subagent",
+		// 2.x: stdin typed into a command, which AIR gets apart from the
+		// output (other clients get it in the output, which is read).
+		"_meta.terminal_input",
+		// 2.x on initialize: steering support, the presence of
+		// _auth/status_update, an auth method's provider.
+		"_meta.steering", "_meta.authStatus", "_meta.api-key",
+		// 2.x: an elicitation Codex does not wait for.
+		"_meta.codex.delivery",
 	}
 }
 
@@ -163,11 +180,11 @@ func reads() []string {
 		"_meta.is_mcp_tool_call", "_meta.mcp_output_delta.data",
 		"_meta.contextCompaction.trigger", "_meta.contextCompaction.preTokens",
 		"_meta.contextCompaction.postTokens", "_meta.contextCompaction.durationMs",
-		"_meta.contextCompaction.error",
+		"_meta.contextCompaction.error", "_meta.jetbrains.air.contextCompaction",
 		// A permission request's plan review (events.go).
 		"_meta.codex.kind", "_meta.codex.planItemId",
 		// Messages' phase, session info and thread errors (messages.go).
-		"_meta.codex.phase", "_meta.codex.archived", "_meta.codex.closed",
+		"_meta.codex.phase", "_meta.jetbrains.air.phase", "_meta.codex.archived", "_meta.codex.closed",
 		"_meta.codex.threadStatus.type", "_meta.threadStatus.type",
 		// The prompt response's usage (usage.go).
 		"_meta.quota.token_count.totalTokens", "_meta.quota.token_count.inputTokens",
