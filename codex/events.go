@@ -195,10 +195,8 @@ func CompactionEvent(u frame.ToolUpdate) *acpdialect.Event {
 	case x.Error != "":
 		x.Status = acpdialect.CompactionFailed
 	case u.Status.Type != gjson.String:
-	case s == "pending" || s == "in_progress":
-		x.Status = acpdialect.CompactionInProgress
-	case s == "completed" || s == "failed" || s == "cancelled":
-		x.Status = s
+	default:
+		x.Status = compactionStatus(s)
 	}
 	return &acpdialect.Event{Type: acpdialect.EventCompaction, Object: x}
 }
@@ -244,13 +242,18 @@ func CompactionUpdateEvent(u gjson.Result) *acpdialect.Event {
 	return &acpdialect.Event{Type: acpdialect.EventCompaction, Object: &x}
 }
 
-// compactionStatus is ACP's compaction status s means, or "".
+// compactionStatus is ACP's compaction status s means, or "": a constant,
+// never a view of the frame.
 func compactionStatus(s string) string {
 	switch s {
 	case "pending", acpdialect.CompactionInProgress:
 		return acpdialect.CompactionInProgress
-	case acpdialect.CompactionCompleted, acpdialect.CompactionFailed, acpdialect.CompactionCancelled:
-		return s
+	case acpdialect.CompactionCompleted:
+		return acpdialect.CompactionCompleted
+	case acpdialect.CompactionFailed:
+		return acpdialect.CompactionFailed
+	case acpdialect.CompactionCancelled:
+		return acpdialect.CompactionCancelled
 	}
 	return ""
 }

@@ -165,7 +165,11 @@ func parseChunkWalks(u gjson.Result) codex.Chunk {
 		case "content":
 			c.Text = or(c.Text, frame.View(frame.Get(v, "text")))
 		case "_meta":
-			c.Phase = or(c.Phase, frame.View(frame.Path(v, "codex", "phase")))
+			p := frame.Path(v, "codex", "phase")
+			if !p.Exists() {
+				p = frame.Path(v, "jetbrains", "air", "phase")
+			}
+			c.Phase = or(c.Phase, frame.View(p))
 		}
 		return true
 	})
@@ -183,6 +187,9 @@ func TestParseChunk(t *testing.T) {
 		{`{"_meta":{"codex":{"phase":1},"codex":{"phase":"final_answer"}},"_meta":{"codex":{"phase":"commentary"}}}`, codex.Chunk{Phase: "commentary"}},
 		{`{"_meta":{"codex":{},"codex":{"phase":"final_answer"}}}`, codex.Chunk{Phase: "final_answer"}},
 		{`{"_meta":{"phase":"x","codex":"y"},"content":"text"}`, codex.Chunk{}},
+		{`{"_meta":{"jetbrains":{"air":{"version":1,"phase":"commentary"}}}}`, codex.Chunk{Phase: "commentary"}},
+		{`{"_meta":{"jetbrains":{"air":{}},"jetbrains":{"air":{"phase":"final_answer"}}}}`, codex.Chunk{Phase: "final_answer"}},
+		{`{"_meta":{"jetbrains":{"air":{"phase":"commentary"}},"codex":{"phase":"final_answer"}}}`, codex.Chunk{Phase: "final_answer"}},
 		{`{"sessionUpdate":"","sessionUpdate":"user_message_chunk","content":{"text":"a\"b"}}`, codex.Chunk{Kind: "user_message_chunk", Text: `a"b`}},
 	} {
 		u := gjson.Parse(tt.update)
