@@ -29,9 +29,12 @@ var (
 	sinkStr    string
 )
 
-// handWritten are the transcripts of testdata that were not recorded
-// (testdata/SOURCES.md): the speed targets are read on the recordings.
-var handWritten = map[string]bool{"air-session-failure.jsonl": true}
+// handWritten are the transcripts of testdata that are not codex-acp's
+// recorded test scenarios (testdata/SOURCES.md: written by hand, or
+// recorded live through the tap): the speed targets are read on the
+// scenarios.
+var handWritten = map[string]bool{"air-session-failure.jsonl": true,
+	"v2-standard-client.jsonl": true, "v2-air-client.jsonl": true, "live-2.6.0-offline-prompt.jsonl": true}
 
 // recordedCaptures is how many recorded transcripts testdata holds.
 const recordedCaptures = 67

@@ -59,6 +59,31 @@ func TestGoldenSemantics(t *testing.T) {
 			`"provider_error":{"severity":"error","code":"provider_error","title":"Codex is temporarily overloaded.","action":"retry","id":"turn-0:error","revision":1}`,
 			`"session_info":{"title":"Fix the parser"}`,
 		}, []string{`"session_info":{}`}},
+		// Hand-written in codex-acp 2.6.0's shapes (docs/codex.md): a
+		// client that is not AIR gets untagged collaboration and activity
+		// calls, an untagged compaction call and a plan review named by
+		// its id; an AIR client native child sessions, the phase under
+		// jetbrains.air and, declaring session.compaction,
+		// compaction_update.
+		{"v2-standard-client", []string{
+			`"auth_status":{"kind":"account","label":"ChatGPT Plus","email":"dev@example.com","plan":"plus"}`,
+			`"tool_call_id":"call-spawn-weather","payload":{"kind":"subagent_task","status":"completed","title":"Start subagent weather_research","subagent_task":{"description":"Checking weather","prompt":"Find the current weather in Paris.","subagent_type":"weather_research","status":"completed","model":"gpt-5.2","child_session_id":"thread-paris"}}`,
+			`"compaction":{"compaction_id":"compact-1","status":"completed"}`,
+			`"plan_review":true,"plan_item_id":"item-plan-1"`,
+		}, nil},
+		{"v2-air-client", []string{
+			`"tool_call_id":"thread-paris","payload":{"kind":"subagent_task","status":"completed","title":"weather_research"`,
+			`"tool_call_id":"cmd-child","payload":{"kind":"shell","status":"completed","title":"curl wttr.in/Paris","parent_tool_call_id":"thread-paris"`,
+			`"message":{"role":"assistant","text":"Checking with a helper.","phase":"commentary"}`,
+			`"compaction":{"compaction_id":"compact-1","status":"completed"}`,
+		}, nil},
+		// Recorded live through the tap (codex-acp 2.6.0, no network):
+		// the pushed login state and AIR retry warnings, one id.
+		{"live-2.6.0-offline-prompt", []string{
+			`"auth_status":{"kind":"api_key","label":"<text-5>"}`,
+			`"code":"transport_lost","title":"<text-174>","id":"01a23d1f-9960-7370-bdaf-c649297af28c:error","revision":9}`,
+			`"code":"notice"`,
+		}, nil},
 		{"web-search-start-and-complete", []string{`"kind":"generic","status":"completed","title":"Web search: agent client protocol"`}, nil},
 	}
 	for _, tt := range tests {
