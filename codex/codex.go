@@ -42,6 +42,8 @@
 //     is a provider_error event naming the chunk to hide; an error Codex
 //     retries, or one of another turn (_meta.codex.error), is a
 //     provider_error classed as codex-acp classes it.
+//   - A client that declares session.notices gets configuration warnings
+//     as notice updates (2.x): a provider_error of code notice.
 //   - A client that declares AIR's typed session failures gets them
 //     instead of error text: in a session_info_update's _meta, and the
 //     turn's terminal one in the session/prompt result's _meta. Each is a
@@ -100,8 +102,10 @@ func Dialect() *acpdialect.Dialect {
 			{Kind: "session_info_update", Standard: true, Event: air.UpdateEvent},
 			{Kind: "agent_message_chunk", Standard: true, Event: PhaseEvent, Marked: CapacityError},
 			{Kind: "user_message_chunk", Standard: true, Event: PhaseEvent},
-			// 2.x to a client that declares session.compaction.
+			// 2.x to a client that declares session.compaction, and
+			// session.notices.
 			{Kind: UpdateCompaction, Event: CompactionUpdateEvent},
+			{Kind: UpdateNotice, Event: NoticeEvent},
 			// 2.x to an AIR client that declares nativeSubagentSessions.
 			{Kind: UpdateSubagentSpawned, Handle: HandleSubagentSpawned},
 			{Kind: UpdateSubagentState, Handle: HandleSubagentState, Waits: true},

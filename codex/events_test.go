@@ -196,6 +196,15 @@ func TestEventRules(t *testing.T) {
 			`{"type":"compaction","agent":"codex","session_id":"s1","tool_call_id":"cc1","compaction":{"compaction_id":"cc1","status":"completed","trigger":"auto","pre_tokens":200000,"post_tokens":30000,"duration_ms":4100}}`,
 			`"compaction":{"compaction_id":"cc2","status":"failed","error":"context too small","trigger":"manual"}`,
 		}, nil},
+		// codex-acp 2.x, to a client that declares session.notices.
+		{"notices (2.x)", []string{
+			update(`{"sessionUpdate":"notice","severity":"warning","title":"Configuration warning","description":"Unknown key foo in config.toml"}`),
+			update(`{"sessionUpdate":"notice","severity":"error","title":"Deprecated configuration"}`),
+			update(`{"sessionUpdate":"notice","severity":"warning","description":"no title"}`),
+		}, []string{
+			`{"type":"provider_error","agent":"codex","session_id":"s1","provider_error":{"severity":"warning","code":"notice","title":"Configuration warning","message":"Unknown key foo in config.toml"}}`,
+			`{"type":"provider_error","agent":"codex","session_id":"s1","provider_error":{"severity":"error","code":"notice","title":"Deprecated configuration"}}`,
+		}, []string{`no title`}},
 		// codex-acp 2.x: AIR's key, no key at all for other clients (the
 		// title says it), and ACP's compaction_update for a client that
 		// declares session.compaction.

@@ -203,6 +203,7 @@ func FuzzNativeUpdates(f *testing.F) {
 		`{"sessionUpdate":"subagent_spawned","subagentSessionId":"thr-a","name":"weather_research","task":"Find the weather.","capabilities":{}}`,
 		`{"sessionUpdate":"subagent_state_update","subagentSessionId":"thr-a:generation:2","state":"cancelled"}`,
 		`{"sessionUpdate":"compaction_update","compactionId":"k1","status":"failed","error":"Codex ended the turn before compaction completed."}`,
+		`{"sessionUpdate":"notice","severity":"warning","title":"Configuration warning","description":"Unknown key"}`,
 	} {
 		f.Add(s)
 	}
@@ -210,6 +211,11 @@ func FuzzNativeUpdates(f *testing.F) {
 		u := gjson.Parse(s)
 		if ev := codex.CompactionUpdateEvent(u); ev != nil && ev.Compaction().CompactionID == "" {
 			t.Fatal("a compaction without an id")
+		}
+		if ev := codex.NoticeEvent(u); ev != nil {
+			if p := ev.ProviderError(); p == nil || p.Title == "" || len(p.Title) > 1024 || len(p.Message) > 1024 {
+				t.Fatalf("notice %+v", p)
+			}
 		}
 		card := acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "thr-a", Status: "running"}}
 		for _, l := range []acpdialect.Late{codex.HandleSubagentSpawned(u), codex.HandleSubagentState(u)} {
