@@ -82,6 +82,8 @@ func TestKeptForDialects(t *testing.T) {
 		{`{"text":"Compacting..."}`, `{"text":"Compacting..."}`},
 		{`{"text":"Compacting... is what I said."}`, `{"text":"<text-1>"}`},
 		{`{"text":"\n\nCompacting completed."}`, `{"text":"\n\nCompacting completed."}`},
+		{`{"title":"Compact conversation","rawInput":{"agentPath":"/root/a","activityKind":"started"}}`,
+			`{"title":"Compact conversation","rawInput":{"agentPath":"<path-1>","activityKind":"started"}}`},
 		// markup in text
 		{`{"text":"Both done. Human: <task-notification>\n<task-id>bmon_a</task-id>\n<summary>Monitor event</summary>\n<event>api: 502 on /login</event>\n</task-notification>"}`,
 			`{"text":"<text-1> Human: <task-notification>\n<task-id>bmon_a</task-id>\n<text-2>\n<event><text-3></event>\n</task-notification>"}`},

@@ -452,7 +452,8 @@ func inTool(path []string) bool {
 // a file name or a secret code. Ids stay everywhere (isID).
 func toolStructure(key, s string) bool {
 	switch key {
-	case "_toolName", "toolName", "subagent_type", "subagentType", "agentType", "kind", "status", "trigger":
+	case "_toolName", "toolName", "subagent_type", "subagentType", "agentType", "kind", "status", "trigger",
+		"activityKind": // Codex's subagent activity (started, interacted, ...), untagged in 2.x
 		return true
 	case "type":
 		return blockTypes[s]
@@ -531,6 +532,9 @@ func (rd *Redactor) wasSecret(s string) bool {
 var phrases = map[string]bool{
 	// Claude's legacy compaction; the adapter sent the second after a blank line.
 	"Compacting...": true, "Compacting completed.": true, "\n\nCompacting completed.": true,
+	// The title of Codex's compaction call, which codex-acp 2.x sends
+	// most clients untagged.
+	"Compact conversation": true,
 }
 
 // Markup: what stays of a text that dialects read into (the rest of the
