@@ -74,9 +74,10 @@ func draftKind(kind string) bool {
 //     disconnected, failed; any other value is kept as the subagent
 //     status and leaves the card's as it was;
 //   - an object state (reworked): idle with stopReason cancelled ->
-//     cancelled; idle with refusal -> failed; idle with another stop
-//     reason (end_turn, max_tokens ...) -> completed; idle without one ->
-//     failed (claude-agent-acp reports a failed child so); unknown ->
+//     cancelled; idle with refusal or error (the RFD's failed child) ->
+//     failed; idle with another stop reason (end_turn, max_tokens ...) ->
+//     completed; idle without one -> failed (claude-agent-acp reports an
+//     orphaned child so, and a failed one before 0.90.0); unknown ->
 //     disconnected, failed; any other state (running, requires_action)
 //     -> running, in progress.
 //
@@ -188,7 +189,8 @@ func draftState(state string) (subagent, card string) {
 // workState maps the reworked draft's work state snapshot to the subagent
 // status and the card status, as claude-agent-acp's toSubagentWorkState
 // writes them (completed -> idle/end_turn, cancelled -> idle/cancelled,
-// failed -> idle, disconnected -> unknown). A state that is not a string
+// failed -> idle/error from 0.90.0 (rfdEndState), idle before; an orphaned
+// child -> idle; disconnected -> unknown). A state that is not a string
 // says nothing.
 func workState(state, stop string) (subagent, card string) {
 	switch {
@@ -196,7 +198,9 @@ func workState(state, stop string) (subagent, card string) {
 		return "", ""
 	case state == "idle" && stop == "cancelled":
 		return SubagentCancelled, StatusCancelled
-	case state == "idle" && stop == "refusal":
+	case state == "idle" && (stop == "refusal" || stop == "error"):
+		// error is the RFD's failed child (claude-agent-acp from 0.90.0,
+		// with the JSON-RPC error beside it): not a normal stop.
 		return SubagentFailed, StatusFailed
 	case state == "idle" && stop != "":
 		return SubagentCompleted, StatusCompleted

@@ -43,6 +43,8 @@ func TestReadSubagentUpdate(t *testing.T) {
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "cancelled"}, "cancelled", "")},
 		{"reworked: idle refusal", `,"sessionId":"c1","state":{"state":"idle","stopReason":"refusal"}`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
+		{"reworked: idle error is a failure", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":"boom"}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
 		{"reworked: idle without a stop reason is a failure", `,"sessionId":"c1","state":{"state":"idle"}`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
 		{"reworked: unknown is a disconnected child", `,"sessionId":"c1","state":{"state":"unknown"}`,
@@ -124,6 +126,7 @@ func FuzzReadSubagentUpdate(f *testing.F) {
 	for _, s := range []string{
 		subagentUpdate(`,"sessionId":"c1","title":"Fix the build","description":"Make it pass","capabilities":{}`),
 		subagentUpdate(`,"sessionId":"c1","state":{"state":"idle","stopReason":"end_turn"}`),
+		subagentUpdate(`,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":"boom"}}`),
 		subagentUpdate(`,"sessionId":"c1","state":{"state":"unknown"}`),
 		subagentUpdate(`,"subagentSessionId":"c2","name":"explore","task":"Scan","capabilities":{"cancel":true},"state":"running"`),
 		subagentUpdate(`,"subagentSessionId":"c2","state":"disconnected"`),
