@@ -1,6 +1,9 @@
 package acpdialect
 
 import (
+	"strings"
+	"unicode"
+
 	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
@@ -64,7 +67,12 @@ func draftKind(kind string) bool {
 //   - Original draft: name is the subagent's Name, task its Description
 //     and the card's title.
 //   - Reworked draft: title is the card's title and the subagent's
-//     Description (its display name), description its Prompt (the task).
+//     Description (its display name). description is, as the RFD defines
+//     it, the child's role or purpose: one word (no white space) is the
+//     subagent's type, its SubagentType (claude-agent-acp from 0.99.1
+//     sends the Agent call's subagent_type there, an identifier such as
+//     general-purpose); any other text its Prompt (earlier builds sent
+//     the task there).
 //
 // The state maps to the subagent status and the card's, as Cursor's and
 // Claude's dialects map them:
@@ -118,7 +126,12 @@ func ReadSubagentUpdate(update gjson.Result) Late {
 	}
 	st.ChildSessionID = child
 	st.Name = name
-	st.Description, st.Prompt = title, desc
+	st.Description = title
+	if oneWord(desc) {
+		st.SubagentType = desc // the child's role (claude-agent-acp from 0.99.1)
+	} else {
+		st.Prompt = desc
+	}
 	if st.Description == "" {
 		st.Description = task // the original draft's task is what the title is to the reworked one
 	}
@@ -128,8 +141,14 @@ func ReadSubagentUpdate(update gjson.Result) Late {
 	} else if st.Status, card = draftState(state); card == "" && st.Status != "" {
 		frame.Own(&st.Status) // a state of the agent's own, kept as sent
 	}
-	frame.Own(&st.ChildSessionID, &st.Name, &st.Description, &st.Prompt)
+	frame.Own(&st.ChildSessionID, &st.Name, &st.Description, &st.Prompt, &st.SubagentType)
 	return Late{Payload: Payload{Kind: KindSubagentTask, Status: card, Title: st.Description, SubagentTask: &st}}
+}
+
+// oneWord reports whether s is a non-empty string without white space: an
+// identifier, such as a subagent type, rather than a sentence.
+func oneWord(s string) bool {
+	return s != "" && strings.IndexFunc(s, unicode.IsSpace) < 0
 }
 
 // first reports whether bit is unset in *seen, setting it: the first
@@ -273,6 +292,7 @@ func mergeSubagentHalf(cur, late Payload) (Payload, bool) {
 	frame.Fill(&st.Name, l.Name)
 	frame.Fill(&st.Description, l.Description)
 	frame.Fill(&st.Prompt, l.Prompt)
+	frame.Fill(&st.SubagentType, l.SubagentType)
 	frame.Fill(&st.Status, l.Status)
 	if cur.SubagentTask == nil || !st.Equal(*cur.SubagentTask) {
 		cur.SubagentTask = &st
