@@ -477,6 +477,11 @@ func TestCompactToolEvent(t *testing.T) {
 			&acpdialect.Compaction{CompactionID: "a1", Status: acpdialect.CompactionInProgress}},
 		{"AIR figures", `{"_meta":{"jetbrains":{"air":{"contextCompaction":{"durationMs":5,"postTokens":100,"preTokens":1000,"trigger":"automatic","version":1}}}},"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"a2"}`,
 			&acpdialect.Compaction{CompactionID: "a2", Status: acpdialect.CompactionCompleted, Trigger: "auto", PreTokens: frame.Keep(int64(1000)), PostTokens: frame.Keep(int64(100)), DurationMs: frame.Keep(int64(5))}},
+		// The adapter's own /compact of an idle session (0.101.0).
+		{"idle is automatic", `{"_meta":{"claudeCode":{"toolName":"compact"},"contextCompaction":{"trigger":"idle","preTokens":9}},"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"c4"}`,
+			&acpdialect.Compaction{CompactionID: "c4", Status: acpdialect.CompactionCompleted, Trigger: "auto", PreTokens: frame.Keep(int64(9))}},
+		{"AIR idle is automatic", `{"_meta":{"jetbrains":{"air":{"contextCompaction":{"trigger":"idle","version":1}}}},"sessionUpdate":"tool_call_update","status":"completed","toolCallId":"a6"}`,
+			&acpdialect.Compaction{CompactionID: "a6", Status: acpdialect.CompactionCompleted, Trigger: "auto"}},
 		{"AIR error", `{"_meta":{"jetbrains":{"air":{"contextCompaction":{"error":"Context too small","version":1}}}},"sessionUpdate":"tool_call_update","status":"failed","toolCallId":"a3"}`,
 			&acpdialect.Compaction{CompactionID: "a3", Status: acpdialect.CompactionFailed, Error: "Context too small"}},
 		// Both keys (no build sends both): the first in wire order wins,

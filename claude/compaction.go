@@ -120,11 +120,13 @@ func readFigures(r *frame.Reader, c *acpdialect.Compaction) bool {
 	})
 }
 
-// trigger returns the contract's trigger: auto (Claude says automatic) or
-// manual; another value as sent.
+// trigger returns the contract's trigger: auto (Claude says automatic;
+// idle, from 0.101.0, is a /compact the adapter sent on its own while the
+// session was idle: the user did not ask for it) or manual; another value
+// as sent.
 func trigger(s string) string {
 	switch s {
-	case "automatic", "auto":
+	case "automatic", "auto", "idle":
 		return "auto"
 	case "manual":
 		return "manual"
