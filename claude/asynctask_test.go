@@ -99,6 +99,15 @@ func TestAsyncTaskTypeTask(t *testing.T) {
 			map[string]string{"t1": `{"kind":"generic","status":"in_progress","title":"Background task"}`}},
 		{"a tool call's", []string{lateBash, fmt.Sprintf(task, `,"toolCallId":"toolu_X"`)},
 			map[string]string{"toolu_X": `{"kind":"shell","status":"pending","title":"Background task","tool":{"name":"Bash"},"shell":{"command":"sleep 100"}}`}},
+		// An autonomous turn (0.95.0) is no card: its tool calls come
+		// as usual. Its progress and end find none.
+		{"an autonomous turn", []string{
+			`{"sessionUpdate":"async_task_spawned","asyncTaskId":"autonomous-turn-1","name":"Claude is working","taskType":"turn","description":"A scheduled wakeup fired.","showInTranscript":false,"canStop":true}`,
+			`{"sessionUpdate":"async_task_progress","asyncTaskId":"autonomous-turn-1","description":"A task finished."}`,
+			`{"sessionUpdate":"async_task_state_update","asyncTaskId":"autonomous-turn-1","state":"completed"}`},
+			map[string]string{}},
+		{"a turn's spawn, whatever its id", []string{`{"sessionUpdate":"async_task_spawned","asyncTaskId":"t9","name":"Claude is working","taskType":"turn"}`},
+			map[string]string{}},
 		// An SDK type claude-agent-acp passes through as it is.
 		{"another type", []string{`{"sessionUpdate":"async_task_spawned","asyncTaskId":"t2","name":"dream","taskType":"dream"}`},
 			map[string]string{"t2": `{"kind":"generic","status":"in_progress","title":"dream"}`}},

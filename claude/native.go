@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"strings"
+
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
@@ -24,6 +26,15 @@ const (
 	UpdateAsyncTaskSpawned  = "async_task_spawned"
 	UpdateAsyncTaskProgress = "async_task_progress"
 	UpdateAsyncTaskState    = "async_task_state_update"
+	// TaskTypeTurn is the async task of a model turn Claude Code started
+	// with no prompt open (to answer a task notification or a wakeup),
+	// from 0.95.0: "Claude is working", without a tool call, not shown in
+	// the transcript, its id AutonomousTurnPrefix and a UUID. It is not
+	// work beside the session's turns but one of them, whose tool calls
+	// and text come as usual: neither it nor its progress and state make
+	// a card.
+	TaskTypeTurn         = "turn"
+	AutonomousTurnPrefix = "autonomous-turn-"
 	// Native child sessions as claude-agent-acp sent them from 0.71.0
 	// (#1017), before the subagents RFD's rework into subagent_update:
 	// subagent_spawned {subagentSessionId, name, task, capabilities} opens
@@ -110,7 +121,7 @@ func HandleSubagentState(update gjson.Result) acpdialect.Late {
 // card keyed by the task id over to the tool call's (see Late.Alias).
 func HandleAsyncTask(update gjson.Result) acpdialect.Late {
 	t := readAsyncTask(update)
-	if t.id == "" {
+	if t.id == "" || t.autonomousTurn() {
 		return acpdialect.Late{}
 	}
 	l := acpdialect.Late{ToolCallID: t.toolCallID, Alias: t.id}
@@ -176,6 +187,13 @@ func readAsyncTask(update gjson.Result) asyncTask {
 		}
 	})
 	return t
+}
+
+// autonomousTurn reports whether the update is of an autonomous turn's
+// task: a spawn by its type, a progress or state update (which have none)
+// by the id the adapter gives it.
+func (t asyncTask) autonomousTurn() bool {
+	return t.taskType == TaskTypeTurn || strings.HasPrefix(t.id, AutonomousTurnPrefix)
 }
 
 // progress puts a progress update's news on the half: a summary is an
