@@ -24,6 +24,12 @@ const (
 	lateDone     = `{"sessionUpdate":"async_task_state_update","asyncTaskId":"bash_1","state":"completed","summary":"done"}`
 )
 
+// A Monitor tool call and its registration.
+const (
+	monitorCall    = `{"_meta":{"claudeCode":{"toolName":"Monitor"}},"sessionUpdate":"tool_call","toolCallId":"toolu_mon_a","kind":"other","title":"Monitor","status":"pending","rawInput":{"command":"tail -f api.log","description":"Watch the API"}}`
+	monitorStarted = `{"_meta":{"claudeCode":{"toolName":"Monitor"}},"sessionUpdate":"tool_call_update","toolCallId":"toolu_mon_a","status":"completed","rawOutput":"Monitor started (task bmon_a, timeout 600000ms). You will be notified of each event."}`
+)
+
 // TestAsyncTaskToolCallIDAfterSpawn: when the tool call id of an async
 // task arrives after a spawn that had none, the task's card (keyed by the
 // task id) hands over to the tool call's: that card gets what the task
@@ -144,6 +150,18 @@ func TestAsyncTaskSpawnRunning(t *testing.T) {
 			map[string]string{"w3": `{"kind":"generic","status":"in_progress","title":"x"}`}},
 		{"a tool call's card", []string{lateBash, lateBashDone, `{"sessionUpdate":"async_task_spawned","asyncTaskId":"bash_1","taskType":"shell","description":"sleep 100","toolCallId":"toolu_X"}`},
 			map[string]string{"toolu_X": `{"kind":"shell","status":"completed","title":"sleep 100","tool":{"name":"Bash"},"shell":{"command":"sleep 100","background":true}}`}},
+		// A Monitor's task (published from 0.98.0): the Monitor's card,
+		// running past its tool call, gets the task's events and ends
+		// with its state.
+		{"a Monitor's task", []string{monitorCall, monitorStarted,
+			`{"sessionUpdate":"async_task_spawned","asyncTaskId":"bmon_a","name":"Watch the API","taskType":"monitor","description":"Watch the API","showInTranscript":false,"canStop":false,"toolCallId":"toolu_mon_a"}`,
+			`{"sessionUpdate":"async_task_progress","asyncTaskId":"bmon_a","summary":"api: 502 on /login","toolCallId":"toolu_mon_a"}`},
+			map[string]string{"toolu_mon_a": `{"kind":"monitor","status":"in_progress","title":"Monitor","tool":{"name":"Monitor"},"monitor":{"task_id":"bmon_a","command":"tail -f api.log","event_count":1,"recent_events":["api: 502 on /login"]}}`}},
+		{"a Monitor's task ends", []string{monitorCall, monitorStarted,
+			`{"sessionUpdate":"async_task_spawned","asyncTaskId":"bmon_a","name":"Watch the API","taskType":"monitor","description":"Watch the API","toolCallId":"toolu_mon_a"}`,
+			`{"sessionUpdate":"async_task_state_update","asyncTaskId":"bmon_a","state":"stopped","toolCallId":"toolu_mon_a"}`,
+			`{"sessionUpdate":"async_task_state_update","asyncTaskId":"bmon_a","state":"completed","toolCallId":"toolu_mon_a"}`},
+			map[string]string{"toolu_mon_a": `{"kind":"monitor","status":"cancelled","title":"Monitor","tool":{"name":"Monitor"},"monitor":{"task_id":"bmon_a","command":"tail -f api.log","event_count":0,"ended":true,"end_reason":"stopped"}}`}},
 		{"then a state", []string{lateSpawn, lateDone},
 			map[string]string{"bash_1": `{"kind":"shell","status":"completed","shell":{"command":"sleep 100","background":true}}`}},
 	}

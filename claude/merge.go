@@ -19,8 +19,15 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 			cur.SubagentTask, ok = mergeSubagent(cur.SubagentTask, late.SubagentTask), true
 		}
 	case acpdialect.KindMonitor:
+		ended := cur.Monitor != nil && cur.Monitor.Ended
 		if m, merged := mergeMonitor(cur.Monitor, late.Monitor); merged {
 			cur.Monitor, ok = m, true
+			if !ended && m.Ended && endStatus(late.Status) {
+				// The monitor's task ended (AIR's async task state,
+				// 0.98.0 on): its card, which ran past its tool call,
+				// ends with it, as it does at the turn's end.
+				cur.Status = late.Status
+			}
 		}
 	case acpdialect.KindShell:
 		if late.Shell != nil {
@@ -77,4 +84,9 @@ func mergeInt(dst **int64, src *int64) {
 	if src != nil {
 		setInt(dst, *src, true)
 	}
+}
+
+// endStatus reports whether a card status is an end.
+func endStatus(s string) bool {
+	return s == acpdialect.StatusCompleted || s == acpdialect.StatusFailed || s == acpdialect.StatusCancelled
 }
