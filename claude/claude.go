@@ -166,6 +166,8 @@ func reads() []string {
 		// permission.go, chunk.go).
 		"_meta.claudeCode.toolName", "_meta.claudeCode.parentToolUseId", "_meta.claudeCode.subagent",
 		"_meta.claudeCode.mcpServer.name",
+		// AIR's split of an MCP tool's name (toolcall.go).
+		"_meta.jetbrains.air.mcp.server", "_meta.jetbrains.air.mcp.tool",
 		// The tool response: an Agent/Task run (subagent.go), a shell's
 		// output (toolcall.go), a wakeup's time (wakeup.go); an MCP
 		// tool's is its text blocks (mcp.go).

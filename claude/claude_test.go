@@ -393,6 +393,20 @@ func TestToolCall(t *testing.T) {
 		{"ambiguous mcp stays generic",
 			[]string{`{"sessionUpdate":"tool_call","toolCallId":"x","_meta":{"claudeCode":{"toolName":"mcp__a__b__c"}},"rawInput":{"q":1}}`},
 			`{"kind":"generic","tool":{"name":"mcp__a__b__c"}}`},
+		// AIR's _meta.jetbrains.air.mcp (0.92.0) is the adapter's own
+		// split: it resolves an ambiguous name, and wins over the parse.
+		{"AIR's split of an ambiguous mcp name",
+			[]string{`{"sessionUpdate":"tool_call","toolCallId":"x","_meta":{"claudeCode":{"toolName":"mcp__a__b__c"},"jetbrains":{"air":{"version":1,"mcp":{"server":"a","tool":"b__c"}}}},"rawInput":{"q":1}}`},
+			`{"kind":"mcp_tool","tool":{"name":"mcp__a__b__c"},"mcp_tool":{"server":"a","tool":"b__c","arguments":{"q":1}}}`},
+		{"AIR's split wins",
+			[]string{`{"sessionUpdate":"tool_call","toolCallId":"x","_meta":{"jetbrains":{"air":{"mcp":{"tool":"t","server":"s"}}},"claudeCode":{"toolName":"mcp__docs__search"}}}`},
+			`{"kind":"mcp_tool","tool":{"name":"mcp__docs__search"},"mcp_tool":{"server":"s","tool":"t"}}`},
+		{"AIR's split without a tool is absent",
+			[]string{`{"sessionUpdate":"tool_call","toolCallId":"x","_meta":{"claudeCode":{"toolName":"mcp__a__b__c"},"jetbrains":{"air":{"mcp":{"server":"a","tool":""}}}}}`},
+			`{"kind":"generic","tool":{"name":"mcp__a__b__c"}}`},
+		{"AIR's split of a wrong type is absent",
+			[]string{`{"sessionUpdate":"tool_call","toolCallId":"x","_meta":{"claudeCode":{"toolName":"mcp__a__b__c"},"jetbrains":{"air":{"mcp":["a","b__c"]}}}}`},
+			`{"kind":"generic","tool":{"name":"mcp__a__b__c"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

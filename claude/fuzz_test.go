@@ -83,6 +83,8 @@ func FuzzParseTaskNotifications(f *testing.F) {
 // result): it never panics, never changes the card it was given.
 func FuzzToolCall(f *testing.F) {
 	seeds(f, "params.update", "params.update.sessionUpdate", "tool_call", "tool_call_update")
+	// AIR's split of an MCP name (claude-agent-acp 0.92.0 on).
+	f.Add(`{"sessionUpdate":"tool_call","toolCallId":"x","_meta":{"claudeCode":{"toolName":"mcp__a__b__c"},"jetbrains":{"air":{"version":1,"mcp":{"server":"a","tool":"b__c"}}}},"rawInput":{"q":1}}`)
 	f.Fuzz(func(t *testing.T, raw string) {
 		u := frame.ReadToolUpdate(read(raw))
 		p := claude.ToolCall(u, acpdialect.Payload{Kind: acpdialect.KindGeneric})

@@ -46,7 +46,7 @@ func mcpCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect.Pay
 	if prev.MCPTool != nil {
 		m = *prev.MCPTool
 	}
-	if server, tool, ok := ParseMCPName(c.ToolName); ok {
+	if server, tool, ok := c.mcpName(); ok {
 		set(&m.Server, server)
 		set(&m.Tool, tool)
 	}

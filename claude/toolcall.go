@@ -35,6 +35,10 @@ type Code struct {
 	Response gjson.Result
 	// Terminal says _meta has a terminal_* key (package terminal).
 	Terminal bool
+	// MCPServer and MCPTool are _meta.jetbrains.air.mcp's server and
+	// tool: the adapter's own split of an MCP tool's name, which AIR
+	// clients get from 0.92.0. Both or neither.
+	MCPServer, MCPTool string
 }
 
 // ReadCode reads Claude's keys of a tool call update's _meta in one pass;
@@ -48,11 +52,45 @@ func ReadCode(meta gjson.Result) Code {
 		switch {
 		case k == "claudeCode" && once(&seen, 1):
 			c.readClaudeCode(r)
+		case k == "jetbrains" && once(&seen, 2):
+			c.readAirMCP(r)
 		case strings.HasPrefix(k, "terminal_"):
 			c.Terminal = true
 		}
 	})
 	return c
+}
+
+// readAirMCP reads jetbrains.air.mcp {server, tool}: Claude Code's split
+// of mcp__<server>__<tool> (the server up to the next "__", the tool the
+// rest), which resolves a name ParseMCPName finds ambiguous. A pair with
+// a part missing or empty is absent.
+func (c *Code) readAirMCP(r *frame.Reader) {
+	var server, tool string
+	var seen uint8
+	r.Object(func(k string) {
+		if k != "air" || !once(&seen, 1) {
+			return
+		}
+		var air uint8
+		r.Object(func(k string) {
+			if k != "mcp" || !once(&air, 1) {
+				return
+			}
+			var mcp uint8
+			r.Object(func(k string) {
+				switch {
+				case k == "server" && once(&mcp, 1):
+					server = r.String()
+				case k == "tool" && once(&mcp, 2):
+					tool = r.String()
+				}
+			})
+		})
+	})
+	if server != "" && tool != "" {
+		c.MCPServer, c.MCPTool = server, tool
+	}
 }
 
 func (c *Code) readClaudeCode(r *frame.Reader) {
@@ -134,7 +172,7 @@ func kindOf(c Code, prev acpdialect.Payload) string {
 	case c.ToolName == ToolScheduleWakeup:
 		return acpdialect.KindWakeup
 	}
-	if _, _, ok := ParseMCPName(c.ToolName); ok {
+	if _, _, ok := c.mcpName(); ok {
 		return acpdialect.KindMCPTool
 	}
 	return ""
@@ -257,4 +295,13 @@ func setInt(dst **int64, v int64, ok bool) {
 	if ok && (*dst == nil || **dst != v) {
 		*dst = &v
 	}
+}
+
+// mcpName returns the server and tool of an MCP tool call: the adapter's
+// own split when it gave one (AIR), else the name parsed strictly.
+func (c Code) mcpName() (server, tool string, ok bool) {
+	if c.MCPServer != "" {
+		return c.MCPServer, c.MCPTool, true
+	}
+	return ParseMCPName(c.ToolName)
 }
