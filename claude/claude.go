@@ -144,6 +144,10 @@ func ignores() []string {
 		"_meta.claudeCode.toolResponse.replaceAll",
 		"_meta.claudeCode.toolResponse.structuredPatch",
 		"_meta.claudeCode.toolResponse.userModified",
+		// The client's session options on session/new and the like
+		// (claudeCode.options: allowDangerouslySkipPermissions, ...): the
+		// client's own settings, nothing the agent reports.
+		"_meta.claudeCode.options",
 		// The compaction figures' schema version.
 		"_meta.contextCompaction.version",
 		// The initialize response's goal and steering extensions.
