@@ -195,6 +195,12 @@ func TestGoldenSemantics(t *testing.T) {
 			[]string{`"usage":{"used":2,"size":200000,"model":"claude-sonnet-4-6","rate_limit":{"status":"allowed_warning","utilization":0.9,"resets_at":1700000000000}}`,
 				`"usage":{"used":2,"size":200000,"cost":0,"currency":"USD","model":"claude-sonnet-4-6","origin":"human"}`,
 				`"usage":{"turn":true,"input_tokens":0`}, nil},
+		// Live through the tap, 0.101.0, signed out, an AIR client: the
+		// account status, and a prompt refused with -32000 and no typed
+		// record.
+		{"live-0.101.0-auth-required", nil,
+			[]string{`"capabilities":{"prompt_queueing":true,"auth_status":true}`,
+				`"auth_status":{"kind":"none","label":"<text-2>"}`}, nil},
 		{"vendor-notifications",
 			[]string{`"ignored_notifications":1`, `"declined":1`},
 			[]string{`"auth_status":{"kind":"account","label":"Claude Max","email":"dev@example.com","organization":"Example","plan":"max"}`,
