@@ -195,6 +195,12 @@ func TestGoldenSemantics(t *testing.T) {
 			[]string{`"usage":{"used":2,"size":200000,"model":"claude-sonnet-4-6","rate_limit":{"status":"allowed_warning","utilization":0.9,"resets_at":1700000000000}}`,
 				`"usage":{"used":2,"size":200000,"cost":0,"currency":"USD","model":"claude-sonnet-4-6","origin":"human"}`,
 				`"usage":{"turn":true,"input_tokens":0`}, nil},
+		// Hand-written: the subagents RFD's form as 0.101.0 sends it.
+		{"native-child-session-rfd",
+			[]string{`"tool_call_id":"agent_1","payload":{"kind":"subagent_task","status":"completed","title":"Find flaky tests","subagent_task":{"description":"Find flaky tests","subagent_type":"general-purpose","status":"completed","child_session_id":"agent_1"}}`,
+				`"tool_call_id":"agent_2","payload":{"kind":"subagent_task","status":"failed","title":"Explore","subagent_task":{"description":"Explore","status":"failed","child_session_id":"agent_2"}}`,
+				`"tool_call_id":"toolu_child_run","payload":{"kind":"shell","status":"completed","title":"npm test","parent_tool_call_id":"agent_1"`},
+			[]string{`"message":{"role":"assistant","text":"Running the suite.","parent_tool_call_id":"agent_1"}`}, nil},
 		// Live through the tap, 0.101.0, signed out, an AIR client: the
 		// account status, and a prompt refused with -32000 and no typed
 		// record.
