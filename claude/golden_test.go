@@ -201,6 +201,12 @@ func TestGoldenSemantics(t *testing.T) {
 				`"tool_call_id":"agent_2","payload":{"kind":"subagent_task","status":"failed","title":"Explore","subagent_task":{"description":"Explore","status":"failed","child_session_id":"agent_2"}}`,
 				`"tool_call_id":"toolu_child_run","payload":{"kind":"shell","status":"completed","title":"npm test","parent_tool_call_id":"agent_1"`},
 			[]string{`"message":{"role":"assistant","text":"Running the suite.","parent_tool_call_id":"agent_1"}`}, nil},
+		// Hand-written: AIR's background shapes of 0.92.0 to 0.101.0.
+		{"air-background-0.101",
+			[]string{`"tool_call_id":"toolu_mon","payload":{"kind":"monitor","status":"completed","title":"Monitor","tool":{"name":"Monitor"},"monitor":{"task_id":"bmon_1","command":"tail -f api.log","event_count":1,"recent_events":["api: 502 on /login"],"ended":true,"end_reason":"completed"}}`,
+				`"mcp_tool":{"server":"docs","tool":"search__v2","arguments":{"q":"acp"},"output":"3 hits"}`},
+			[]string{`"compaction":{"compaction_id":"cmp_idle","status":"completed","trigger":"auto","pre_tokens":150000`},
+			[]string{`autonomous-turn`, `Claude is working`}},
 		// Live through the tap, 0.101.0, signed out, an AIR client: the
 		// account status, and a prompt refused with -32000 and no typed
 		// record.
