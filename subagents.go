@@ -32,10 +32,10 @@ const (
 	//
 	// See ReadSubagentUpdate.
 	UpdateSubagent = "subagent_update"
-	// UpdateSessionMessage, on the child session, is a message sent to it
-	// (its prompt, in the reworked draft). Read for nothing: the
-	// subagent_update that opened the child has its task. Quarantined all
-	// the same: an SDK reads one with content as a user chunk.
+	// UpdateSessionMessage is a message between sessions: a child's
+	// prompt, its answer (claude-agent-acp from 0.95.0 sends both in place
+	// of the Agent call). Read for nothing. Quarantined all the same: an
+	// SDK reads one with content as a user chunk.
 	UpdateSessionMessage = "session_message"
 )
 

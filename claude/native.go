@@ -12,14 +12,17 @@ import (
 // async tasks: update kinds the SDK does not know.
 const (
 	// UpdateSubagent, on the parent session, creates or updates a child
-	// session: {sessionId, title?, description?, capabilities?,
-	// state?:{state, stopReason?}}. The child id is the SDK task id, or
+	// session: {sessionId, title?, description?, cwd?, capabilities?,
+	// state?:{state, stopReason?, error?}}, description the child's role
+	// (its subagent_type) from 0.99.1. The child id is the SDK task id, or
 	// "<taskId>:generation:<n>" for a resumed one. The Conn reads it on
 	// every connection, as the standard's (acpdialect.UpdateSubagent).
 	UpdateSubagent = acpdialect.UpdateSubagent
-	// UpdateSessionMessage, on the child session, is the prompt it was
-	// given. Quarantined on every connection, read for nothing:
-	// subagent_update has it.
+	// UpdateSessionMessage is a message between sessions: a child's
+	// prompt (on the child, and from 0.95.0 on the parent too, in place of
+	// the Agent call the client is not sent), and a child's answer (on the
+	// parent). Quarantined on every connection, read for nothing
+	// (docs/claude.md section 15).
 	UpdateSessionMessage = acpdialect.UpdateSessionMessage
 	// AIR (JetBrains) async tasks: background shells, workflows, monitors
 	// and tasks.
