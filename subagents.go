@@ -34,8 +34,9 @@ const (
 	UpdateSubagent = "subagent_update"
 	// UpdateSessionMessage is a message between sessions: a child's
 	// prompt, its answer (claude-agent-acp from 0.95.0 sends both in place
-	// of the Agent call). Read for nothing. Quarantined all the same: an
-	// SDK reads one with content as a user chunk.
+	// of the Agent call). Between a linked child and its parent session it
+	// gives the child's card its prompt and result text (sessionMessage).
+	// Quarantined: an SDK reads one with content as a user chunk.
 	UpdateSessionMessage = "session_message"
 )
 
@@ -233,13 +234,16 @@ func workState(state, stop string) (subagent, card string) {
 
 // draftUpdate handles a subagents RFD update kind the dialect does not read
 // itself: subagent_update becomes its child session's card (made running
-// when new), merged as the standard says, and session_message is read for
-// nothing.
+// when new), merged as the standard says, and session_message gives the
+// card its prompt and answer (sessionMessage).
 func (c *Conn) draftUpdate(sid string, u gjson.Result, kind string) []Event {
 	s := c.touchSession(sid)
 	if s == nil {
 		c.stats.Malformed++
 		return nil
+	}
+	if kind == UpdateSessionMessage {
+		return c.sessionMessage(s, u)
 	}
 	if kind != UpdateSubagent {
 		return nil
@@ -293,9 +297,97 @@ func mergeSubagentHalf(cur, late Payload) (Payload, bool) {
 	frame.Fill(&st.Description, l.Description)
 	frame.Fill(&st.Prompt, l.Prompt)
 	frame.Fill(&st.SubagentType, l.SubagentType)
+	frame.Fill(&st.ResultText, l.ResultText)
 	frame.Fill(&st.Status, l.Status)
 	if cur.SubagentTask == nil || !st.Equal(*cur.SubagentTask) {
 		cur.SubagentTask = &st
 	}
 	return cur, true
+}
+
+// sessionMessage reads a session_message between a child session and the
+// session whose card it is linked to: claude-agent-acp (0.95.0 on) sends
+// a child's prompt and answer so, in place of the Agent call the client
+// is not sent. A message to the child (the parent's outgoing view, or
+// the child's incoming one) is the card's prompt when it has none yet: the
+// first is the task, later ones are follow-ups. A message from the child
+// to the parent session (its answer, or its hand-back report) is the
+// card's result text, the last one winning. Any other message (between
+// sessions no card links, a session's message to itself) says nothing,
+// as before.
+func (c *Conn) sessionMessage(s *session, u gjson.Result) []Event {
+	m := readSessionMessage(u)
+	if m.text == "" || m.sender == "" || m.recipient == "" || m.sender == m.recipient {
+		return nil
+	}
+	var parent *session
+	var child string
+	toChild := true
+	switch {
+	case m.sender == s.id && c.childCard(s, m.recipient) != nil:
+		parent, child = s, m.recipient // the parent's outgoing view
+	case m.recipient == s.id && c.childCard(s, m.sender) != nil:
+		parent, child, toChild = s, m.sender, false // the answer, on the parent
+	case m.recipient == s.id && s.parent.Session == m.sender:
+		parent, child = c.sessions[m.sender], s.id // the child's incoming view
+	}
+	if parent == nil {
+		return nil
+	}
+	card := c.childCard(parent, child)
+	if card == nil || card.payload.SubagentTask == nil {
+		return nil
+	}
+	st := SubagentTask{ChildSessionID: strings.Clone(child)}
+	if toChild {
+		if card.payload.SubagentTask.Prompt != "" {
+			return nil
+		}
+		st.Prompt = strings.Clone(m.text)
+	} else {
+		st.ResultText = strings.Clone(m.text)
+	}
+	return c.updateCard(parent, Late{Payload: Payload{Kind: KindSubagentTask, SubagentTask: &st}}, mergeSubagentHalf, false)
+}
+
+// sessionMessageFields is what sessionMessage reads of a session_message;
+// the strings view the frame.
+type sessionMessageFields struct {
+	sender, recipient, text string
+}
+
+// readSessionMessage reads {senderSessionId, recipientSessionId, content}:
+// the first of each key counts, and the content's text blocks are joined
+// by a newline (other blocks are skipped). Wrong-typed fields are absent.
+func readSessionMessage(u gjson.Result) sessionMessageFields {
+	var m sessionMessageFields
+	var texts []string
+	var seen uint16
+	r := frame.NewReader(u)
+	r.Object(func(k string) {
+		switch {
+		case k == "senderSessionId" && first(&seen, 1):
+			m.sender = r.String()
+		case k == "recipientSessionId" && first(&seen, 2):
+			m.recipient = r.String()
+		case k == "content" && first(&seen, 4):
+			r.Array(func() {
+				var typ, text string
+				var block uint16
+				r.Object(func(k string) {
+					switch {
+					case k == "type" && first(&block, 1):
+						typ = r.String()
+					case k == "text" && first(&block, 2):
+						text = r.String()
+					}
+				})
+				if typ == "text" && text != "" {
+					texts = append(texts, text)
+				}
+			})
+		}
+	})
+	m.text = strings.Join(texts, "\n")
+	return m
 }

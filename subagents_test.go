@@ -463,3 +463,123 @@ func TestSubagentUpdateBenchFrames(t *testing.T) {
 		}
 	}
 }
+
+// sessionMessage is a session_message update with the given fields.
+func sessionMessage(fields string) string {
+	return `{"sessionUpdate":"session_message","messageId":"m"` + fields + `}`
+}
+
+// TestSessionMessage: a message to a linked child is its card's prompt
+// when the card has none (the parent's outgoing view or the child's
+// incoming one; later messages are follow-ups), and one from the child to
+// its parent session its result text (the last wins); any other message
+// says nothing.
+func TestSessionMessage(t *testing.T) {
+	const card = `{"type":"tool_call_update","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"Fix","subagent_task":{"description":"Fix",%s"subagent_type":"general-purpose","status":"running","child_session_id":"c1"%s}}}`
+	open := draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","title":"Fix","description":"general-purpose","state":{"state":"running"}`))
+	text := func(s string) string { return `,"content":[{"type":"text","text":"` + s + `"}]` }
+	tests := []struct {
+		name   string
+		frames [][]byte
+		want   []string // the last frame's events
+	}{
+		{"the parent's outgoing view",
+			[][]byte{open, draftUpdate("s1", sessionMessage(`,"senderSessionId":"s1","recipientSessionId":"c1","recipientMessageId":"m"`+text("Make it pass")))},
+			[]string{fmt.Sprintf(card, `"prompt":"Make it pass",`, ``)}},
+		{"the child's incoming view",
+			[][]byte{open, draftUpdate("c1", sessionMessage(`,"senderSessionId":"s1","recipientSessionId":"c1","senderMessageId":"m"`+text("Make it pass")))},
+			[]string{fmt.Sprintf(card, `"prompt":"Make it pass",`, ``)}},
+		{"both views: the prompt once",
+			[][]byte{open, draftUpdate("s1", sessionMessage(`,"senderSessionId":"s1","recipientSessionId":"c1"`+text("Make it pass"))),
+				draftUpdate("c1", sessionMessage(`,"senderSessionId":"s1","recipientSessionId":"c1"`+text("Make it pass")))},
+			nil},
+		{"a follow-up keeps the task",
+			[][]byte{open, draftUpdate("s1", sessionMessage(`,"senderSessionId":"s1","recipientSessionId":"c1"`+text("Make it pass"))),
+				draftUpdate("s1", sessionMessage(`,"senderSessionId":"s1","recipientSessionId":"c1"`+text("Also lint")))},
+			nil},
+		{"the answer, text blocks joined, others skipped",
+			[][]byte{open, draftUpdate("s1", sessionMessage(`,"messageId":"t:reply","senderSessionId":"c1","recipientSessionId":"s1","content":[{"type":"text","text":"Done."},{"type":"image","data":"x"},{"type":"text","text":"All green."}]`))},
+			[]string{fmt.Sprintf(card, ``, `,"result_text":"Done.\nAll green."`)}},
+		{"a later answer wins",
+			[][]byte{open, draftUpdate("s1", sessionMessage(`,"senderSessionId":"c1","recipientSessionId":"s1"`+text("First."))),
+				draftUpdate("s1", sessionMessage(`,"senderSessionId":"c1","recipientSessionId":"s1"`+text("Second.")))},
+			[]string{fmt.Sprintf(card, ``, `,"result_text":"Second."`)}},
+		{"between sessions no card links",
+			[][]byte{open, draftUpdate("s1", sessionMessage(`,"senderSessionId":"s1","recipientSessionId":"c9"`+text("Hi")))},
+			nil},
+		{"a child's message to a session that is not its parent",
+			[][]byte{open, draftUpdate("c1", sessionMessage(`,"senderSessionId":"c1","recipientSessionId":"s7"`+text("Hi")))},
+			nil},
+		{"to itself",
+			[][]byte{open, draftUpdate("c1", sessionMessage(`,"senderSessionId":"c1","recipientSessionId":"c1"`+text("Hi")))},
+			nil},
+		{"no text",
+			[][]byte{open, draftUpdate("s1", sessionMessage(`,"senderSessionId":"s1","recipientSessionId":"c1","content":[{"type":"image","data":"x"}]`))},
+			nil},
+		{"wrong-typed fields",
+			[][]byte{open, draftUpdate("s1", sessionMessage(`,"senderSessionId":1,"recipientSessionId":"c1"`+text("Hi")))},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := draftConn(t, acpdialect.NewRegistry(), "some-agent")
+			var r acpdialect.Result
+			for _, f := range tt.frames {
+				r = h.in(f)
+				if !r.Quarantine {
+					t.Errorf("%s not quarantined", f)
+				}
+			}
+			wantEvents(t, r.Events, tt.want...)
+		})
+	}
+}
+
+// FuzzSessionMessage feeds a session_message update, on the parent and on
+// the child session of a linked child: the card keeps its child, and
+// what it got views nothing of the frame.
+func FuzzSessionMessage(f *testing.F) {
+	for _, s := range []string{
+		sessionMessage(`,"senderSessionId":"s1","recipientSessionId":"c1","content":[{"type":"text","text":"Run the suite three times"}],"recipientMessageId":"m"`),
+		sessionMessage(`,"senderSessionId":"s1","recipientSessionId":"c1","content":[{"type":"text","text":"Run the suite three times"}],"senderMessageId":"m"`),
+		sessionMessage(`,"messageId":"toolu_1:reply","senderSessionId":"c1","recipientSessionId":"s1","content":[{"type":"text","text":"No test failed."},{"type":"image","data":"x"}]`),
+		sessionMessage(`,"senderSessionId":"c1","recipientSessionId":"c1","content":[{"type":"text","text":"x"}]`),
+		sessionMessage(`,"senderSessionId":null,"recipientSessionId":["c1"],"content":{"type":"text"}`),
+		`{"sessionUpdate":"session_message","senderSessionId":"s1"`, `[]`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h := draftConn(t, acpdialect.NewRegistry(), "some-agent")
+		h.in(draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","title":"Fix","state":{"state":"running"}`)))
+		for _, sid := range []string{"s1", "c1"} {
+			in := draftUpdate(sid, string(b))
+			r, err := h.c.Inbound(in)
+			if err != nil {
+				continue // not JSON: refused whole
+			}
+			var keep []acpdialect.Payload
+			for _, ev := range r.Events {
+				if ev.Payload != nil {
+					keep = append(keep, ev.Payload.Clone())
+				}
+			}
+			for i := range in {
+				in[i] = 'Z'
+			}
+			i := 0
+			for _, ev := range r.Events {
+				if ev.Payload == nil {
+					continue
+				}
+				if !ev.Payload.Equal(keep[i]) {
+					t.Fatalf("the event views the frame: %+v", ev.Payload)
+				}
+				if st := ev.Payload.SubagentTask; ev.ToolCallID == "c1" && (st == nil || st.ChildSessionID != "c1") {
+					t.Fatalf("the card lost its child: %+v", ev.Payload)
+				}
+				i++
+			}
+		}
+	})
+}

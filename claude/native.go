@@ -21,8 +21,8 @@ const (
 	// UpdateSessionMessage is a message between sessions: a child's
 	// prompt (on the child, and from 0.95.0 on the parent too, in place of
 	// the Agent call the client is not sent), and a child's answer (on the
-	// parent). Quarantined on every connection, read for nothing
-	// (docs/claude.md section 15).
+	// parent). Quarantined on every connection; the Conn reads the prompt
+	// and the answer into the child's card (docs/claude.md section 5).
 	UpdateSessionMessage = acpdialect.UpdateSessionMessage
 	// AIR (JetBrains) async tasks: background shells, workflows, monitors
 	// and tasks.
