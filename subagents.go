@@ -69,11 +69,11 @@ func draftKind(kind string) bool {
 //     and the card's title.
 //   - Reworked draft: title is the card's title and the subagent's
 //     Description (its display name). description is, as the RFD defines
-//     it, the child's role or purpose: one word (no white space) is the
-//     subagent's type, its SubagentType (claude-agent-acp from 0.99.1
-//     sends the Agent call's subagent_type there, an identifier such as
-//     general-purpose); any other text its Prompt (earlier builds sent
-//     the task there).
+//     it, the child's role or purpose: an identifier (letters, digits and
+//     "-_.:" only) is the subagent's type, its SubagentType
+//     (claude-agent-acp from 0.99.1 sends the Agent call's subagent_type
+//     there, such as general-purpose); any other text its Prompt (earlier
+//     builds sent the task there).
 //
 // The state maps to the subagent status and the card's, as Cursor's and
 // Claude's dialects map them:
@@ -128,7 +128,7 @@ func ReadSubagentUpdate(update gjson.Result) Late {
 	st.ChildSessionID = child
 	st.Name = name
 	st.Description = title
-	if oneWord(desc) {
+	if identifier(desc) {
 		st.SubagentType = desc // the child's role (claude-agent-acp from 0.99.1)
 	} else {
 		st.Prompt = desc
@@ -146,10 +146,13 @@ func ReadSubagentUpdate(update gjson.Result) Late {
 	return Late{Payload: Payload{Kind: KindSubagentTask, Status: card, Title: st.Description, SubagentTask: &st}}
 }
 
-// oneWord reports whether s is a non-empty string without white space: an
-// identifier, such as a subagent type, rather than a sentence.
-func oneWord(s string) bool {
-	return s != "" && strings.IndexFunc(s, unicode.IsSpace) < 0
+// identifier reports whether s is a name such as a subagent type
+// (general-purpose, Explore, plugin:reviewer) rather than text: non-empty,
+// letters, digits and "-_.:" only.
+func identifier(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-_.:", r)
+	}) < 0
 }
 
 // first reports whether bit is unset in *seen, setting it: the first

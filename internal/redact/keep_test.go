@@ -165,3 +165,27 @@ func TestEnvAndHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestSubagentRole: a subagent_update's description that is a role (an
+// identifier, as claude-agent-acp 0.99.1 on sends the subagent_type)
+// stays, since the Conn reads it as the card's subagent_type; text there,
+// a secret-shaped value, and a one-word description of another update
+// kind are redacted.
+func TestSubagentRole(t *testing.T) {
+	for _, tt := range []struct {
+		kind, description string
+		kept              bool
+	}{
+		{"subagent_update", "general-purpose", true},
+		{"subagent_update", "review-kit:reviewer", true},
+		{"subagent_update", "Run the suite three times", false},
+		{"subagent_update", "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx", false},
+		{"async_task_spawned", "make", false},
+	} {
+		in := testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": tt.kind, "sessionId": "c1", "description": tt.description})
+		out := string(New().Line(in))
+		if kept := strings.Contains(out, `"description":"`+tt.description+`"`); kept != tt.kept {
+			t.Errorf("%s %q: kept %v, want %v: %s", tt.kind, tt.description, kept, tt.kept, out)
+		}
+	}
+}

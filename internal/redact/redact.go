@@ -42,6 +42,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 )
 
 // Redactor redacts the lines of one transcript; its placeholders are
@@ -102,7 +104,7 @@ func (rd *Redactor) Line(line []byte) []byte {
 		return []byte(InvalidLine)
 	}
 	var out bytes.Buffer
-	w := walker{rd: rd, in: b, out: &out}
+	w := walker{rd: rd, in: b, out: &out, subagentUpdate: gjson.GetBytes(b, "params.update.sessionUpdate").Str == "subagent_update"}
 	w.value(nil, false)
 	return out.Bytes()
 }
@@ -116,6 +118,16 @@ type walker struct {
 	in  []byte // valid JSON (json.Valid), so the scan needs no checks
 	i   int    // the next byte to read
 	out *bytes.Buffer
+	// subagentUpdate says the line is a subagents RFD subagent_update,
+	// whose description, when it is an identifier, is the child's role
+	// (claude-agent-acp's subagent_type), which the Conn reads as such: it
+	// stays (roleAt).
+	subagentUpdate bool
+}
+
+// roleAt reports whether path is a subagent_update's description.
+func (w *walker) roleAt(path []string) bool {
+	return w.subagentUpdate && len(path) == 3 && path[0] == "params" && path[1] == "update" && path[2] == "description"
 }
 
 // value writes the next value; path is the keys above it (an array adds
@@ -130,6 +142,10 @@ func (w *walker) value(path []string, secret bool) {
 		w.array(path, secret)
 	case '"':
 		raw, s := w.readString()
+		if w.roleAt(path) && roleRE.MatchString(s) && !secretShaped(s) {
+			w.keepOr(raw, s, w.rd.secrets(s)) // a role, as subagent_type is
+			return
+		}
 		w.keepOr(raw, s, w.rd.value(path, secret, s))
 	default: // a number, true, false or null
 		raw := w.literal()
@@ -361,6 +377,10 @@ func hasAlnum(s string) bool {
 // _ . + -, such as the names, kinds and states dialects compare values
 // with (spawnAgent, working, mcp__docs__search, grok-4.5).
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.+-]{0,63}$`)
+
+// roleRE is a subagent's role: an agent's name, a plugin's agent
+// (review-kit:reviewer) included.
+var roleRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,127}$`)
 
 // idRE is an id of the agent's in a text: one token, such as the ids
 // under id keys.
