@@ -2,6 +2,7 @@ package claude
 
 import (
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/air"
 	"github.com/acpdialect/acpdialect/frame"
 )
 
@@ -31,7 +32,7 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 		}
 	case acpdialect.KindShell:
 		if late.Shell != nil {
-			cur.Shell, ok = mergeShell(cur.Shell, late.Shell), true
+			cur.Shell, ok = air.MergeShell(cur.Shell, late.Shell), true
 		}
 	}
 	return cur, ok || late.Kind == cur.Kind
@@ -62,21 +63,6 @@ func mergeSubagent(cur, late *acpdialect.SubagentTask) *acpdialect.SubagentTask 
 		return cur
 	}
 	return &st
-}
-
-// mergeShell fills a shell from an async task's: its command and the
-// background flag.
-func mergeShell(cur, late *acpdialect.Shell) *acpdialect.Shell {
-	var sh acpdialect.Shell
-	if cur != nil {
-		sh = *cur
-	}
-	frame.Fill(&sh.Command, late.Command)
-	sh.Background = sh.Background || late.Background
-	if cur != nil && sameShell(sh, *cur) {
-		return cur
-	}
-	return &sh
 }
 
 // mergeInt points *dst at a copy of *src when src is set and differs.

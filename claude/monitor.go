@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/air"
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
@@ -18,8 +19,9 @@ const RecentEvents = 10
 // MaxEventBody bounds each event body a monitor card keeps, in bytes: the
 // head is kept, cut at a rune boundary. An event is a line or two of the
 // watched output; one flooded envelope must not grow the card by its size,
-// RecentEvents times over.
-const MaxEventBody = 4 << 10
+// RecentEvents times over. An AIR task's progress summary is bounded
+// alike (package air).
+const MaxEventBody = air.MaxEvent
 
 // MaxNotifications bounds the task notifications read from one text chunk.
 const MaxNotifications = 64
