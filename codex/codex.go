@@ -109,6 +109,10 @@ func Dialect() *acpdialect.Dialect {
 			// 2.x to an AIR client that declares nativeSubagentSessions.
 			{Kind: UpdateSubagentSpawned, Handle: HandleSubagentSpawned},
 			{Kind: UpdateSubagentState, Handle: HandleSubagentState, Waits: true},
+			// 2.x to an AIR client that declares asyncTasks: a command
+			// gone to the background (package air).
+			{Kind: UpdateAsyncTaskSpawned, Handle: HandleAsyncTask},
+			{Kind: UpdateAsyncTaskState, Handle: HandleAsyncTask},
 		},
 		Calls: []acpdialect.Call{
 			{Name: "session/prompt", Result: TurnUsage},
@@ -169,6 +173,9 @@ func ignores() []string {
 		"_meta.steering", "_meta.authStatus", "_meta.api-key",
 		// 2.x: an elicitation Codex does not wait for.
 		"_meta.codex.delivery",
+		// 2.x: AIR's marker of a command gone to the background, sent
+		// just before the async task spawn that says the same.
+		"_meta.jetbrains.air.asyncTasks.backgrounded",
 	}
 }
 

@@ -59,7 +59,13 @@ func HandleSubagentState(update gjson.Result) acpdialect.Late {
 // HandleSubagentState) into its subagent_task card: a non-empty value
 // replaces, an empty one never blanks. A half without a subagent, or a
 // card that is not a subagent's, does not apply.
+//
+// An async task's half (HandleAsyncTask) merges into a shell card
+// (mergeTask).
 func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
+	if cur.Kind == acpdialect.KindShell {
+		return mergeTask(cur, late)
+	}
 	if cur.Kind != acpdialect.KindSubagentTask || cur.SubagentTask == nil || late.SubagentTask == nil {
 		return cur, false
 	}
