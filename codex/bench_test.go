@@ -34,7 +34,8 @@ var (
 // recorded live through the tap): the speed targets are read on the
 // scenarios.
 var handWritten = map[string]bool{"air-session-failure.jsonl": true,
-	"v2-standard-client.jsonl": true, "v2-air-client.jsonl": true, "live-2.6.0-offline-prompt.jsonl": true}
+	"v2-standard-client.jsonl": true, "v2-air-client.jsonl": true, "live-2.6.0-offline-prompt.jsonl": true,
+	"v2-air-async-task.jsonl": true}
 
 // recordedCaptures is how many recorded transcripts testdata holds.
 const recordedCaptures = 67

@@ -77,6 +77,16 @@ func TestGoldenSemantics(t *testing.T) {
 			`"message":{"role":"assistant","text":"Checking with a helper.","phase":"commentary"}`,
 			`"compaction":{"compaction_id":"compact-1","status":"completed"}`,
 		}, nil},
+		// AIR's async task of a command gone to the background: the
+		// spawn makes its card a background shell, which runs on past
+		// the turn; the task's end completes it before the command's
+		// last frame.
+		{"v2-air-async-task", []string{
+			`"tool_call_id":"call_build","payload":{"kind":"shell","status":"in_progress","title":"npm run build","shell":{"command":"npm run build","cwd":"/test/project","terminal_id":"call_build","output":"building...\n","background":true}}`,
+			`"method":"session/prompt","id":3,"usage"`,
+			`"tool_call_id":"call_build","payload":{"kind":"shell","status":"completed","title":"npm run build","shell":{"command":"npm run build","cwd":"/test/project","terminal_id":"call_build","output":"building...\n","background":true}}`,
+			`"tool_call_id":"call_build","payload":{"kind":"shell","status":"completed","title":"npm run build","shell":{"command":"npm run build","cwd":"/test/project","terminal_id":"call_build","output":"building...\nbuilt in 41s\n","exit_code":0,"background":true}}`,
+		}, []string{`"generic"`, `"status":"cancelled"`}},
 		// Recorded live through the tap (codex-acp 2.6.0, no network):
 		// the pushed login state and AIR retry warnings, one id.
 		{"live-2.6.0-offline-prompt", []string{
