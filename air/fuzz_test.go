@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/air"
@@ -78,6 +79,78 @@ func FuzzFailure(f *testing.F) {
 			}
 			if utf8.ValidString(s) && (!utf8.ValidString(p.Title) || !utf8.ValidString(p.Message)) {
 				t.Fatalf("cut inside a character: %q, %q", p.Title, p.Message)
+			}
+		}
+	})
+}
+
+// FuzzTask feeds any JSON (or not) to the async task reader, viewed as
+// the Conn passes a frame: it never panics, reads the same twice, keeps
+// nothing of the frame (the Late is unchanged when the bytes are
+// overwritten), and its Late is named by the task id, of a kind and
+// status of the contract's, with a bounded event. Seeded from the async
+// task updates of the Claude and Codex transcripts.
+func FuzzTask(f *testing.F) {
+	for _, dir := range []string{"claude", "codex"} {
+		files, _ := filepath.Glob(filepath.Join("..", dir, "testdata", "*.jsonl"))
+		for _, name := range files {
+			fh, err := os.Open(name)
+			if err != nil {
+				f.Fatal(err)
+			}
+			sc := bufio.NewScanner(fh)
+			sc.Buffer(nil, 1<<20)
+			for sc.Scan() {
+				if u := gjson.Get(sc.Text(), "params.update"); strings.Contains(u.Raw, "async_task") {
+					f.Add(u.Raw)
+				}
+			}
+			fh.Close()
+		}
+	}
+	for _, s := range []string{`{}`, `null`, `[]`, claudeShellSpawn, claudeMonitor, codexSpawn,
+		`{"sessionUpdate":"async_task_progress","asyncTaskId":"t","summary":"\u00e9\ud800","usage":{"durationMs":1e400,"toolUses":-1,"totalTokens":"9"}}`,
+		`{"sessionUpdate":"async_task_state_update","asyncTaskId":"t","state":"stopped","toolCallId":"c"}`} {
+		f.Add(s)
+	}
+	kinds := map[string]bool{"": true, acpdialect.KindShell: true, acpdialect.KindMonitor: true}
+	statuses := map[string]bool{"": true, acpdialect.StatusInProgress: true, acpdialect.StatusCompleted: true,
+		acpdialect.StatusFailed: true, acpdialect.StatusCancelled: true}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" {
+			return
+		}
+		b := []byte(s)
+		v := gjson.Parse(unsafe.String(&b[0], len(b)))
+		l := air.ReadTask(v).Late()
+		if d := cmp.Diff(l, air.ReadTask(v).Late()); d != "" {
+			t.Fatalf("two reads differ:\n%s", d)
+		}
+		before := cmp.Diff(acpdialect.Late{}, l)
+		for i := range b {
+			b[i] = 'x'
+		}
+		if after := cmp.Diff(acpdialect.Late{}, l); after != before {
+			t.Fatalf("the Late changed with the frame:\n%s\n%s", before, after)
+		}
+		if l.Alias == "" {
+			if d := cmp.Diff(acpdialect.Late{}, l); d != "" {
+				t.Fatalf("a Late without a task id:\n%s", d)
+			}
+			return
+		}
+		p := l.Payload
+		if !kinds[p.Kind] || !statuses[p.Status] {
+			t.Fatalf("outside the contract: kind %q, status %q", p.Kind, p.Status)
+		}
+		if m := p.Monitor; m != nil {
+			if m.TaskID != l.Alias || len(m.RecentEvents) > 1 || m.EventCount != int64(len(m.RecentEvents)) {
+				t.Fatalf("monitor %+v of task %q", m, l.Alias)
+			}
+			for _, e := range m.RecentEvents {
+				if len(e) > air.MaxEvent || (utf8.ValidString(s) && !utf8.ValidString(e)) {
+					t.Fatalf("event of %d bytes, or cut inside a character", len(e))
+				}
 			}
 		}
 	})

@@ -2,8 +2,10 @@ package air_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/air"
@@ -107,5 +109,19 @@ func TestMergeShell(t *testing.T) {
 	}
 	if sh := air.MergeShell(nil, &acpdialect.Shell{Command: "ls", Background: true}); sh.Command != "ls" || !sh.Background {
 		t.Errorf("merge into no shell: %+v", sh)
+	}
+}
+
+// TestTaskOwnsItsStrings: the Late keeps no view of the frame it was read
+// from: overwriting the frame's bytes changes nothing.
+func TestTaskOwnsItsStrings(t *testing.T) {
+	b := []byte(`{"sessionUpdate":"async_task_spawned","asyncTaskId":"bash_1","name":"sleep 100","taskType":"monitor","description":"tail -f log","toolCallId":"toolu_X"}`)
+	l := air.ReadTask(gjson.Parse(unsafe.String(&b[0], len(b)))).Late() // a view, as the Conn passes
+	before := fmt.Sprintf("%+v %+v", l, *l.Payload.Monitor)
+	for i := range b {
+		b[i] = 'x'
+	}
+	if after := fmt.Sprintf("%+v %+v", l, *l.Payload.Monitor); after != before || l.Alias != "bash_1" {
+		t.Errorf("the Late changed with the frame:\n%s\n%s", before, after)
 	}
 }
