@@ -1,8 +1,9 @@
-// Package air reads the typed session failures of the JetBrains AIR ACP
-// extension into provider_error events, for the dialects of the agents
-// that send them: claude-agent-acp and codex-acp build the same record
-// with the same policy, so the reading is shared, as package terminal's
-// is.
+// Package air reads the records of the JetBrains AIR ACP extension that
+// claude-agent-acp and codex-acp both send, for their dialects: the typed
+// session failures, into provider_error events, and the async tasks,
+// into late halves for background cards. The two agents build the same
+// records, so the reading is shared, as package terminal's is; what one
+// agent alone sends stays in its dialect.
 //
 // A client that lists "sessionFailure" in the capabilities of
 // clientCapabilities._meta.jetbrains.air (version 1 or later) on initialize
@@ -27,7 +28,25 @@
 // an object, or has no id or no title, gives no event; a field of the
 // wrong type is absent; an unknown category is a provider_error, an
 // unknown action is skipped. The functions are pure and keep no view of
-// the frame. The wire facts, with their sources, are in the module's
+// the frame.
+//
+// A client that lists "asyncTasks" gets the agent's background work as
+// three session/update kinds the SDKs do not know (so a dialect lists
+// them in its Updates, and the tap quarantines them):
+//
+//	async_task_spawned {asyncTaskId, name, taskType, description?, toolCallId?}
+//	async_task_progress {asyncTaskId, summary?, usage?, toolCallId?}
+//	async_task_state_update {asyncTaskId, state, toolCallId?}
+//
+// [ReadTask] reads one into a [Task], and [Task.Late] makes the late half
+// for the task's card, named by the task id and, once known, the tool
+// call that started it: a shell task is a background shell, a monitor
+// task a monitor, any other a card titled by its name; a spawn is
+// running, a state ends the card (stopped is cancelled). Whether a state
+// ends a card a tool call made is the dialect's merge's to say
+// ([MergeShell] merges a task's shell). Claude's dialect drops the task
+// of an autonomous turn before Late; Codex's titles a shell by the task's
+// name. The wire facts, with their sources, are in the module's
 // docs/codex.md and docs/claude.md.
 package air
 

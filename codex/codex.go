@@ -29,6 +29,11 @@
 //     terminal_exit) and the result of rawOutput {formatted_output,
 //     exit_code}; a non-zero exit fails the call. Commands Codex parses
 //     into a read or a search stay generic cards.
+//   - An AIR client that declares asyncTasks gets a command that runs on
+//     in the background as an async task (2.x): async_task_spawned makes
+//     its shell card a background shell, which stays in progress past
+//     the turn, and async_task_state_update ends it (package air reads
+//     both, as for Claude).
 //   - Codex's synthetic compaction tool call (_meta.contextCompaction; in
 //     2.x AIR's _meta.jetbrains.air.contextCompaction, or for other
 //     clients its title alone) and ACP's compaction_update are compaction
