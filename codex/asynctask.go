@@ -20,9 +20,11 @@ import (
 // "<thread>:" for a subagent's thread; the name is the tool call's title.
 // The backgrounded marker always goes out just before the spawn, for the
 // same tool call, and says nothing the spawn does not: it is not read.
+// 2.6.0 declares async_task_progress but never sends it.
 const (
-	UpdateAsyncTaskSpawned = air.UpdateTaskSpawned
-	UpdateAsyncTaskState   = air.UpdateTaskState
+	UpdateAsyncTaskSpawned  = air.UpdateTaskSpawned
+	UpdateAsyncTaskProgress = air.UpdateTaskProgress
+	UpdateAsyncTaskState    = air.UpdateTaskState
 )
 
 // HandleAsyncTask reads an async task update into a late half for the

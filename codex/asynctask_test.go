@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/codex"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -109,4 +110,16 @@ func lastPayloads(t *testing.T, events string) map[string]string {
 		}
 	}
 	return out
+}
+
+// TestAsyncTaskKindsQuarantined: the SDKs do not know AIR's async task
+// kinds, so the dialect claims all three (progress too, which 2.6.0
+// declares but never sends), and the tap keeps them from the SDK.
+func TestAsyncTaskKindsQuarantined(t *testing.T) {
+	d := codex.Dialect()
+	for _, k := range []string{"async_task_spawned", "async_task_progress", "async_task_state_update"} {
+		if !d.Quarantines(k) {
+			t.Errorf("update kind %s not claimed", k)
+		}
+	}
 }

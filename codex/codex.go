@@ -115,8 +115,11 @@ func Dialect() *acpdialect.Dialect {
 			{Kind: UpdateSubagentSpawned, Handle: HandleSubagentSpawned},
 			{Kind: UpdateSubagentState, Handle: HandleSubagentState, Waits: true},
 			// 2.x to an AIR client that declares asyncTasks: a command
-			// gone to the background (package air).
+			// gone to the background (package air). 2.6.0 declares the
+			// progress kind but never sends it: listed, so that a release
+			// that does is still quarantined from the SDK.
 			{Kind: UpdateAsyncTaskSpawned, Handle: HandleAsyncTask},
+			{Kind: UpdateAsyncTaskProgress, Handle: HandleAsyncTask},
 			{Kind: UpdateAsyncTaskState, Handle: HandleAsyncTask},
 		},
 		Calls: []acpdialect.Call{
