@@ -34,12 +34,16 @@ func agentServes(method string) bool {
 		"session/cancel", "session/list", "session/delete", "session/resume",
 		"session/close", "session/fork", "$/cancel_request",
 		// Vendor methods that clients send to agents.
-		"cursor/list_available_models", "_session/steering", "_session/goal",
+		"cursor/list_available_models",
 		"authentication/status", "authentication/logout":
 		return true
 	}
-	// Unstable ACP method families served by the agent.
-	for _, p := range [...]string{"providers/", "nes/", "document/"} {
+	// Unstable ACP method families served by the agent, and the session
+	// extensions claude-agent-acp and codex-acp serve (_session/goal,
+	// _session/steering, codex-acp 2.x's _session/archive, _session/rename,
+	// _session/batch_get, _session/list/..., _session/async_task/stop and
+	// its _codex/hooks/ methods).
+	for _, p := range [...]string{"providers/", "nes/", "document/", "_session/", "_codex/hooks/"} {
 		if strings.HasPrefix(method, p) {
 			return true
 		}

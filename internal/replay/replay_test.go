@@ -35,7 +35,8 @@ func TestAgentServes(t *testing.T) {
 		{"initialize", true}, {"session/prompt", true}, {"session/cancel", true},
 		{"session/set_config_option", true}, {"$/cancel_request", true},
 		{"providers/list", true}, {"nes/suggest", true}, {"document/didOpen", true},
-		{"cursor/list_available_models", true}, {"_session/goal", true},
+		{"cursor/list_available_models", true}, {"_session/goal", true}, {"_session/steering", true},
+		{"_session/async_task/stop", true}, {"_session/list/subscribe", true}, {"_codex/hooks/trust", true},
 		{"session/update", false}, {"session/request_permission", false},
 		{"fs/read_text_file", false}, {"cursor/task", false}, {"_claude/x", false}, {"", false},
 	}
