@@ -33,7 +33,12 @@ func Dialect() *acpdialect.Dialect {
 		Reads: []string{"_meta.quota"},
 		// The auth methods' provider hints and a diff's kind
 		// (add/delete/modify): known, and nothing a card or event shows.
-		Ignores: []string{"_meta.api-key", "_meta.gateway", "_meta.kind"},
+		// The client's own capability flags on initialize (terminal
+		// output, AIR's records): Gemini CLI reads only the fs
+		// capability and sends neither, so an audit of a client that
+		// declares them shows only what Gemini CLI added.
+		Ignores: []string{"_meta.api-key", "_meta.gateway", "_meta.kind",
+			"_meta.terminal_output", "_meta.jetbrains.air.capabilities"},
 	}
 }
 

@@ -23,6 +23,10 @@ func TestGoldenSemantics(t *testing.T) {
 			`"method":"session/prompt","id":4,"usage":{"turn":true,"input_tokens":0,"output_tokens":0}}`},
 			[]string{`"id":5,"usage"`, `"model":"gemini-2.5-flash"`, `"estimated"`}},
 		{"other-agent", nil, []string{`"agent":"gemini"`, `"usage"`}},
+		// 0.61.0 live without credentials: identified by its own
+		// initialize; failed requests are no turn and no usage.
+		{"live-0.61.0-noauth", []string{`"type":"session","agent":"gemini"`},
+			[]string{`"usage"`, `"tool_call"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
