@@ -63,11 +63,20 @@ func FuzzToolCall(f *testing.F) {
 // FuzzParseOutput: the output parser never panics and returns parts of
 // its input.
 func FuzzParseOutput(f *testing.F) {
-	seeds(f, "params.update.rawOutput.output", "task_id: a\n<task_result>\nb\n</task_result>", "<task_result></task_result><task_result>")
+	seeds(f, "params.update.rawOutput.output", "task_id: a\n<task_result>\nb\n</task_result>", "<task_result></task_result><task_result>",
+		"<task id=\"a\" state=\"completed\">\n<task_result>\nb\n</task_result>\n</task>",
+		"<task id=\"a\" state=\"running\">\n<summary>s</summary>\n<task_result>\nb\n</task_result>\n</task>")
 	f.Fuzz(func(t *testing.T, s string) {
 		id, result := opencode.ParseOutput(s)
 		if !strings.Contains(s, id) || !strings.Contains(s, result) {
 			t.Fatalf("ParseOutput(%q) = %q, %q", s, id, result)
+		}
+		tagID, state := opencode.ParseTaskTag(s)
+		if (tagID == "") != (state == "") || !strings.HasPrefix(s, `<task id="`+tagID+`" state="`+state+`">`) && tagID != "" {
+			t.Fatalf("ParseTaskTag(%q) = %q, %q", s, tagID, state)
+		}
+		if tagID != "" && (id != tagID || state != "completed" && result != "") {
+			t.Fatalf("ParseOutput(%q) = %q, %q beside the tag's %q, %q", s, id, result, tagID, state)
 		}
 	})
 }

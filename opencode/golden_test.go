@@ -58,6 +58,20 @@ func TestGoldenSemantics(t *testing.T) {
 			`"late_dropped":0`, `"ignored_notifications":1`, `"pending":{"stored":2,"matched":1,"evicted":0,"over_budget":0,"swept":0,`,
 			`"replies":0,"declined":0`,
 		}, []string{`"type":"reply"`, `"status":"in_progress","title":"find flaky tests","subagent_task":{"description":"find flaky tests","prompt":"Run the suite three times","subagent_type":"explore","status"`, `ses_b"`}},
+		{"task-tag", []string{
+			// OpenCode 1.18's <task> tag: a task done in the foreground
+			// gives its result and the state as the subagent status...
+			`"tool_call_id":"call_fg","payload":{"kind":"subagent_task","status":"completed","title":"review the diff","subagent_task":{"description":"review the diff","prompt":"Review the staged diff","subagent_type":"general","status":"completed","model":"opencode/big-pickle","child_session_id":"ses_fg","result_text":"The diff looks right."}}`,
+			// ...one sent to the background completes its card at once,
+			// runs on, and OpenCode's notice is not its result.
+			`"tool_call_id":"call_bg","payload":{"kind":"subagent_task","status":"completed","title":"run the suite","subagent_task":{"description":"run the suite","prompt":"Run the test suite","subagent_type":"general","status":"running","model":"opencode/big-pickle","child_session_id":"ses_bg"}}`,
+		}, []string{`working in the background`}},
+		{"live-1.18.33-auth-failure", []string{
+			// A live session with no provider: the commands and a usage
+			// update come before the prompt fails.
+			`{"type":"commands","agent":"opencode","session_id":"ses_dc2b061ccffeSeqcnMCRyVnrSw"`,
+			`"usage":{"used":0,"size":200000,"cost":0,"currency":"USD"}`,
+		}, []string{`"turn":true`}},
 		{"usage", []string{
 			`"usage":{"used":1200,"size":128000,"cost":0,"currency":"USD"}`,
 			`"usage":{"used":2500,"size":128000,"cost":0.0031,"currency":"EUR"}`,

@@ -73,8 +73,11 @@ func Dialect() *acpdialect.Dialect {
 		// extension and steering; the dialect reads neither (a client
 		// that wants the tree asks for it). _opencode/rawEvent, seen in
 		// OpenCode's clients, carries OpenCode's own bus events: nothing
-		// a card needs.
-		Ignores: []string{"_meta.steering", "_meta.opencode.dev/subagents", "_meta.terminal-auth", "_opencode/rawEvent"},
+		// a card needs. A client's terminal_output and AIR capabilities
+		// (initialize's clientCapabilities._meta) are declarations
+		// OpenCode 1.18.33 does not act on: it reads only terminal-auth.
+		Ignores: []string{"_meta.steering", "_meta.opencode.dev/subagents", "_meta.terminal-auth", "_opencode/rawEvent",
+			"_meta.terminal_output", "_meta.jetbrains.air.capabilities"},
 	}
 }
 

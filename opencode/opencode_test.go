@@ -55,11 +55,43 @@ func TestParseOutput(t *testing.T) {
 		{"task_id: ses_6\r", "ses_6", ""},
 		{"<task_result>\n\nkept\n\n</task_result>", "", "\nkept\n"},
 		{"", "", ""},
+		// OpenCode 1.18: a <task> tag names the child and the state.
+		{"<task id=\"ses_7\" state=\"completed\">\n<task_result>\nDone.\n</task_result>\n</task>", "ses_7", "Done."},
+		// A task sent to the background: its <task_result> is
+		// OpenCode's notice, not the subagent's text.
+		{"<task id=\"ses_8\" state=\"running\">\n<summary>Background task started</summary>\n<task_result>\nThe task is working in the background.\n</task_result>\n</task>", "ses_8", ""},
+		{"<task id=\"ses_9\" state=\"error\">\n<task_error>\nboom\n</task_error>\n</task>", "ses_9", ""},
+		// Not the tag's exact form: nothing read from it.
+		{"<task id=\"ses 10\" state=\"running\">\n<task_result>\nx\n</task_result>", "", "x"},
 	}
 	for _, tt := range tests {
 		id, result := opencode.ParseOutput(tt.in)
 		if id != tt.id || result != tt.result {
 			t.Errorf("ParseOutput(%q) = %q, %q; want %q, %q", tt.in, id, result, tt.id, tt.result)
+		}
+	}
+}
+
+func TestParseTaskTag(t *testing.T) {
+	tests := []struct {
+		in, id, state string
+	}{
+		{"<task id=\"ses_1\" state=\"completed\">\n<task_result>\nok\n</task_result>\n</task>", "ses_1", "completed"},
+		{"<task id=\"ses_2\" state=\"running\">", "ses_2", "running"},
+		{"<task id=\"\" state=\"running\">", "", ""},
+		{"<task id=\"ses_3\" state=\"\">", "", ""},
+		{"<task id=\"ses_4\">", "", ""},
+		{"<task id=\"ses_5\" state=\"running\"", "", ""},
+		{"<task id=\"ses\t6\" state=\"running\">", "", ""},
+		{" <task id=\"ses_7\" state=\"running\">", "", ""}, // not at the start
+		{"<task id=\"ses_8", "", ""},
+		{"task_id: ses_9", "", ""},
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		id, state := opencode.ParseTaskTag(tt.in)
+		if id != tt.id || state != tt.state {
+			t.Errorf("ParseTaskTag(%q) = %q, %q; want %q, %q", tt.in, id, state, tt.id, tt.state)
 		}
 	}
 }
@@ -103,6 +135,17 @@ func TestReadTask(t *testing.T) {
 			opencode.Task{}},
 		{"an error", map[string]any{"title": "task", "status": "failed", "rawOutput": map[string]any{"error": "boom"}},
 			opencode.Task{IsTask: true}},
+		{"completed, 1.18", map[string]any{"title": "inspect", "kind": "think", "rawOutput": map[string]any{
+			"output":   "<task id=\"ses_out\" state=\"completed\">\n<task_result>\nok\n</task_result>\n</task>",
+			"metadata": map[string]any{"parentSessionId": "ses_p", "sessionId": "ses_md", "model": map[string]any{"providerID": "p", "modelID": "m"}}}},
+			opencode.Task{ChildSessionID: "ses_md", Model: "p/m", State: "completed", ResultText: "ok"}},
+		{"the tag's id when metadata has none", map[string]any{"rawOutput": map[string]any{
+			"output": "<task id=\"ses_out\" state=\"completed\">\n<task_result>\nok\n</task_result>\n</task>"}},
+			opencode.Task{ChildSessionID: "ses_out", State: "completed", ResultText: "ok"}},
+		{"sent to the background", map[string]any{"title": "inspect", "kind": "think", "rawOutput": map[string]any{
+			"output":   "<task id=\"ses_bg\" state=\"running\">\n<summary>Background task started</summary>\n<task_result>\nThe task is working in the background.\n</task_result>\n</task>",
+			"metadata": map[string]any{"sessionId": "ses_bg", "background": true, "jobId": "ses_bg"}}},
+			opencode.Task{ChildSessionID: "ses_bg", State: "running"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,6 +175,15 @@ func TestToolCall(t *testing.T) {
 	same := opencode.ToolCall(update(t, map[string]any{"rawInput": map[string]any{"description": "d"}}), p)
 	if same.SubagentTask != p.SubagentTask {
 		t.Errorf("an unchanged card got a new object")
+	}
+	// OpenCode 1.18's background task: the card completes at once, the
+	// subagent runs on, and the notice is not its result.
+	bg := opencode.ToolCall(update(t, map[string]any{"rawOutput": map[string]any{
+		"output":   "<task id=\"kid\" state=\"running\">\n<summary>Background task started</summary>\n<task_result>\nnotice\n</task_result>\n</task>",
+		"metadata": map[string]any{"sessionId": "kid", "background": true}}}), p)
+	want.Status = "running"
+	if d := cmp.Diff(want, *bg.SubagentTask); d != "" {
+		t.Error(d)
 	}
 	other := acpdialect.Payload{Kind: acpdialect.KindGeneric, Title: "bash"}
 	if got := opencode.ToolCall(update(t, map[string]any{"title": "bash", "kind": "execute"}), other); !got.Equal(other) {

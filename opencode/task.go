@@ -15,14 +15,19 @@ type Task struct {
 	IsTask bool
 	// Description, Prompt and SubagentType are rawInput's.
 	Description, Prompt, SubagentType string
-	// ChildSessionID is rawOutput.metadata.sessionId, else the task_id
+	// ChildSessionID is rawOutput.metadata.sessionId, else the task id
 	// the output names.
 	ChildSessionID string
+	// State is the task's state as the output's <task> tag names it
+	// ("completed", or "running" for a task that went on in the
+	// background); "" for an output without the tag.
+	State string
 	// Model is rawOutput.metadata.model: "providerID/modelID", or
 	// whichever of the two is present.
 	Model string
 	// ResultText is the subagent's final text: what rawOutput.output
-	// holds between <task_result> tags.
+	// holds between <task_result> tags, unless the tag says the task is
+	// not done (then the text is OpenCode's notice to the model).
 	ResultText string
 }
 
@@ -71,7 +76,8 @@ func ReadTask(u frame.ToolUpdate) Task {
 		t.ChildSessionID = id
 	}
 	t.ResultText = result
-	frame.Own(&t.Description, &t.Prompt, &t.SubagentType, &t.ChildSessionID, &t.Model, &t.ResultText)
+	_, t.State = ParseTaskTag(output)
+	frame.Own(&t.Description, &t.Prompt, &t.SubagentType, &t.ChildSessionID, &t.Model, &t.State, &t.ResultText)
 	return t
 }
 
@@ -109,7 +115,7 @@ func readMetadata(md gjson.Result) (child, model string) {
 	return child, model
 }
 
-// ParseOutput reads the task tool's output, which OpenCode writes as
+// ParseOutput reads the task tool's output. OpenCode 1.14 wrote it as
 //
 //	task_id: <child session id> (for resuming to continue this task if needed)
 //
@@ -117,11 +123,25 @@ func readMetadata(md gjson.Result) (child, model string) {
 //	<the subagent's final text>
 //	</task_result>
 //
+// and 1.18 writes it as
+//
+//	<task id="<child session id>" state="completed">
+//	<task_result>
+//	<the subagent's final text>
+//	</task_result>
+//	</task>
+//
+// with state "running" (and a <summary> line) for a task that goes on in
+// the background, whose <task_result> holds OpenCode's notice to the
+// model, not the subagent's text.
+//
 // It returns the task id (the first line's word after "task_id: ", ended
-// by any white space, a carriage return included) and the text between
-// the first <task_result> and the last </task_result>, trimmed of the line
-// break (\n or \r\n) on each side. Either is "" when its part is
-// missing; nothing is guessed from other text. The results view output.
+// by any white space, a carriage return included; or the <task> tag's id,
+// see ParseTaskTag) and the text between the first <task_result> and the
+// last </task_result>, trimmed of the line break (\n or \r\n) on each
+// side, unless the <task> tag names a state other than "completed". Either
+// is "" when its part is missing; nothing is guessed from other text. The
+// results view output.
 func ParseOutput(output string) (taskID, result string) {
 	if rest, ok := strings.CutPrefix(output, "task_id: "); ok {
 		end := strings.IndexAny(rest, " \t\r\n\v\f")
@@ -129,6 +149,13 @@ func ParseOutput(output string) (taskID, result string) {
 			end = len(rest)
 		}
 		taskID = rest[:end]
+	}
+	id, state := ParseTaskTag(output)
+	if id != "" {
+		taskID = id
+	}
+	if state != "" && state != "completed" {
+		return taskID, "" // the task goes on: the text is not its result
 	}
 	const open, end = "<task_result>", "</task_result>"
 	i := strings.Index(output, open)
@@ -141,6 +168,40 @@ func ParseOutput(output string) (taskID, result string) {
 		return taskID, ""
 	}
 	return taskID, trimLineBreaks(body[:j])
+}
+
+// ParseTaskTag reads the <task id="..." state="..."> tag that opens the
+// task tool's output since OpenCode 1.18: exactly that form, at the start
+// of the output, the id and the state each a non-empty word without white
+// space or quotes. Both are "" when the output does not open so. The
+// results view output.
+func ParseTaskTag(output string) (id, state string) {
+	rest, ok := strings.CutPrefix(output, `<task id="`)
+	if !ok {
+		return "", ""
+	}
+	id, rest, ok = cutWord(rest)
+	if !ok {
+		return "", ""
+	}
+	if rest, ok = strings.CutPrefix(rest, ` state="`); !ok {
+		return "", ""
+	}
+	state, rest, ok = cutWord(rest)
+	if !ok || !strings.HasPrefix(rest, ">") {
+		return "", ""
+	}
+	return id, state
+}
+
+// cutWord cuts a non-empty word ended by a double quote off s: the word,
+// what follows the quote, and whether there was such a word.
+func cutWord(s string) (word, rest string, ok bool) {
+	end := strings.IndexAny(s, "\" \t\r\n\v\f")
+	if end <= 0 || s[end] != '"' {
+		return "", "", false
+	}
+	return s[:end], s[end+1:], true
 }
 
 // trimLineBreaks removes one line break, \n or \r\n, from each end of s.
@@ -158,7 +219,9 @@ func trimLineBreaks(s string) string {
 
 // ToolCall claims the task tool's cards and merges what each frame says:
 // rawInput's description, prompt and subagent type; the completion's
-// child session, model and result text. A value once set is replaced only
+// child session, model and result text, and the state its <task> tag
+// names as the subagent's status (so a task sent to the background shows
+// "running" on a completed card). A value once set is replaced only
 // by another non-empty one. Other tool calls are left as they are. It
 // copies the subagent object before changing it.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
@@ -178,6 +241,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	fillIf(&st.ChildSessionID, t.ChildSessionID)
 	fillIf(&st.Model, t.Model)
 	fillIf(&st.ResultText, t.ResultText)
+	fillIf(&st.Status, t.State)
 	if prev.SubagentTask == nil || !st.Equal(*prev.SubagentTask) {
 		prev.SubagentTask = frame.Keep(st)
 	}
