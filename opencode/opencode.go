@@ -5,10 +5,14 @@
 // rawInput {description, prompt, subagent_type}. The subagent is a real
 // OpenCode session, a child of the one that called the tool, and its
 // updates reach the client as ACP session/update notifications under the
-// child's own session id. The child is named only when the task is done:
+// child's own session id (OpenCode 1.18.33 sends them only for a child
+// the client has loaded). The child is named only when the task is done:
 // the completion's rawOutput.metadata holds its sessionId and the model
 // that ran it ({providerID, modelID}), and rawOutput.output its final text
-// between <task_result> tags.
+// between <task_result> tags; since 1.18 the output opens with a
+// <task id="..." state="..."> tag, whose state "running" marks a task
+// that went on in the background (its card completes at once, and the
+// text is OpenCode's notice, not a result).
 //
 // The dialect makes the task a subagent_task card and, through the Conn's
 // child session rules (acpdialect.Dialect.ChildSessions), nests the child
@@ -16,8 +20,9 @@
 // after the link, and those that arrived before it, which the Conn nests
 // (cards) or held (messages) until the completion named the child.
 //
-// OpenCode's opencode.dev/subagents extension describes the tree of
-// subagent sessions: _opencode/subagents/list and
+// OpenCode's opencode.dev/subagents extension (in its repository; no npm
+// release up to 1.18.33 has it) describes the tree of subagent sessions:
+// _opencode/subagents/list and
 // _opencode/subagents/subscribe (client -> agent requests) answer a
 // snapshot of it, and the _opencode/subagents/update notification sends
 // the changes (upsert nodes, removedSessionIds). Each node is keyed by its
@@ -26,7 +31,8 @@
 //
 // Usage comes from ACP's usage_update (the context window, and the
 // session's cost) and from the session/prompt response's usage (the
-// turn's tokens, summed by OpenCode over the turn's messages).
+// turn's tokens: summed over the turn's messages in OpenCode's repository,
+// the last message's alone in the releases up to 1.18.33).
 //
 // The wire facts each rule relies on, with their public sources, are in
 // the module's docs/opencode.md.

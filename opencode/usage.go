@@ -62,9 +62,10 @@ func readCost(v gjson.Result) (*float64, string) {
 }
 
 // TurnUsage reads a session/prompt result's usage into a turn summary:
-// OpenCode sums it over every assistant message of the turn (subtasks
-// included), and sends the thought and cached counts only when they are
-// not zero. It returns nil when the result has no usage object, or one
+// OpenCode's repository sums it over every assistant message of the turn
+// (subtasks included), the releases up to 1.18.33 send the turn's last
+// message's (the frame does not say which; see docs/opencode.md), and
+// both send the thought and cached counts only when they are not zero. It returns nil when the result has no usage object, or one
 // with no count it can read.
 func TurnUsage(r gjson.Result) *acpdialect.Event {
 	usage := r.Get("usage")
