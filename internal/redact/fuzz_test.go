@@ -35,6 +35,7 @@ func FuzzLine(f *testing.F) {
 		"text", "<task-notification><task-id>")
 	f.Add([]byte(`{"a":"b"}`), "title", "Monitor started (task ")
 	f.Add([]byte(`not json`), "k", "sub-agent-")
+	f.Add([]byte(`{"rawOutput":{"output":"x"}}`), "output", `<task id="`)
 	// escaped member names and ids, secret-named keys with nested values,
 	// identity objects out of place, one-word tool data
 	f.Add([]byte(`{"jsonrpc":"2.0","id":"p\u0031","\u006dethod":"session/update","params":{"sessionId":"s\u0031"}}`), "id", "")

@@ -41,6 +41,8 @@ func TestSecretShapedIdentifiers(t *testing.T) {
 			"rawOutput": "Monitor started (task " + s + ", timeout 1ms)."}))
 		line(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "t1",
 			"rawOutput": map[string]any{"output": "task_id: " + s + " (for resuming)\n\n<task_result>\nok\n</task_result>"}}))
+		line(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "t1",
+			"rawOutput": map[string]any{"output": "<task id=\"" + s + "\" state=\"completed\">\n<task_result>\nok\n</task_result>\n</task>"}}))
 		line(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "t2", "title": "sub-agent-" + s + ": go"}))
 	}
 	for _, s := range randomIDs {
@@ -58,7 +60,7 @@ func TestSecretShapedIdentifiers(t *testing.T) {
 		}
 	}
 	// The structure around them stays.
-	for _, kept := range []string{"<task-notification><task-id><", "Monitor started (task <", "task_id: <", "<task_result>", `"title":"sub-agent-<`} {
+	for _, kept := range []string{"<task-notification><task-id><", "Monitor started (task <", "task_id: <", `<task id=\"<`, "<task_result>", `"title":"sub-agent-<`} {
 		if !bytes.Contains(out.Bytes(), []byte(kept)) {
 			t.Errorf("%q lost:\n%s", kept, out.Bytes())
 		}
@@ -92,6 +94,11 @@ func TestKeptForDialects(t *testing.T) {
 		{`{"rawOutput":"Monitor started (task bmon_a, timeout 600000ms). You will be notified."}`, `{"rawOutput":"Monitor started (task bmon_a, <output-1>"}`},
 		{`{"output":"task_id: ses_child (for resuming)\n\n<task_result>\nchild text\n</task_result>"}`,
 			`{"output":"task_id: ses_child <output-1>\n\n<task_result>\n<output-2>\n</task_result>"}`},
+		{`{"output":"<task id=\"ses_bg\" state=\"running\">\n<summary>Background task started</summary>\n<task_result>\nThe task is working.\n</task_result>\n</task>"}`,
+			`{"output":"<task id=\"ses_bg\" state=\"running\">\n<output-1>\n<task_result>\n<output-2>\n</task_result>\n<output-3>"}`},
+		// Not the tag's form: redacted whole but for <task_result>.
+		{`{"output":"<task id=\"ses bg\" state=\"running\">\n<task_result>\nx\n</task_result>"}`,
+			`{"output":"<output-1>\n<task_result>\n<output-2>\n</task_result>"}`},
 		{`{"title":"sub-agent-explore: Find the config loader"}`, `{"title":"sub-agent-explore: <text-1>"}`},
 		{`{"message":"Cannot switch to model 'm': it requires agent 'cursor'. Start a new session to use this model."}`,
 			`{"message":"<text-1> requires agent <text-2> Start a new session <text-3>"}`},

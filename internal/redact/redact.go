@@ -14,9 +14,9 @@
 // that hold text, paths, commands, outputs and tool input; and, inside a
 // text, the fixed phrases and markup agents write around their payload
 // (Claude's <task-notification> envelopes with their task ids,
-// "Monitor started (task <id>,", OpenCode's "task_id: <id>" and
-// <task_result>, Auggie's "sub-agent-<type>:" titles, ...), the rest of
-// the text still redacted. In a tool's input and output only what the
+// "Monitor started (task <id>,", OpenCode's "task_id: <id>",
+// <task id="<id>" state="<state>"> and <task_result>, Auggie's
+// "sub-agent-<type>:" titles, ...), the rest of the text still redacted. In a tool's input and output only what the
 // dialects read stays (Claude's _meta.claudeCode.toolResponse is a
 // tool's output too): ids, the tool's name, a subagent's type, kinds,
 // statuses, triggers and content block types; a name or code there is
@@ -566,6 +566,7 @@ var (
 	prefixes = []*regexp.Regexp{
 		regexp.MustCompile(`^Monitor started \(task ([A-Za-z0-9_-]+),`), // Claude: a Monitor's registration
 		regexp.MustCompile(`^task_id: ([^\s]+)`),                        // OpenCode: the task tool's output
+		regexp.MustCompile(`^<task id="([^"\s]+)" state="[a-z_]+">`),    // OpenCode 1.18: its opening tag, state a word of its own
 		regexp.MustCompile(`^sub-agent-([^:]*):`),                       // Auggie: a subagent's title
 	}
 	markup = regexp.MustCompile(strings.Join([]string{
