@@ -352,12 +352,12 @@ func TestUsage(t *testing.T) {
 		want *acpdialect.Usage
 	}{
 		{`{"stopReason":"end_turn","usage":{"inputTokens":1,"outputTokens":2,"totalTokens":3}}`,
-			&acpdialect.Usage{Turn: true, InputTokens: i(1), OutputTokens: i(2), TotalTokens: i(3)}},
+			&acpdialect.Usage{Turn: true, Estimated: true, InputTokens: i(1), OutputTokens: i(2), TotalTokens: i(3)}},
 		{`{"usage":{"thoughtTokens":4,"cachedReadTokens":5,"cachedWriteTokens":6,"inputTokens":"7"}}`,
-			&acpdialect.Usage{Turn: true, ThoughtTokens: i(4), CachedReadTokens: i(5), CachedWriteTokens: i(6)}},
+			&acpdialect.Usage{Turn: true, Estimated: true, ThoughtTokens: i(4), CachedReadTokens: i(5), CachedWriteTokens: i(6)}},
 		{`{"usage":{}}`, nil}, // nothing read: no empty summary
 		{`{"usage":{"inputTokens":"4"}}`, nil},
-		{`{"usage":{"inputTokens":0}}`, &acpdialect.Usage{Turn: true, InputTokens: i(0)}},
+		{`{"usage":{"inputTokens":0}}`, &acpdialect.Usage{Turn: true, Estimated: true, InputTokens: i(0)}},
 		{`{"stopReason":"cancelled"}`, nil},
 		{`{"usage":[1]}`, nil},
 	}

@@ -61,18 +61,20 @@ func readCost(v gjson.Result) (*float64, string) {
 	return amount, currency
 }
 
-// TurnUsage reads a session/prompt result's usage into a turn summary:
-// OpenCode's repository sums it over every assistant message of the turn
-// (subtasks included), the releases up to 1.18.33 send the turn's last
-// message's (the frame does not say which; see docs/opencode.md), and
-// both send the thought and cached counts only when they are not zero. It returns nil when the result has no usage object, or one
-// with no count it can read.
+// TurnUsage reads a session/prompt result's usage into a turn summary,
+// marked estimated: every release up to 1.18.33 sends the turn's last
+// assistant message's counts, not the turn's (OpenCode's repository sums
+// them over the turn, subtasks included, but the frame does not say which
+// an agent does; see docs/opencode.md), as Codex's are marked. Both send
+// the thought and cached counts only when they are not zero. It returns
+// nil when the result has no usage object, or one with no count it can
+// read.
 func TurnUsage(r gjson.Result) *acpdialect.Event {
 	usage := r.Get("usage")
 	if !usage.IsObject() {
 		return nil
 	}
-	x := acpdialect.Usage{Turn: true}
+	x := acpdialect.Usage{Turn: true, Estimated: true}
 	x.ReadTokens(usage)
 	if !x.HasCounts() {
 		return nil
