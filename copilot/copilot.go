@@ -25,8 +25,13 @@ func Dialect() *acpdialect.Dialect {
 		Match: Match,
 		// For audits: a model's premium-request multiplier is left to the
 		// client, as ACP's models are, and so is the auth methods'
-		// terminal login command (docs/copilot.md).
-		Ignores: []string{"_meta.copilotUsage", "_meta.terminal-auth"},
+		// terminal login command (docs/copilot.md). The client's own
+		// capability flags on initialize (terminal output, AIR's
+		// records) are names Copilot CLI's ACP code does not contain,
+		// so an audit of a client that declares them shows only what
+		// Copilot CLI added.
+		Ignores: []string{"_meta.copilotUsage", "_meta.terminal-auth",
+			"_meta.terminal_output", "_meta.jetbrains.air.capabilities"},
 	}
 }
 

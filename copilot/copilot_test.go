@@ -54,3 +54,31 @@ func TestGoldenSemantics(t *testing.T) {
 		}
 	}
 }
+
+// A live 1.0.102 without credentials: identified by its own initialize
+// (agentInfo.name Copilot); the failed session/new and prompt are no
+// turn, no card and no vendor reply.
+func TestLiveNoAuth(t *testing.T) {
+	final, events, err := replay.File(replay.Builtins(), filepath.Join("testdata", "live-1.0.102-noauth.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 0 {
+		t.Errorf("events = %s, want none", events)
+	}
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{`{"type":"session","agent":"copilot"`, true},
+		{`"replies":0,"declined":0,"ignored_notifications":0`, true},
+		{`"type":"reply"`, false},
+		{`"usage"`, false},
+		{`"tool_call"`, false},
+	}
+	for _, tt := range tests {
+		if got := strings.Contains(string(final), tt.text); got != tt.want {
+			t.Errorf("final has %s = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
