@@ -248,8 +248,8 @@ var ErrInvalidJSON = errors.New("acpdialect: frame is not valid JSON")
 type Conn struct {
 	reg      *Registry
 	d        *Dialect
-	fixed    bool // the dialect was named explicitly
-	repeats  bool // d lists an update kind more than once (see Update)
+	fixed    bool     // the dialect was named explicitly
+	repeated []string // the update kinds d lists more than once (see Update)
 	sessions map[string]*session
 	last     *session // the session touched last, if it has not ended: most frames name it again
 	seq      uint64
@@ -434,7 +434,7 @@ func (r *Registry) NewConn(opts Options) *Conn {
 	if opts.Agent != "" {
 		c.d = r.resolve(opts.Agent)
 		c.fixed = true
-		c.repeats = c.d.repeatsKind()
+		c.repeated = c.d.repeatedKinds()
 	}
 	return c
 }
@@ -1241,7 +1241,7 @@ func (c *Conn) identify(info gjson.Result) {
 		return
 	}
 	c.d = c.reg.ByAgent(agentNames(info))
-	c.repeats = c.d.repeatsKind()
+	c.repeated = c.d.repeatedKinds()
 	c.skip = skipCache{} // what needs nothing may depend on the dialect
 }
 

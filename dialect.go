@@ -2,6 +2,7 @@ package acpdialect
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/acpdialect/acpdialect/internal/scan"
@@ -322,20 +323,24 @@ func (d *Dialect) update(kind string) *Update {
 	return nil
 }
 
-// repeatsKind reports whether the dialect lists an update kind more than
-// once: the Conn then reads the later entries' Event too (see Update).
-func (d *Dialect) repeatsKind() bool {
+// repeatedKinds returns the update kinds the dialect lists more than once:
+// the Conn reads the later entries' Event of those too (see Update), and
+// of no other kind, so that the usual update (a chunk) pays one compare
+// per repeated kind, not a walk of the table.
+func (d *Dialect) repeatedKinds() []string {
 	if d == nil {
-		return false
+		return nil
 	}
+	var kinds []string
 	for i := range d.Updates {
+		k := d.Updates[i].Kind
 		for j := range i {
-			if d.Updates[j].Kind == d.Updates[i].Kind {
-				return true
+			if d.Updates[j].Kind == k && !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
 			}
 		}
 	}
-	return false
+	return kinds
 }
 
 // Quarantines reports whether kind is a session/update kind of the

@@ -1,6 +1,7 @@
 package acpdialect
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/acpdialect/acpdialect/correlate"
@@ -20,7 +21,7 @@ func (c *Conn) vendorUpdate(sid string, h *Update, u gjson.Result) []Event {
 		return nil
 	}
 	out := c.updateEvent(s, h, u, nil)
-	if c.repeats {
+	if slices.Contains(c.repeated, h.Kind) {
 		// Later entries of the kind add their events (see Update).
 		for i := range c.d.Updates {
 			if e := &c.d.Updates[i]; e != h && e.Kind == h.Kind {
