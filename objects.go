@@ -2,6 +2,7 @@ package acpdialect
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
@@ -141,6 +142,23 @@ const (
 	CompactionFailed     = "failed"
 	CompactionCancelled  = "cancelled"
 )
+
+// CompactionStatus is the compaction status an agent's s means (ACP's
+// four, and "pending" as in progress), or "" for any other value: a
+// constant, never a view of the frame s was read from.
+func CompactionStatus(s string) string {
+	switch s {
+	case "pending", CompactionInProgress:
+		return CompactionInProgress
+	case CompactionCompleted:
+		return CompactionCompleted
+	case CompactionFailed:
+		return CompactionFailed
+	case CompactionCancelled:
+		return CompactionCancelled
+	}
+	return ""
+}
 
 // Compaction is a context compaction's state.
 type Compaction struct {
@@ -310,4 +328,47 @@ func (u *Usage) ReadTokens(obj gjson.Result) {
 		}
 		return true
 	})
+}
+
+// ReadUpdate reads the params of _auth/status_update, {authStatus: {kind,
+// label, detail?, account?: {email, organization, plan}}}, the login state
+// claude-agent-acp and codex-acp (2.x) push, into a, for a dialect's
+// Methods handler. It reports whether params have an authStatus object.
+// Of a key sent twice the first counts; a value that is not a string is
+// absent; strings are copies.
+func (a *AuthStatus) ReadUpdate(params gjson.Result) bool {
+	found := false
+	fill := func(dst *string, v string) {
+		if *dst == "" && v != "" {
+			*dst = strings.Clone(v)
+		}
+	}
+	r := frame.NewReader(params)
+	r.Object(func(k string) {
+		if k != "authStatus" || found {
+			return
+		}
+		found = r.Object(func(k string) {
+			switch k {
+			case "kind":
+				fill(&a.Kind, r.String())
+			case "label":
+				fill(&a.Label, r.String())
+			case "detail":
+				fill(&a.Detail, r.String())
+			case "account":
+				r.Object(func(k string) {
+					switch k {
+					case "email":
+						fill(&a.Email, r.String())
+					case "organization":
+						fill(&a.Organization, r.String())
+					case "plan":
+						fill(&a.Plan, r.String())
+					}
+				})
+			}
+		})
+	})
+	return found
 }

@@ -2,7 +2,6 @@ package claude
 
 import (
 	"github.com/acpdialect/acpdialect"
-	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -11,35 +10,7 @@ import (
 // event. Params without an authStatus object give no event.
 func HandleAuthStatus(params gjson.Result) acpdialect.Action {
 	var a acpdialect.AuthStatus
-	found := false
-	r := frame.NewReader(params)
-	r.Object(func(k string) {
-		if k != "authStatus" || found {
-			return
-		}
-		found = r.Object(func(k string) {
-			switch k {
-			case "kind":
-				fill(&a.Kind, r.String())
-			case "label":
-				fill(&a.Label, r.String())
-			case "detail":
-				fill(&a.Detail, r.String())
-			case "account":
-				r.Object(func(k string) {
-					switch k {
-					case "email":
-						fill(&a.Email, r.String())
-					case "organization":
-						fill(&a.Organization, r.String())
-					case "plan":
-						fill(&a.Plan, r.String())
-					}
-				})
-			}
-		})
-	})
-	if !found {
+	if !a.ReadUpdate(params) {
 		return acpdialect.Action{}
 	}
 	return acpdialect.Action{Event: &acpdialect.Event{Type: acpdialect.EventAuthStatus, Object: &a}}

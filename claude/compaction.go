@@ -30,7 +30,7 @@ func CompactionEvent(update gjson.Result) *acpdialect.Event {
 			fill(&c.CompactionID, r.String())
 		case "status":
 			if c.Status == "" {
-				c.Status = compactionStatus(r.String())
+				c.Status = acpdialect.CompactionStatus(r.String())
 			}
 		case "summary":
 			fill(&c.Summary, joinText(r.Value()))
@@ -134,20 +134,6 @@ func trigger(s string) string {
 	return strings.Clone(s)
 }
 
-func compactionStatus(s string) string {
-	switch s {
-	case "pending", acpdialect.CompactionInProgress:
-		return acpdialect.CompactionInProgress
-	case acpdialect.CompactionCompleted:
-		return acpdialect.CompactionCompleted
-	case acpdialect.CompactionFailed:
-		return acpdialect.CompactionFailed
-	case acpdialect.CompactionCancelled:
-		return acpdialect.CompactionCancelled
-	}
-	return ""
-}
-
 // CompactToolEvent reads the synthetic compact tool call into a compaction
 // event named by its tool call id: its status, and the figures in _meta
 // (readCompactionMeta), then rawOutput. The call is Claude's (toolName
@@ -166,7 +152,7 @@ func CompactToolEvent(update gjson.Result) *acpdialect.Event {
 		return nil
 	}
 	c.CompactionID = frame.Str(u.ID)
-	c.Status = compactionStatus(frame.View(u.Status))
+	c.Status = acpdialect.CompactionStatus(frame.View(u.Status))
 	readFigures(frame.NewReader(u.RawOutput), &c)
 	return &acpdialect.Event{Type: acpdialect.EventCompaction, Object: &c}
 }

@@ -2,7 +2,6 @@ package codex
 
 import (
 	"github.com/acpdialect/acpdialect"
-	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -17,35 +16,7 @@ const MethodAuthStatusUpdate = "_auth/status_update"
 // authStatus object give no event.
 func HandleAuthStatus(params gjson.Result) acpdialect.Action {
 	var a acpdialect.AuthStatus
-	found := false
-	r := frame.NewReader(params)
-	r.Object(func(k string) {
-		if k != "authStatus" || found {
-			return
-		}
-		found = r.Object(func(k string) {
-			switch k {
-			case "kind":
-				fillEmpty(&a.Kind, r.String())
-			case "label":
-				fillEmpty(&a.Label, r.String())
-			case "detail":
-				fillEmpty(&a.Detail, r.String())
-			case "account":
-				r.Object(func(k string) {
-					switch k {
-					case "email":
-						fillEmpty(&a.Email, r.String())
-					case "organization":
-						fillEmpty(&a.Organization, r.String())
-					case "plan":
-						fillEmpty(&a.Plan, r.String())
-					}
-				})
-			}
-		})
-	})
-	if !found {
+	if !a.ReadUpdate(params) {
 		return acpdialect.Action{}
 	}
 	return acpdialect.Action{Event: &acpdialect.Event{Type: acpdialect.EventAuthStatus, Object: &a}}

@@ -196,7 +196,7 @@ func CompactionEvent(u frame.ToolUpdate) *acpdialect.Event {
 		x.Status = acpdialect.CompactionFailed
 	case u.Status.Type != gjson.String:
 	default:
-		x.Status = compactionStatus(s)
+		x.Status = acpdialect.CompactionStatus(s)
 	}
 	return &acpdialect.Event{Type: acpdialect.EventCompaction, Object: x}
 }
@@ -228,7 +228,7 @@ func CompactionUpdateEvent(u gjson.Result) *acpdialect.Event {
 			fillEmpty(&x.CompactionID, r.String())
 		case "status":
 			if x.Status == "" {
-				x.Status = compactionStatus(r.String())
+				x.Status = acpdialect.CompactionStatus(r.String())
 			}
 		case "error":
 			if x.Error == "" {
@@ -240,22 +240,6 @@ func CompactionUpdateEvent(u gjson.Result) *acpdialect.Event {
 		return nil
 	}
 	return &acpdialect.Event{Type: acpdialect.EventCompaction, Object: &x}
-}
-
-// compactionStatus is ACP's compaction status s means, or "": a constant,
-// never a view of the frame.
-func compactionStatus(s string) string {
-	switch s {
-	case "pending", acpdialect.CompactionInProgress:
-		return acpdialect.CompactionInProgress
-	case acpdialect.CompactionCompleted:
-		return acpdialect.CompactionCompleted
-	case acpdialect.CompactionFailed:
-		return acpdialect.CompactionFailed
-	case acpdialect.CompactionCancelled:
-		return acpdialect.CompactionCancelled
-	}
-	return ""
 }
 
 // AuthStatusEvent reads an authentication/status result: {type: "api-key"},
