@@ -1,7 +1,6 @@
 package air_test
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,29 +21,16 @@ import (
 // Seeded from the update objects, prompt results and _meta objects of
 // the Claude and Codex transcripts.
 func FuzzFailure(f *testing.F) {
-	for _, dir := range []string{"claude", "codex"} {
-		files, _ := filepath.Glob(filepath.Join("..", dir, "testdata", "*.jsonl"))
-		for _, name := range files {
-			fh, err := os.Open(name)
-			if err != nil {
-				f.Fatal(err)
-			}
-			sc := bufio.NewScanner(fh)
-			sc.Buffer(nil, 1<<20)
-			for sc.Scan() {
-				line := sc.Text()
-				if !strings.Contains(line, "jetbrains") && !strings.Contains(line, "stopReason") {
-					continue
-				}
-				for _, path := range []string{"params.update", "result", "params.update._meta", "result._meta"} {
-					if v := gjson.Get(line, path); v.Exists() {
-						f.Add(v.Raw)
-					}
-				}
-			}
-			fh.Close()
+	transcriptLines(f, func(line string) {
+		if !strings.Contains(line, "jetbrains") && !strings.Contains(line, "stopReason") {
+			return
 		}
-	}
+		for _, path := range []string{"params.update", "result", "params.update._meta", "result._meta"} {
+			if v := gjson.Get(line, path); v.Exists() {
+				f.Add(v.Raw)
+			}
+		}
+	})
 	for _, s := range []string{`{}`, `null`, `[]`, `"sessionFailure"`, meta(`{"id":"i","title":"T"}`),
 		meta(`{"id":"i","revision":1e400,"title":"T","actions":["retry","login","new_session","x"]}`),
 		`{"_meta":` + meta(`{"id":"\u00e9","title":"\ud800","details":"é","category":"limit","severity":"warning","actions":[]}`) + `}`} {
@@ -91,23 +77,11 @@ func FuzzFailure(f *testing.F) {
 // status of the contract's, with a bounded event. Seeded from the async
 // task updates of the Claude and Codex transcripts.
 func FuzzTask(f *testing.F) {
-	for _, dir := range []string{"claude", "codex"} {
-		files, _ := filepath.Glob(filepath.Join("..", dir, "testdata", "*.jsonl"))
-		for _, name := range files {
-			fh, err := os.Open(name)
-			if err != nil {
-				f.Fatal(err)
-			}
-			sc := bufio.NewScanner(fh)
-			sc.Buffer(nil, 1<<20)
-			for sc.Scan() {
-				if u := gjson.Get(sc.Text(), "params.update"); strings.Contains(u.Raw, "async_task") {
-					f.Add(u.Raw)
-				}
-			}
-			fh.Close()
+	transcriptLines(f, func(line string) {
+		if u := gjson.Get(line, "params.update"); strings.Contains(u.Raw, "async_task") {
+			f.Add(u.Raw)
 		}
-	}
+	})
 	for _, s := range []string{`{}`, `null`, `[]`, claudeShellSpawn, claudeMonitor, codexSpawn,
 		`{"sessionUpdate":"async_task_progress","asyncTaskId":"t","summary":"\u00e9\ud800","usage":{"durationMs":1e400,"toolUses":-1,"totalTokens":"9"}}`,
 		`{"sessionUpdate":"async_task_state_update","asyncTaskId":"t","state":"stopped","toolCallId":"c"}`} {
@@ -154,4 +128,22 @@ func FuzzTask(f *testing.F) {
 			}
 		}
 	})
+}
+
+// transcriptLines calls fn with each line of the Claude and Codex
+// transcripts, the seeds of the AIR readers' fuzz targets.
+func transcriptLines(f *testing.F, fn func(line string)) {
+	f.Helper()
+	for _, dir := range []string{"claude", "codex"} {
+		files, _ := filepath.Glob(filepath.Join("..", dir, "testdata", "*.jsonl"))
+		for _, name := range files {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				f.Fatal(err)
+			}
+			for line := range strings.Lines(string(data)) {
+				fn(strings.TrimSpace(line))
+			}
+		}
+	}
 }
