@@ -1,8 +1,11 @@
 // Package auggie is the dialect of Augment Code's Auggie CLI in ACP mode
 // (`auggie --acp`).
 //
-// Auggie speaks plain ACP: no vendor methods, no update kinds of its own
-// and no _meta. The one thing only its dialect knows is how it shows a
+// Auggie sends no update kinds of its own. Its vendor data is all outside
+// a turn's events, and the dialect leaves it alone (Ignores): a login
+// method's _meta.terminal-auth, session/list's _meta.messageCount, and the
+// client-to-agent methods completion/* and augment/session/history. The
+// one thing only its dialect knows is how it shows a
 // subagent: a tool call titled "sub-agent-<type>: <description>" (kind
 // other, no rawInput) that is the subagent's whole run, with no events of
 // the child in between, and whose final text is rawOutput.output. That
@@ -27,6 +30,29 @@ func Dialect() *acpdialect.Dialect {
 		ID:       ID,
 		Match:    Match,
 		ToolCall: ToolCall,
+		Ignores:  ignores(),
+	}
+}
+
+// ignores is the vendor data Auggie's wire carries that the dialect leaves
+// alone on purpose (docs/auggie.md, section 2), so that an audit of a new
+// release shows only what is new.
+func ignores() []string {
+	return []string{
+		// initialize: the login method Auggie offers a client that
+		// declares _meta.terminal-auth (a command for the client to run,
+		// not an event).
+		"_meta.terminal-auth",
+		// session/list: each listed session's number of exchanges.
+		"_meta.messageCount",
+		// Requests and notifications the client sends Auggie: editor
+		// completions, and (0.36.0 on) a saved session's messages. Their
+		// results answer the client's own call and carry no events.
+		"completion/request", "completion/resolve", "completion/cancel",
+		"augment/session/history",
+		// Client capabilities Auggie does not read (0.36.0): a client
+		// that declares them gets plain ACP back.
+		"_meta.jetbrains.air", "_meta.terminal_output",
 	}
 }
 

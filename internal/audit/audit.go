@@ -238,7 +238,7 @@ func match(decl, path string) bool {
 
 // standardMethod reports whether ACP defines method, for either side.
 func standardMethod(m string) bool {
-	if replay.AgentServes(m) && !strings.Contains(m, "cursor/") && !strings.HasPrefix(m, "_") && !strings.HasPrefix(m, "authentication/") {
+	if replay.AgentServes(m) && !vendorServed(m) {
 		return true
 	}
 	switch m {
@@ -248,6 +248,15 @@ func standardMethod(m string) bool {
 		return true
 	}
 	return false
+}
+
+// vendorServed reports whether m is one of the vendor methods AgentServes
+// knows (Cursor's, Grok's authentication/, Auggie's completion/ and
+// augment/, any "_" extension): served by the agent, but not ACP's.
+func vendorServed(m string) bool {
+	return strings.Contains(m, "cursor/") || strings.HasPrefix(m, "_") ||
+		strings.HasPrefix(m, "authentication/") || strings.HasPrefix(m, "completion/") ||
+		strings.HasPrefix(m, "augment/")
 }
 
 // standardUpdate are the session/update kinds ACP (and its RFDs on their

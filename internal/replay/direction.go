@@ -35,7 +35,11 @@ func agentServes(method string) bool {
 		"session/close", "session/fork", "$/cancel_request",
 		// Vendor methods that clients send to agents.
 		"cursor/list_available_models",
-		"authentication/status", "authentication/logout":
+		"authentication/status", "authentication/logout",
+		// Auggie's (docs/auggie.md, section 2): editor completions, and
+		// a saved session's messages (0.36.0 on).
+		"completion/request", "completion/resolve", "completion/cancel",
+		"augment/session/history":
 		return true
 	}
 	// Unstable ACP method families served by the agent, and the session

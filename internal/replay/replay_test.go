@@ -37,6 +37,8 @@ func TestAgentServes(t *testing.T) {
 		{"providers/list", true}, {"nes/suggest", true}, {"document/didOpen", true},
 		{"cursor/list_available_models", true}, {"_session/goal", true}, {"_session/steering", true},
 		{"_session/async_task/stop", true}, {"_session/list/subscribe", true}, {"_codex/hooks/trust", true},
+		// Auggie's client-to-agent vendor methods
+		{"completion/request", true}, {"completion/cancel", true}, {"augment/session/history", true},
 		{"session/update", false}, {"session/request_permission", false},
 		{"fs/read_text_file", false}, {"cursor/task", false}, {"_claude/x", false}, {"", false},
 	}
