@@ -26,10 +26,8 @@ func TestGoldenSemantics(t *testing.T) {
 			[]string{`"result_text":"package config"`, `"result_text":"not a subagent"`, `"result_text":""`}},
 		{"other-agent", []string{`"kind":"generic","status":"completed","title":"sub-agent-explore: Find the config"`},
 			[]string{`"agent":"auggie"`, `subagent_task`, `found it`}},
-		// Auggie's vendor calls go client -> agent: nothing to decline, no
-		// reply of the Conn's own, no event.
-		{"vendor-calls", []string{`"agent":"auggie"`, `"declined":0`},
-			[]string{`"type":"reply"`, `Method not found`}},
+		// augment/session/history goes client -> agent: nothing to
+		// decline, no reply of the Conn's own.
 		{"live-0.36.0-unauthenticated", []string{`"agent":"auggie"`, `"declined":0`},
 			[]string{`"type":"reply"`, `Method not found`}},
 	}
