@@ -128,18 +128,13 @@ func (c *Conn) retire(ek correlate.Key, status string) []Event {
 	if e == nil {
 		return nil // evicted when the tool call's card grew
 	}
-	if !terminal(status) {
-		if terminal(e.payload.Status) {
+	if !StatusEnded(status) {
+		if StatusEnded(e.payload.Status) {
 			return nil
 		}
 		status = StatusCompleted
 	}
 	return c.mergeNative(ek, e, Payload{Status: status}, nil, true)
-}
-
-// terminal reports whether a card status is an end.
-func terminal(status string) bool {
-	return status == StatusCompleted || status == StatusFailed || status == StatusCancelled
 }
 
 // endBackground asks the dialect to end the background cards of session s

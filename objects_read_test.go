@@ -44,3 +44,12 @@ func TestAuthStatusReadUpdate(t *testing.T) {
 		}
 	}
 }
+
+func TestStatusEnded(t *testing.T) {
+	for s, want := range map[string]bool{"completed": true, "failed": true, "cancelled": true,
+		"pending": false, "in_progress": false, "": false, "Completed": false} {
+		if got := acpdialect.StatusEnded(s); got != want {
+			t.Errorf("StatusEnded(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -31,6 +31,12 @@ const (
 	StatusCancelled  = "cancelled"
 )
 
+// StatusEnded reports whether a card status is an end: completed, failed
+// or cancelled.
+func StatusEnded(status string) bool {
+	return status == StatusCompleted || status == StatusFailed || status == StatusCancelled
+}
+
 // Payload is the merged state of one tool call: what a client renders as a
 // card. Exactly one of the kind objects is set, the one named by Kind.
 // Empty values are omitted from the JSON, never written as "".

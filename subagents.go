@@ -235,6 +235,38 @@ func workState(state, stop string) (subagent, card string) {
 	return SubagentRunning, StatusInProgress
 }
 
+// ReadSubagentSpawned reads the original subagents draft's
+// subagent_spawned {subagentSessionId, name, task, capabilities} into a
+// late half for the child session's card, as ReadSubagentUpdate reads the
+// reworked subagent_update: name (the subagent's display name) is the
+// title and the description, task (its prompt) the prompt, and the child
+// runs. claude-agent-acp (0.71.0 on, to AIR clients) and codex-acp 2.x
+// send it so; Cursor's carries more and its dialect reads it itself. An
+// update without a subagentSessionId says nothing: a zero Late. Pure: the
+// Late views nothing of update.
+func ReadSubagentSpawned(update gjson.Result) Late {
+	var st SubagentTask
+	var seen uint16
+	r := frame.NewReader(update)
+	r.Object(func(k string) {
+		switch {
+		case k == "subagentSessionId" && first(&seen, 1):
+			st.ChildSessionID = r.String()
+		case k == "name" && first(&seen, 2):
+			st.Description = r.String()
+		case k == "task" && first(&seen, 4):
+			st.Prompt = r.String()
+		}
+	})
+	if st.ChildSessionID == "" {
+		return Late{}
+	}
+	frame.Own(&st.ChildSessionID, &st.Description, &st.Prompt)
+	st.Status = SubagentRunning
+	return Late{Payload: Payload{Kind: KindSubagentTask,
+		Status: StatusInProgress, Title: st.Description, SubagentTask: &st}}
+}
+
 // draftUpdate handles a subagents RFD update kind the dialect does not read
 // itself: subagent_update becomes its child session's card (made running
 // when new), merged as the standard says, and session_message gives the

@@ -23,7 +23,7 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 		ended := cur.Monitor != nil && cur.Monitor.Ended
 		if m, merged := mergeMonitor(cur.Monitor, late.Monitor); merged {
 			cur.Monitor, ok = m, true
-			if !ended && m.Ended && endStatus(late.Status) {
+			if !ended && m.Ended && acpdialect.StatusEnded(late.Status) {
 				// The monitor's task ended (AIR's async task state,
 				// 0.98.0 on): its card, which ran past its tool call,
 				// ends with it, as it does at the turn's end.
@@ -70,9 +70,4 @@ func mergeInt(dst **int64, src *int64) {
 	if src != nil {
 		setInt(dst, *src, true)
 	}
-}
-
-// endStatus reports whether a card status is an end.
-func endStatus(s string) bool {
-	return s == acpdialect.StatusCompleted || s == acpdialect.StatusFailed || s == acpdialect.StatusCancelled
 }

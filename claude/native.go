@@ -5,7 +5,6 @@ import (
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/air"
-	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
 
@@ -73,30 +72,10 @@ func HandleSubagentUpdate(update gjson.Result) acpdialect.Late {
 
 // HandleSubagentSpawned reads the pre-rework subagent_spawned into a late
 // half for the child session's card, as the reworked subagent_update's
-// would be: name (the subagent's display name) is the title and the
-// description, task (its prompt) the prompt, and the child runs. An update
-// without a subagentSessionId says nothing: a zero Late.
+// would be: acpdialect.ReadSubagentSpawned (name is the title and the
+// description, task the prompt, and the child runs).
 func HandleSubagentSpawned(update gjson.Result) acpdialect.Late {
-	var st acpdialect.SubagentTask
-	var seen uint8
-	r := frame.NewReader(update)
-	r.Object(func(k string) {
-		switch {
-		case k == "subagentSessionId" && once(&seen, 1):
-			st.ChildSessionID = r.String()
-		case k == "name" && once(&seen, 2):
-			st.Description = r.String()
-		case k == "task" && once(&seen, 4):
-			st.Prompt = r.String()
-		}
-	})
-	if st.ChildSessionID == "" {
-		return acpdialect.Late{}
-	}
-	frame.Own(&st.ChildSessionID, &st.Description, &st.Prompt)
-	st.Status = SubagentRunning
-	return acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
-		Status: acpdialect.StatusInProgress, Title: st.Description, SubagentTask: &st}}
+	return acpdialect.ReadSubagentSpawned(update)
 }
 
 // HandleSubagentState reads the pre-rework subagent_state_update: its

@@ -60,13 +60,8 @@ func mergeTask(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 	if cur.Title == "" {
 		frame.Fill(&cur.Title, late.Title)
 	}
-	if ended(late.Status) && !ended(cur.Status) {
+	if acpdialect.StatusEnded(late.Status) && !acpdialect.StatusEnded(cur.Status) {
 		cur.Status = late.Status
 	}
 	return cur, true
-}
-
-// ended reports whether a card status is an end.
-func ended(s string) bool {
-	return s == acpdialect.StatusCompleted || s == acpdialect.StatusFailed || s == acpdialect.StatusCancelled
 }

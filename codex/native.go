@@ -21,31 +21,11 @@ const (
 )
 
 // HandleSubagentSpawned reads subagent_spawned into a late half for the
-// child session's card: name (the agent's name, from its path) is the
-// title and the description, task (the spawn's prompt) the prompt, and
-// the child runs. An update without a subagentSessionId says nothing: a
-// zero Late.
+// child session's card: acpdialect.ReadSubagentSpawned (name, the agent's
+// name from its path, is the title and the description, task the spawn's
+// prompt the prompt, and the child runs).
 func HandleSubagentSpawned(update gjson.Result) acpdialect.Late {
-	var st acpdialect.SubagentTask
-	var seen uint8
-	r := frame.NewReader(update)
-	r.Object(func(k string) {
-		switch {
-		case k == "subagentSessionId" && seen&1 == 0:
-			st.ChildSessionID, seen = r.String(), seen|1
-		case k == "name" && seen&2 == 0:
-			st.Description, seen = r.String(), seen|2
-		case k == "task" && seen&4 == 0:
-			st.Prompt, seen = r.String(), seen|4
-		}
-	})
-	if st.ChildSessionID == "" {
-		return acpdialect.Late{}
-	}
-	frame.Own(&st.ChildSessionID, &st.Description, &st.Prompt)
-	st.Status = acpdialect.SubagentRunning
-	return acpdialect.Late{Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
-		Status: acpdialect.StatusInProgress, Title: st.Description, SubagentTask: &st}}
+	return acpdialect.ReadSubagentSpawned(update)
 }
 
 // HandleSubagentState reads subagent_state_update: its string state

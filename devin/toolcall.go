@@ -141,7 +141,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		if u.Status.Type != gjson.String {
 			prev.Status = st.Status
 		}
-	} else if st.Status != "" && !terminal(prev.Status) {
+	} else if st.Status != "" && !acpdialect.StatusEnded(prev.Status) {
 		// A started marker after the completion (resent, or out of order)
 		// does not reopen a finished subagent: its in_progress is stale.
 		prev.Status = st.Status
@@ -152,11 +152,6 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		prev.SubagentTask = frame.Keep(st)
 	}
 	return prev
-}
-
-// terminal reports whether a card status says the tool call is over.
-func terminal(status string) bool {
-	return status == acpdialect.StatusCompleted || status == acpdialect.StatusFailed || status == acpdialect.StatusCancelled
 }
 
 // fill sets *dst to a copy of v when v is not empty and differs.
