@@ -5,7 +5,7 @@ go 1.26
 require (
 	github.com/coder/acp-go-sdk v0.13.0
 	github.com/google/go-cmp v0.7.0
-	github.com/tidwall/gjson v1.20.2
+	github.com/tidwall/gjson v1.20.4
 )
 
 require (
