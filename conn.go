@@ -18,7 +18,9 @@ import (
 type Options struct {
 	// Agent names the dialect explicitly (an ID such as "cursor", or an
 	// agent name). It overrides identification by the initialize
-	// response. An Agent no dialect matches gives standard ACP behaviour.
+	// response, whose agentInfo.version still picks the dialect's variant
+	// for the agent's release (Dialect.ForVersion). An Agent no dialect
+	// matches gives standard ACP behaviour.
 	Agent string
 	// MaxBytes bounds in bytes everything the Conn keeps, all stores
 	// together: tool call cards (their kind objects with a shell's or MCP
@@ -248,6 +250,7 @@ var ErrInvalidJSON = errors.New("acpdialect: frame is not valid JSON")
 type Conn struct {
 	reg      *Registry
 	d        *Dialect
+	base     *Dialect // d before the agent's version refined it (Dialect.ForVersion)
 	fixed    bool     // the dialect was named explicitly
 	repeated []string // the update kinds d lists more than once (see Update)
 	sessions map[string]*session
@@ -433,13 +436,15 @@ func (r *Registry) NewConn(opts Options) *Conn {
 	c.runs.budget = b
 	if opts.Agent != "" {
 		c.d = r.resolve(opts.Agent)
-		c.fixed = true
+		c.base, c.fixed = c.d, true
 		c.repeated = c.d.repeatedKinds()
 	}
 	return c
 }
 
-// Dialect returns the dialect the connection was identified as, or nil.
+// Dialect returns the dialect the connection was identified as, or nil:
+// its variant for the agent's release, when the initialize result named
+// one that the dialect has a variant for (Dialect.ForVersion).
 func (c *Conn) Dialect() *Dialect { return c.d }
 
 // Agent returns the identified dialect's ID, or "" for an unknown agent.
@@ -1234,24 +1239,30 @@ func (v *frameView) resultSessionID() gjson.Result {
 	return frame.Get(scan.Result(v.resultMember()), "sessionId")
 }
 
-// identify picks the dialect from an initialize result's agent info, unless
-// one was named explicitly.
+// identify picks the dialect from an initialize result's agent info,
+// unless one was named explicitly, and then the variant for the agent's
+// release (Dialect.ForVersion): of the named dialect too, as the user
+// names the vendor and the agent its release.
 func (c *Conn) identify(info gjson.Result) {
-	if c.fixed {
-		return
+	if c.fixed && (c.base == nil || c.base.ForVersion == nil) {
+		return // nothing in the info could change the dialect
 	}
-	c.d = c.reg.ByAgent(agentNames(info))
+	name, title, version := agentNames(info)
+	if !c.fixed {
+		c.base = c.reg.ByAgent(name, title)
+	}
+	c.d = c.base.refine(version)
 	c.repeated = c.d.repeatedKinds()
 	c.skip = skipCache{} // what needs nothing may depend on the dialect
 }
 
-// agentNames reads the name and title of an agent's info object in one
-// walk: what info.Get("name").String() and info.Get("title").String()
-// read (first occurrences), where two gjson lookups cost a tenth of an
-// initialize response's handling.
-func agentNames(info gjson.Result) (name, title string) {
+// agentNames reads the name, title and version of an agent's info object
+// in one walk: what info.Get("name").String() and the others read (first
+// occurrences), where three gjson lookups cost a tenth of an initialize
+// response's handling. The strings may view the frame.
+func agentNames(info gjson.Result) (name, title, version string) {
 	if !info.IsObject() {
-		return "", ""
+		return "", "", ""
 	}
 	var seen uint8
 	scan.Members(info.Raw, func(k, raw string) bool {
@@ -1260,10 +1271,12 @@ func agentNames(info gjson.Result) (name, title string) {
 			name, seen = scan.Result(raw).String(), seen|1
 		case k == "title" && seen&2 == 0:
 			title, seen = scan.Result(raw).String(), seen|2
+		case k == "version" && seen&4 == 0:
+			version, seen = scan.Result(raw).String(), seen|4
 		}
-		return seen != 3
+		return seen != 7
 	})
-	return name, title
+	return name, title, version
 }
 
 // turnEnd ends the turn of a session/prompt request, unless its session

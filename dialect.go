@@ -129,6 +129,22 @@ type Dialect struct {
 	// end with them, and are dropped when that session ends, as its held
 	// messages are, unless the client prompted it.
 	ChildSessions bool
+	// ForVersion, if set, returns the dialect to use for an agent that
+	// reports this release in its initialize result (agentInfo.version):
+	// a variant of this one with the same ID and Match (codex-acp 2.2.1
+	// and later report the whole turn's usage, earlier releases the last
+	// model request's), or nil to keep this one. Read the version with
+	// ParseVersion. The Conn asks it once per initialize result that
+	// names a version: on the dialect the agent was identified as, and
+	// on the one Options.Agent named (the user names the vendor, the
+	// agent names its release), never on the variant it returned,
+	// whose own ForVersion is ignored. A variant with another ID is
+	// ignored too (the dialect's output keeps one name), and so is an
+	// agent with no version: the dialect stays as it is. Like every
+	// hook it is pure; version may view the frame, so keep none of it.
+	// Build each variant once (when the dialect is built) rather than
+	// per call: every connection of the agent's release shares it.
+	ForVersion func(version string) *Dialect
 
 	// Reads and Ignores declare, for audits (`acpdialect audit`), the
 	// vendor data the dialect reads and the vendor data it knows and
@@ -308,6 +324,19 @@ type Late struct {
 	// on in one card, not in two.
 	Alias   string
 	Payload Payload
+}
+
+// refine returns the dialect for an agent reporting version in its
+// initialize result: d's ForVersion variant when it names one with d's
+// ID, else d (see ForVersion).
+func (d *Dialect) refine(version string) *Dialect {
+	if d == nil || d.ForVersion == nil || version == "" {
+		return d
+	}
+	if v := d.ForVersion(version); v != nil && v.ID == d.ID {
+		return v
+	}
+	return d
 }
 
 // update returns the dialect's handler of a session/update kind, or nil.
