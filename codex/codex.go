@@ -55,7 +55,10 @@
 //     provider_error with the failure's id and revision (package air).
 //   - usage_update is a usage event; the session/prompt result's usage and
 //     _meta.quota are a turn summary, marked estimated: codex-acp reports
-//     the last model request, not the whole turn.
+//     the last model request, not the whole turn. From 2.2.1 on it reports
+//     the whole prompt: on a connection whose initialize names such a
+//     release (agentInfo.version), the dialect's variant for it
+//     (acpdialect.Dialect.ForVersion) does not mark the summary.
 //   - Every session/request_permission is described in a permission event
 //     (a plan review is marked, with its plan item id); the client answers
 //     it, never the library.
@@ -77,6 +80,7 @@ import (
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/air"
 	"github.com/acpdialect/acpdialect/terminal"
+	"github.com/tidwall/gjson"
 )
 
 // ID is the dialect's identifier.
@@ -88,8 +92,27 @@ const (
 	MethodAuthLogout = "authentication/logout"
 )
 
-// Dialect returns the Codex dialect. Each call returns a fresh value.
+// Dialect returns the Codex dialect. Each call returns a fresh value,
+// with its variant for codex-acp 2.2.1 and later (ForVersion): the same
+// dialect, whose turn summary is not estimated (PromptUsage), built here
+// once for every connection to share.
 func Dialect() *acpdialect.Dialect {
+	d := dialect()
+	exact := *d
+	exact.Calls = calls(PromptUsage)
+	d.ForVersion = func(version string) *acpdialect.Dialect {
+		if ReportsPromptUsage(version) {
+			return &exact
+		}
+		return nil
+	}
+	return d
+}
+
+// dialect is the Codex dialect of releases before 2.2.1, and of an agent
+// whose release is unknown (a recording without initialize): its turn
+// summary is estimated (TurnUsage).
+func dialect() *acpdialect.Dialect {
 	return &acpdialect.Dialect{
 		ID:    ID,
 		Match: Match,
@@ -122,19 +145,25 @@ func Dialect() *acpdialect.Dialect {
 			{Kind: UpdateAsyncTaskProgress, Handle: HandleAsyncTask},
 			{Kind: UpdateAsyncTaskState, Handle: HandleAsyncTask},
 		},
-		Calls: []acpdialect.Call{
-			{Name: "session/prompt", Result: TurnUsage},
-			// A turn's terminal AIR failure, beside its usage.
-			{Name: "session/prompt", Result: air.PromptEvent},
-			{Name: MethodAuthStatus, Result: AuthStatusEvent},
-			{Name: MethodAuthLogout},
-		},
+		Calls:     calls(TurnUsage),
 		MergeLate: MergeLate,
 		Runs:      Runs,
 		ToolCall:  ToolCall,
 		ToolEvent: CompactionEvent,
 		Reads:     reads(),
 		Ignores:   ignores(),
+	}
+}
+
+// calls are the client's requests whose results the dialect reads, the
+// session/prompt result's turn summary with turn.
+func calls(turn func(gjson.Result) *acpdialect.Event) []acpdialect.Call {
+	return []acpdialect.Call{
+		{Name: "session/prompt", Result: turn},
+		// A turn's terminal AIR failure, beside its usage.
+		{Name: "session/prompt", Result: air.PromptEvent},
+		{Name: MethodAuthStatus, Result: AuthStatusEvent},
+		{Name: MethodAuthLogout},
 	}
 }
 

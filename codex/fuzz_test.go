@@ -125,8 +125,20 @@ func FuzzResults(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		r := gjson.Parse(s)
 		_ = codex.AuthStatusEvent(r)
-		if ev := codex.TurnUsage(r); ev != nil && !ev.Usage().Estimated {
+		base, exact := codex.TurnUsage(r), codex.PromptUsage(r)
+		if base != nil && !base.Usage().Estimated {
 			t.Fatal("a turn summary not marked estimated")
+		}
+		// 2.2.1 and later: the same summary, not marked.
+		if (base == nil) != (exact == nil) {
+			t.Fatalf("TurnUsage %v, PromptUsage %v", base, exact)
+		}
+		if exact != nil {
+			u := *exact.Usage()
+			u.Estimated = true
+			if d := cmp.Diff(*base.Usage(), u); d != "" {
+				t.Fatalf("PromptUsage differs from TurnUsage by more than the mark (-TurnUsage +PromptUsage):\n%s", d)
+			}
 		}
 	})
 }

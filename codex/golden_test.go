@@ -70,23 +70,26 @@ func TestGoldenSemantics(t *testing.T) {
 			`"tool_call_id":"call-spawn-weather","payload":{"kind":"subagent_task","status":"completed","title":"Start subagent weather_research","subagent_task":{"description":"Checking weather","prompt":"Find the current weather in Paris.","subagent_type":"weather_research","status":"completed","model":"gpt-5.2","child_session_id":"thread-paris"}}`,
 			`"compaction":{"compaction_id":"compact-1","status":"completed"}`,
 			`"plan_review":true,"plan_item_id":"item-plan-1"`,
-		}, nil},
+			// 2.6.0 (agentInfo.version) reports the whole prompt.
+			`"method":"session/prompt","id":3,"usage":{"model":"gpt-5.2","turn":true,"input_tokens":300,"output_tokens":40,"cached_read_tokens":100,"thought_tokens":10,"total_tokens":340}}`,
+		}, []string{`"estimated"`}},
 		{"v2-air-client", []string{
 			`"tool_call_id":"thread-paris","payload":{"kind":"subagent_task","status":"completed","title":"weather_research"`,
 			`"tool_call_id":"cmd-child","payload":{"kind":"shell","status":"completed","title":"curl wttr.in/Paris","parent_tool_call_id":"thread-paris"`,
 			`"message":{"role":"assistant","text":"Checking with a helper.","phase":"commentary"}`,
 			`"compaction":{"compaction_id":"compact-1","status":"completed"}`,
-		}, nil},
+			`"total_tokens":340}}`,
+		}, []string{`"estimated"`}},
 		// AIR's async task of a command gone to the background: the
 		// spawn makes its card a background shell, which runs on past
 		// the turn; the task's end completes it before the command's
 		// last frame.
 		{"v2-air-async-task", []string{
 			`"tool_call_id":"call_build","payload":{"kind":"shell","status":"in_progress","title":"npm run build","shell":{"command":"npm run build","cwd":"/test/project","terminal_id":"call_build","output":"building...\n","background":true}}`,
-			`"method":"session/prompt","id":3,"usage"`,
+			`"method":"session/prompt","id":3,"usage":{"turn":true,"input_tokens":200,"output_tokens":30,"total_tokens":230}}`,
 			`"tool_call_id":"call_build","payload":{"kind":"shell","status":"completed","title":"npm run build","shell":{"command":"npm run build","cwd":"/test/project","terminal_id":"call_build","output":"building...\n","background":true}}`,
 			`"tool_call_id":"call_build","payload":{"kind":"shell","status":"completed","title":"npm run build","shell":{"command":"npm run build","cwd":"/test/project","terminal_id":"call_build","output":"building...\nbuilt in 41s\n","exit_code":0,"background":true}}`,
-		}, []string{`"generic"`, `"status":"cancelled"`}},
+		}, []string{`"generic"`, `"status":"cancelled"`, `"estimated"`}},
 		// Recorded live through the tap (codex-acp 2.6.0, no network):
 		// the pushed login state and AIR retry warnings, one id.
 		{"live-2.6.0-offline-prompt", []string{

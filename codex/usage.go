@@ -28,20 +28,38 @@ func UsageEvent(u gjson.Result) *acpdialect.Event {
 }
 
 // TurnUsage reads a session/prompt result's usage and _meta.quota into a
-// turn summary, marked estimated: codex-acp reports the token counts of the
-// turn's last model request, not of the whole turn. The counts come from
-// usage (totalTokens, inputTokens, cachedReadTokens, cachedWriteTokens,
-// outputTokens, thoughtTokens), else from quota.token_count
-// (cachedInputTokens, reasoningOutputTokens); the model from the first
-// model_usage entry, split with ParseModelID. It returns nil when it
-// reads no count and no model.
-func TurnUsage(r gjson.Result) *acpdialect.Event {
+// turn summary, marked estimated: codex-acp before 2.2.1 reports the token
+// counts of the turn's last model request, not of the whole turn (see
+// PromptUsage). The counts come from usage (totalTokens, inputTokens,
+// cachedReadTokens, cachedWriteTokens, outputTokens, thoughtTokens), else
+// from quota.token_count (cachedInputTokens, reasoningOutputTokens); the
+// model from the first model_usage entry, split with ParseModelID. It
+// returns nil when it reads no count and no model.
+func TurnUsage(r gjson.Result) *acpdialect.Event { return turnUsage(r, true) }
+
+// PromptUsage is TurnUsage for codex-acp 2.2.1 and later, which report
+// the whole prompt's tokens (ReportsPromptUsage): the same summary, not
+// marked estimated. The Codex dialect reads a session/prompt result with
+// it on a connection whose agent reports such a release.
+func PromptUsage(r gjson.Result) *acpdialect.Event { return turnUsage(r, false) }
+
+// ReportsPromptUsage reports whether a codex-acp release (initialize's
+// agentInfo.version) reports the whole prompt's token counts in the
+// session/prompt result: 2.2.1 and later do, earlier releases and their
+// prereleases the last model request's. A version ParseVersion cannot
+// read is an earlier one.
+func ReportsPromptUsage(version string) bool {
+	v, ok := acpdialect.ParseVersion(version)
+	return ok && v.AtLeast(2, 2, 1)
+}
+
+func turnUsage(r gjson.Result, estimated bool) *acpdialect.Event {
 	usage := r.Get("usage")
 	quota := r.Get("_meta.quota")
 	if !usage.IsObject() && !quota.IsObject() {
 		return nil
 	}
-	x := acpdialect.Usage{Turn: true, Estimated: true}
+	x := acpdialect.Usage{Turn: true, Estimated: estimated}
 	x.ReadTokens(usage)
 	readTokenCount(&x, quota.Get("token_count"))
 	if m := frame.View(quota.Get("model_usage.0.model")); m != "" {
