@@ -41,6 +41,16 @@
 //     given unchanged,
 //     and MergeLate leaves the late half unchanged when it does not merge
 //     it (ok false).
+//   - versions: ForVersion, if set, asked twice about each of
+//     Options.Versions and about odd versions ("", "latest", a huge
+//     number), never panics, returns the same dialect both times (a
+//     variant built once, which every connection of the release shares)
+//     or nil, and a variant keeps the dialect's ID (the Conn ignores one
+//     that does not). Each variant it returns for Options.Versions is
+//     checked as the dialect is against table, pure, fail_closed and
+//     bounded, in a sub-test named "version" and the version; the
+//     transcripts replay through the dialect, whose Conn picks the
+//     variant by their initialize results' versions.
 //   - isolation: the dialect's frames change nothing on a connection
 //     identified as another agent or as an unknown one (the output is
 //     byte-identical with and without the dialect registered), and Match

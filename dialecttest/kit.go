@@ -48,6 +48,13 @@ type Options struct {
 	// Conn is the base of the options of every connection the kit makes
 	// (Agent is set by the kit).
 	Conn acpdialect.Options
+	// Versions are agentInfo versions to ask the dialect's ForVersion
+	// about ("1.6.2", "2.6.0"): each variant it returns for them (each
+	// once, however many versions return it) is checked against the
+	// rules about hooks (table, pure, fail_closed, bounded) as the
+	// dialect is. The versions rule asks about them and about odd
+	// versions whatever Versions holds.
+	Versions []string
 }
 
 // A rule is one of the checks, named as its sub-test.
@@ -59,6 +66,7 @@ type rule struct {
 var rules = []rule{
 	{"table", checkTable},
 	{"pure", checkPure},
+	{"versions", checkVersions},
 	{"isolation", checkIsolation},
 	{"fail_closed", checkFailClosed},
 	{"bounded", checkBounded},
@@ -76,7 +84,9 @@ func (r rule) run(k *kit) (fails []string) {
 }
 
 // Run checks d against every rule, each in a sub-test of t named after the
-// rule, and reports each failure on its own line.
+// rule, and reports each failure on its own line. Each variant of d for
+// Options.Versions is checked in a sub-test named "version " and the
+// first version that gave it, one sub-test per rule in it.
 func Run(t *testing.T, d *acpdialect.Dialect, opts Options) {
 	t.Helper()
 	k, err := newKit(d, opts)
@@ -90,10 +100,26 @@ func Run(t *testing.T, d *acpdialect.Dialect, opts Options) {
 			}
 		})
 	}
+	for _, v := range k.variants() {
+		t.Run("version "+v.version, func(t *testing.T) {
+			err := runVariant(v, opts, func(r rule, k *kit) {
+				t.Run(r.name, func(t *testing.T) {
+					for _, msg := range r.run(k) {
+						t.Error(msg)
+					}
+				})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
 }
 
 // Check checks d against every rule and returns every failure, each as
-// "rule: detail", joined into one error; nil when d keeps them all.
+// "rule: detail" ("version 2.6.0: rule: detail" for the variant of d for
+// one of Options.Versions), joined into one error; nil when d keeps them
+// all.
 func Check(d *acpdialect.Dialect, opts Options) error {
 	k, err := newKit(d, opts)
 	if err != nil {
@@ -103,6 +129,16 @@ func Check(d *acpdialect.Dialect, opts Options) error {
 	for _, r := range rules {
 		for _, msg := range r.run(k) {
 			errs = append(errs, fmt.Errorf("%s: %s", r.name, msg))
+		}
+	}
+	for _, v := range k.variants() {
+		err := runVariant(v, opts, func(r rule, k *kit) {
+			for _, msg := range r.run(k) {
+				errs = append(errs, fmt.Errorf("version %s: %s: %s", v.version, r.name, msg))
+			}
+		})
+		if err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)

@@ -658,3 +658,90 @@ func TestGoldenHonoursUpdateFlag(t *testing.T) {
 	flag.Set("update", "false")
 	dialecttest.Golden(t, path, []byte("line\n"), false) // equal: passes without rewriting
 }
+
+// withVersions is good with a variant for releases 2.x: the same dialect
+// with the Methods hook v2 gives, built once.
+func withVersions(v2 func(*acpdialect.Dialect)) *acpdialect.Dialect {
+	d := good()
+	variant := *good()
+	if v2 != nil {
+		v2(&variant)
+	}
+	d.ForVersion = func(version string) *acpdialect.Dialect {
+		if v, ok := acpdialect.ParseVersion(version); ok && v.AtLeast(2, 0, 0) {
+			return &variant
+		}
+		return nil
+	}
+	return d
+}
+
+// The versions rule asks ForVersion about Options.Versions and odd
+// versions, and the variants it returns keep the rules about hooks too:
+// each failure is reported as the variant's, under the first version that
+// gave it.
+func TestVersions(t *testing.T) {
+	tests := []struct {
+		name     string
+		d        *acpdialect.Dialect
+		versions []string
+		fails    []string // parts of the failures, each in one; none when nil
+	}{
+		{"a good variant", withVersions(nil), []string{"1.0.0", "2.0.0", "2.6.0", "v3.0.0-beta.1"}, nil},
+		{"no variant asked about", withVersions(nil), nil, nil},
+		{"no ForVersion", good(), nil, nil},
+		{"versions but no ForVersion", good(), []string{"2.0.0"}, []string{"versions: Options.Versions names releases, but the dialect has no ForVersion"}},
+		{"a variant that is not pure", withVersions(func(d *acpdialect.Dialect) {
+			n := 0
+			d.Methods[0].Handle = func(gjson.Result) acpdialect.Action {
+				n++
+				return acpdialect.Action{Event: &acpdialect.Event{Type: fmt.Sprint(n)}}
+			}
+		}), []string{"1.0.0", "2.6.0", "2.7.0"}, []string{"version 2.6.0: pure: ", "Methods[acme/task].Handle returned two results"}},
+		{"a variant of another ID", func() *acpdialect.Dialect {
+			d, other := good(), &acpdialect.Dialect{ID: "other"}
+			d.ForVersion = func(string) *acpdialect.Dialect { return other }
+			return d
+		}(), []string{"2.0.0"}, []string{`versions: ForVersion("2.0.0") returned a variant with the ID "other"`}},
+		{"a variant built per call", func() *acpdialect.Dialect {
+			d := good()
+			d.ForVersion = func(string) *acpdialect.Dialect { return good() }
+			return d
+		}(), nil, []string{`versions: ForVersion("") returned two dialects for one version`}},
+		{"a ForVersion that panics on odd versions", func() *acpdialect.Dialect {
+			d := withVersions(nil)
+			read := d.ForVersion
+			d.ForVersion = func(version string) *acpdialect.Dialect {
+				if version == "" {
+					panic("no version")
+				}
+				return read(version)
+			}
+			return d
+		}(), []string{"2.0.0"}, []string{`versions: ForVersion("") panicked`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := dialecttest.Check(tc.d, dialecttest.Options{Frames: goodFrames, Versions: tc.versions})
+			if tc.fails == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Check passed; want failures saying %q", tc.fails)
+			}
+			for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+				found := true
+				for _, part := range tc.fails {
+					found = found && strings.Contains(e.Error(), part)
+				}
+				if found {
+					return
+				}
+			}
+			t.Errorf("want a failure saying %q; got:\n%v", tc.fails, err)
+		})
+	}
+}
