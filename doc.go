@@ -36,7 +36,10 @@
 //
 // A dialect author fills a [Dialect]: pure hooks ([Method], [Action],
 // [Late], [Update], [Call]) that read frames with the helpers of package
-// frame and return data; the Conn keeps all state.
+// frame and return data; the Conn keeps all state. Where one agent's
+// releases mean different things by the same frames, [Dialect.ForVersion]
+// gives the dialect's variant for the release the agent reports
+// ([ParseVersion] reads it).
 //
 // An agent no dialect knows gets standard ACP behaviour, and what is on
 // its way into the standard is part of it: the subagents draft's
