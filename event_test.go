@@ -57,6 +57,11 @@ func TestEventObjectJSON(t *testing.T) {
 			`{"type":"session_info","session_info":{"title":"T","archived":false}}`},
 		{"config", acpdialect.Event{Type: acpdialect.EventConfig, Object: &acpdialect.Config{Options: json.RawMessage(`[{"id":"model"}]`)}},
 			`{"type":"config","config":{"options":[{"id":"model"}]}}`},
+		{"subagent card", acpdialect.Event{Type: acpdialect.EventToolCallUpdate, Agent: "claude", SessionID: "s1", ToolCallID: "c1",
+			Payload: &acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusFailed, Title: "Explore",
+				SubagentTask: &acpdialect.SubagentTask{Description: "Explore", Status: acpdialect.SubagentFailed, ChildSessionID: "c1",
+					DurationMs: i64(0), ResultText: "partial", Error: "API Error: 529 overloaded"}}},
+			`{"type":"tool_call_update","agent":"claude","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"failed","title":"Explore","subagent_task":{"description":"Explore","status":"failed","child_session_id":"c1","duration_ms":0,"result_text":"partial","error":"API Error: 529 overloaded"}}}`},
 		{"no object", acpdialect.Event{Type: acpdialect.EventReply, Method: "cursor/task", ID: json.RawMessage(`"a"`), Result: json.RawMessage(`{}`)},
 			`{"type":"reply","method":"cursor/task","id":"a","result":{}}`},
 	}

@@ -85,8 +85,13 @@ type SubagentTask struct {
 	TotalTokens  *int64 `json:"total_tokens,omitempty"`
 	ToolUseCount *int64 `json:"tool_use_count,omitempty"`
 	ResultText   string `json:"result_text,omitempty"`
-	IsAsync      bool   `json:"is_async,omitempty"`
-	OutputFile   string `json:"output_file,omitempty"`
+	// Error is why the subagent failed, as the agent words it, where the
+	// wire carries a failed child's text (the subagents RFD's error
+	// message, a failed call's output). It stays when a later end is not a
+	// failure, as the result text does.
+	Error      string `json:"error,omitempty"`
+	IsAsync    bool   `json:"is_async,omitempty"`
+	OutputFile string `json:"output_file,omitempty"`
 }
 
 // Shell is a tool call that runs a command in a terminal.
@@ -277,7 +282,7 @@ func (a SubagentTask) Equal(b SubagentTask) bool {
 	return a.Status == b.Status && a.ChildSessionID == b.ChildSessionID &&
 		a.Description == b.Description && a.Prompt == b.Prompt &&
 		a.SubagentType == b.SubagentType && a.AgentID == b.AgentID &&
-		a.Model == b.Model && a.Name == b.Name && a.ResultText == b.ResultText &&
+		a.Model == b.Model && a.Name == b.Name && a.ResultText == b.ResultText && a.Error == b.Error &&
 		a.IsAsync == b.IsAsync && a.OutputFile == b.OutputFile &&
 		intEqual(a.DurationMs, b.DurationMs) && intEqual(a.TotalTokens, b.TotalTokens) &&
 		intEqual(a.ToolUseCount, b.ToolUseCount)
@@ -350,7 +355,7 @@ func (p Payload) Size() int {
 	if t := p.SubagentTask; t != nil {
 		n += subagentTaskSize + len(t.Description) + len(t.Prompt) + len(t.SubagentType) +
 			len(t.Status) + len(t.AgentID) + len(t.Model) + len(t.ChildSessionID) + len(t.Name) +
-			len(t.ResultText) + len(t.OutputFile) + counters(t.DurationMs, t.TotalTokens, t.ToolUseCount)
+			len(t.ResultText) + len(t.Error) + len(t.OutputFile) + counters(t.DurationMs, t.TotalTokens, t.ToolUseCount)
 	}
 	if sh := p.Shell; sh != nil {
 		n += shellSize + len(sh.Command) + len(sh.Cwd) + len(sh.TerminalID) + len(sh.Output) + len(sh.Signal) +
@@ -433,7 +438,7 @@ func (p *Payload) cutFields(fields []*string) []*string {
 		t := *p.SubagentTask
 		p.SubagentTask = &t
 		fields = append(fields, &t.Description, &t.Prompt, &t.SubagentType, &t.Status, &t.AgentID,
-			&t.Model, &t.ChildSessionID, &t.Name, &t.ResultText, &t.OutputFile)
+			&t.Model, &t.ChildSessionID, &t.Name, &t.ResultText, &t.Error, &t.OutputFile)
 	}
 	if p.Shell != nil {
 		sh := *p.Shell

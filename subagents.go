@@ -27,8 +27,9 @@ const (
 	//     state one of running, completed, failed, cancelled, disconnected;
 	//   - the reworked draft, an upsert: {"sessionUpdate":"subagent_update",
 	//     "sessionId","title","description","capabilities",
-	//     "state":{"state","stopReason"}} (claude-agent-acp today), where
-	//     an omitted state leaves the child's as it was.
+	//     "state":{"state","stopReason","error"}} (claude-agent-acp and
+	//     codex-acp today), where an omitted state leaves the child's as
+	//     it was.
 	//
 	// See ReadSubagentUpdate.
 	UpdateSubagent = "subagent_update"
@@ -94,9 +95,16 @@ func draftKind(kind string) bool {
 // (the Conn starts a card it makes running). Wrong-typed fields read as
 // absent. An update without a child session id says nothing: a zero Late.
 // Pure: the Late views nothing of update.
+//
+// A failed child's text is the subagent's Error: the reworked state's
+// error {code, message} beside stopReason error (the RFD defines it for
+// that stop reason only; claude-agent-acp's rfdEndState and codex-acp's
+// toV2IdleState send the JSON-RPC internal error with the child's text).
+// Its message must be a string; anything else is absent, and so is an
+// error beside any other stop reason.
 func ReadSubagentUpdate(update gjson.Result) Late {
 	var st SubagentTask
-	var sub, sid, name, task, title, desc, state, stop string
+	var sub, sid, name, task, title, desc, state, stop, msg string
 	var stateObj bool
 	var seen uint16
 	r := frame.NewReader(update)
@@ -115,7 +123,7 @@ func ReadSubagentUpdate(update gjson.Result) Late {
 		case k == "description" && first(&seen, 32):
 			desc = r.String()
 		case k == "state" && first(&seen, 64):
-			state, stop, stateObj = readSubagentState(r)
+			state, stop, msg, stateObj = readSubagentState(r)
 		}
 	})
 	child := sub
@@ -139,10 +147,13 @@ func ReadSubagentUpdate(update gjson.Result) Late {
 	var card string
 	if stateObj {
 		st.Status, card = workState(state, stop)
+		if state == "idle" && stop == "error" {
+			st.Error = msg
+		}
 	} else if st.Status, card = draftState(state); card == "" && st.Status != "" {
 		frame.Own(&st.Status) // a state of the agent's own, kept as sent
 	}
-	frame.Own(&st.ChildSessionID, &st.Name, &st.Description, &st.Prompt, &st.SubagentType)
+	frame.Own(&st.ChildSessionID, &st.Name, &st.Description, &st.Prompt, &st.SubagentType, &st.Error)
 	return Late{Payload: Payload{Kind: KindSubagentTask, Status: card, Title: st.Description, SubagentTask: &st}}
 }
 
@@ -166,12 +177,13 @@ func first(seen *uint16, bit uint16) bool {
 }
 
 // readSubagentState reads a state value: a string (the original draft) or
-// an object {state, stopReason} (the reworked one); obj says which. Any
-// other type reads as no state. The strings view the frame.
-func readSubagentState(r *frame.Reader) (state, stop string, obj bool) {
+// an object {state, stopReason, error: {message}} (the reworked one); obj
+// says which. Any other type reads as no state. The strings view the
+// frame.
+func readSubagentState(r *frame.Reader) (state, stop, msg string, obj bool) {
 	switch r.Peek() {
 	case '"':
-		return r.String(), "", false
+		return r.String(), "", "", false
 	case '{':
 		var seen uint16
 		r.Object(func(k string) {
@@ -180,12 +192,27 @@ func readSubagentState(r *frame.Reader) (state, stop string, obj bool) {
 				state = r.String()
 			case k == "stopReason" && first(&seen, 2):
 				stop = r.String()
+			case k == "error" && first(&seen, 4):
+				msg = readErrorMessage(r)
 			}
 		})
-		return state, stop, true
+		return state, stop, msg, true
 	}
 	r.Skip()
-	return "", "", false
+	return "", "", "", false
+}
+
+// readErrorMessage reads a JSON-RPC error object's message: a string, the
+// first of the key; "" for anything else. It views the frame.
+func readErrorMessage(r *frame.Reader) string {
+	var msg string
+	var seen uint16
+	r.Object(func(k string) {
+		if k == "message" && first(&seen, 1) {
+			msg = r.String()
+		}
+	})
+	return msg
 }
 
 // draftState maps the original draft's string state to the subagent
@@ -315,6 +342,14 @@ func (c *Conn) childCard(s *session, child string) *toolState {
 // its card, whatever the dialect: a non-empty value replaces (an upsert), an
 // empty one never blanks. The card's kind objects are never changed: a
 // changed subagent object is a new one.
+//
+// So a failure's error text fills a card whose failed end came without it
+// (claude-agent-acp's supplyError sends the same failed state again, with
+// the text, once the SDK gives it), and a later failure's text replaces
+// an earlier one: the adapter repeats a failure only to supply a missing
+// text, so a second text is a new failure's (a child resumed in the RFD
+// form keeps its session). An end that is not a failure leaves the text,
+// as it leaves the result text.
 func mergeSubagentHalf(cur, late Payload) (Payload, bool) {
 	if late.Title != "" {
 		cur.Title = late.Title
@@ -333,6 +368,7 @@ func mergeSubagentHalf(cur, late Payload) (Payload, bool) {
 	frame.Fill(&st.Prompt, l.Prompt)
 	frame.Fill(&st.SubagentType, l.SubagentType)
 	frame.Fill(&st.ResultText, l.ResultText)
+	frame.Fill(&st.Error, l.Error)
 	frame.Fill(&st.Status, l.Status)
 	if cur.SubagentTask == nil || !st.Equal(*cur.SubagentTask) {
 		cur.SubagentTask = &st

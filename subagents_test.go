@@ -14,6 +14,7 @@ import (
 	"github.com/acpdialect/acpdialect/internal/replay"
 	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/tidwall/gjson"
 )
 
@@ -51,8 +52,33 @@ func TestReadSubagentUpdate(t *testing.T) {
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "cancelled"}, "cancelled", "")},
 		{"reworked: idle refusal", `,"sessionId":"c1","state":{"state":"idle","stopReason":"refusal"}`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
-		{"reworked: idle error is a failure", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":"boom"}}`,
+		{"reworked: idle error is a failure, with its message", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":"boom"}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed", Error: "boom"}, "failed", "")},
+		{"reworked: idle error without its error", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error"}`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
+		{"reworked: the error before the state", `,"sessionId":"c1","state":{"error":{"message":"API Error: 529 overloaded","code":-32603},"stopReason":"error","state":"idle"}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed", Error: "API Error: 529 overloaded"}, "failed", "")},
+		{"reworked: an escaped message is unescaped", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":"line 1\nsaid \"no\""}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed", Error: "line 1\nsaid \"no\""}, "failed", "")},
+		{"reworked: the first message counts", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":{"message":"first","message":"second"}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed", Error: "first"}, "failed", "")},
+		{"reworked: the first error counts", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":{"code":1},"error":{"message":"second"}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
+		{"reworked: a message that is not a string is absent", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":{"text":"boom"}}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
+		{"reworked: an error that is not an object is absent", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":"boom"}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
+		{"reworked: an empty message is absent", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":""}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
+		// The RFD gives the error only to the error stop reason.
+		{"reworked: an error beside end_turn is not read", `,"sessionId":"c1","state":{"state":"idle","stopReason":"end_turn","error":{"code":-32603,"message":"boom"}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "completed"}, "completed", "")},
+		{"reworked: an error beside refusal is not read", `,"sessionId":"c1","state":{"state":"idle","stopReason":"refusal","error":{"code":-32603,"message":"boom"}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
+		{"reworked: an error without a stop reason is not read", `,"sessionId":"c1","state":{"state":"idle","error":{"code":-32603,"message":"boom"}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
+		{"reworked: an error of a running child is not read", `,"sessionId":"c1","state":{"state":"running","stopReason":"error","error":{"code":-32603,"message":"boom"}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "running"}, "in_progress", "")},
 		{"reworked: idle without a stop reason is a failure", `,"sessionId":"c1","state":{"state":"idle"}`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
 		{"reworked: unknown is a disconnected child", `,"sessionId":"c1","state":{"state":"unknown"}`,
@@ -117,16 +143,22 @@ func TestReadSubagentUpdate(t *testing.T) {
 // The reader's strings are its own: a caller reusing the frame's buffer
 // changes nothing it returned. Its Raw may run on past the object.
 func TestReadSubagentUpdateOwnsItsStrings(t *testing.T) {
-	frame := []byte(`{"update":` + subagentUpdate(`,"sessionId":"c1","title":"Fix","description":"Do it","name":"n","state":"weird"`) + `,"sessionId":"parent","title":"not this"}`)
-	u := gjson.GetBytes(frame, "update")
-	u.Raw = string(frame[u.Index:]) // runs on past the object, as the Conn passes it
-	got := acpdialect.ReadSubagentUpdate(u)
-	want := got.Payload.Clone()
-	for i := range frame {
-		frame[i] = 'Z'
-	}
-	if d := cmp.Diff(want, got.Payload); d != "" || got.Payload.SubagentTask.ChildSessionID != "c1" || got.Payload.SubagentTask.Status != "weird" {
-		t.Fatalf("the Late changed with the frame (-want +got):\n%s\n%+v", d, got.Payload.SubagentTask)
+	for _, fields := range []string{
+		`,"sessionId":"c1","title":"Fix","description":"Do it","name":"n","state":"weird"`,
+		`,"sessionId":"c1","title":"Fix","description":"Do it","name":"n","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":"weird"}}`,
+	} {
+		frame := []byte(`{"update":` + subagentUpdate(fields) + `,"sessionId":"parent","title":"not this"}`)
+		u := gjson.GetBytes(frame, "update")
+		u.Raw = string(frame[u.Index:]) // runs on past the object, as the Conn passes it
+		got := acpdialect.ReadSubagentUpdate(u)
+		want := got.Payload.Clone()
+		for i := range frame {
+			frame[i] = 'Z'
+		}
+		st := got.Payload.SubagentTask
+		if d := cmp.Diff(want, got.Payload); d != "" || st.ChildSessionID != "c1" || (st.Status != "weird" && st.Error != "weird") {
+			t.Fatalf("the Late changed with the frame (-want +got):\n%s\n%+v", d, st)
+		}
 	}
 }
 
@@ -135,6 +167,8 @@ func FuzzReadSubagentUpdate(f *testing.F) {
 		subagentUpdate(`,"sessionId":"c1","title":"Fix the build","description":"Make it pass","capabilities":{}`),
 		subagentUpdate(`,"sessionId":"c1","state":{"state":"idle","stopReason":"end_turn"}`),
 		subagentUpdate(`,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":"boom"}}`),
+		subagentUpdate(`,"sessionId":"agent_2","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":"API Error: 529 overloaded"}}`),
+		subagentUpdate(`,"sessionId":"sess-1:subagent:019e-child","state":{"state":"idle","usage":{"inputTokens":3},"stopReason":"error","error":{"code":-32603,"message":"Subagent work failed"}}`),
 		subagentUpdate(`,"sessionId":"c1","title":"Fix the build","description":"general-purpose","cwd":"/w/tree","capabilities":{"cancel":{}},"state":{"state":"running"}`),
 		subagentUpdate(`,"sessionId":"c1","state":{"state":"unknown"}`),
 		subagentUpdate(`,"subagentSessionId":"c2","name":"explore","task":"Scan","capabilities":{"cancel":true},"state":"running"`),
@@ -170,6 +204,9 @@ func FuzzReadSubagentUpdate(f *testing.F) {
 		case "", acpdialect.StatusInProgress, acpdialect.StatusCompleted, acpdialect.StatusFailed, acpdialect.StatusCancelled:
 		default:
 			t.Fatalf("card status %q", got.Payload.Status)
+		}
+		if st.Error != "" && (got.Payload.Status != acpdialect.StatusFailed || st.Status != acpdialect.SubagentFailed) {
+			t.Fatalf("an error %q on a child that did not fail: %+v", st.Error, got.Payload)
 		}
 	})
 }
@@ -229,6 +266,53 @@ func TestSubagentUpdateUnknownAgent(t *testing.T) {
 	}
 	if st := h.c.Stats(); st.LateDropped != 2 {
 		t.Errorf("late dropped %d, want 2 (itself, no child)", st.LateDropped)
+	}
+}
+
+// A failed child's text reaches its card: a failed end without it
+// (claude-agent-acp's idle/error before the SDK gave the text) is filled
+// by a later one that has it (its supplyError), a later failure's text
+// replaces it, and an end that is no failure leaves it, as the result
+// text stays. The card's status is the state's, as without the text.
+func TestSubagentUpdateErrorText(t *testing.T) {
+	h := draftConn(t, acpdialect.NewRegistry(), "some-agent")
+	failed := func(msg string) []byte {
+		e := ""
+		if msg != "" {
+			e = `,"error":{"code":-32603,"message":"` + msg + `"}`
+		}
+		return draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","state":{"state":"idle","stopReason":"error"`+e+`}`))
+	}
+	card := func(status, sub, err string) string {
+		if err != "" {
+			err = `,"error":"` + err + `"`
+		}
+		return `{"type":"tool_call_update","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"` + status +
+			`","title":"Fix","subagent_task":{"description":"Fix","status":"` + sub + `","child_session_id":"c1"` + err + `}}}`
+	}
+	steps := []struct {
+		name  string
+		frame []byte
+		want  []string
+	}{
+		{"opened", draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","title":"Fix","state":{"state":"running"}`)),
+			[]string{`{"type":"tool_call","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"Fix","subagent_task":{"description":"Fix","status":"running","child_session_id":"c1"}}}`}},
+		{"failed without a text", failed(""), []string{card("failed", "failed", "")}},
+		{"the text supplied", failed("API Error: 529 overloaded"), []string{card("failed", "failed", "API Error: 529 overloaded")}},
+		{"the same again", failed("API Error: 529 overloaded"), nil},
+		{"a failure without a text keeps it", failed(""), nil},
+		{"resumed", draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","state":{"state":"running"}`)),
+			[]string{card("in_progress", "running", "API Error: 529 overloaded")}},
+		{"a later failure's text replaces it", failed("Prompt is too long"), []string{card("failed", "failed", "Prompt is too long")}},
+		{"an end that is no failure leaves it", draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","state":{"state":"idle","stopReason":"end_turn"}`)),
+			[]string{card("completed", "completed", "Prompt is too long")}},
+		{"an error beside another stop reason is not read", draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","state":{"state":"idle","stopReason":"end_turn","error":{"code":-32603,"message":"no"}}`)), nil},
+	}
+	for _, s := range steps {
+		r := h.in(s.frame)
+		if d := cmp.Diff(s.want, eventLines(t, r.Events), cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%s (-want +got):\n%s", s.name, d)
+		}
 	}
 }
 

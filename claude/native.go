@@ -64,7 +64,8 @@ const (
 // claude-agent-acp's work states (idle with end_turn or another normal
 // stop is completed, idle with cancelled is cancelled, idle with refusal
 // or without a stop reason is a failure, unknown is a disconnected child
-// with a failed card). The dialect no longer lists the kind: the Conn
+// with a failed card; the error message beside the error stop reason is
+// the subagent's Error). The dialect no longer lists the kind: the Conn
 // reads it on every connection, and starts a card it makes running.
 func HandleSubagentUpdate(update gjson.Result) acpdialect.Late {
 	return acpdialect.ReadSubagentUpdate(update)

@@ -471,6 +471,7 @@ func details(p *acpdialect.Payload) []string {
 		addInt("total_tokens", st.TotalTokens)
 		addInt("tool_use_count", st.ToolUseCount)
 		add("result", quote(st.ResultText))
+		add("error", quote(st.Error))
 		if st.IsAsync {
 			add("is_async", "true")
 		}

@@ -174,3 +174,16 @@ func TestViewCursorTranscripts(t *testing.T) {
 func squash(s string) string {
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' }), " ")
 }
+
+// TestViewSubagentError: a failed subagent's card shows why it failed,
+// after its result.
+func TestViewSubagentError(t *testing.T) {
+	ev := acpdialect.Event{Type: acpdialect.EventToolCallUpdate, SessionID: "s1", ToolCallID: "agent_2",
+		Payload: &acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusFailed, Title: "Explore",
+			SubagentTask: &acpdialect.SubagentTask{Description: "Explore", Status: acpdialect.SubagentFailed, ChildSessionID: "agent_2",
+				ResultText: "half done", Error: "API Error: 529 overloaded\nretry later"}}}
+	want := `7 tool_call_update s1 agent_2 subagent_task failed "Explore" description="Explore" subagent_status=failed child_session_id=agent_2 result="half done" error="API Error: 529 overloaded\nretry later"`
+	if got := viewLine(ev); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -110,6 +110,7 @@ func appendSubagentTask(b []byte, t *acpdialect.SubagentTask) []byte {
 	b = addInt(b, "total_tokens", t.TotalTokens)
 	b = addInt(b, "tool_use_count", t.ToolUseCount)
 	b = addString(b, "result_text", t.ResultText)
+	b = addString(b, "error", t.Error)
 	b = addBool(b, "is_async", t.IsAsync)
 	b = addString(b, "output_file", t.OutputFile)
 	return append(b, '}')
