@@ -118,6 +118,11 @@ func TestGoldenSemantics(t *testing.T) {
 			[]string{`"tool_call_id":"agent_n","payload":{"kind":"subagent_task","status":"failed","title":"Fix the build","subagent_task":{"description":"Fix the build","prompt":"Make the build pass","status":"failed","child_session_id":"agent_n"}}`,
 				`"session_id":"agent_n","tool_call_id":"toolu_native_bash","payload":{"kind":"shell","status":"failed","title":"make","parent_tool_call_id":"agent_n","tool":{"name":"Bash"},"shell":{"command":"make","terminal_id":"toolu_native_bash","output":"make: *** Error 2","exit_code":1}}`},
 			nil, nil},
+		// The recorded v2 snapshot: a failed Agent call's raw tool_result
+		// is the card's error.
+		{"v2__subagent-native-sessions",
+			[]string{`"tool_call_id":"toolu_native","payload":{"kind":"subagent_task","status":"failed","title":"Fix the build","tool":{"name":"Agent"},"subagent_task":{"description":"Fix the build","prompt":"Make the build pass","subagent_type":"general-purpose","error":"The build still fails."}}`},
+			nil, nil},
 		{"monitor-events-restarted",
 			[]string{`"tool_call_id":"toolu_mon","payload":{"kind":"monitor","status":"completed","title":"Watch errors","tool":{"name":"Monitor"},"monitor":{"task_id":"bmon1","command":"tail -f /var/log/app.log | grep ERROR","event_count":12,"recent_events":["ERROR 3: disk full",`,
 				`"ERROR 12: disk full"],"ended":true,"end_reason":"exited"}`,

@@ -18,7 +18,9 @@ const MaxResultText = 64 << 10
 
 // subagentCall merges an Agent/Task update: rawInput fills what is still
 // empty (it repeats itself over several updates), and the tool response
-// gives the run's outcome.
+// gives the run's outcome. A failed call's rawOutput, the raw tool_result
+// (a string or text blocks), is the subagent's error, as a failed MCP
+// call's is its error.
 func subagentCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect.Payload {
 	prev.Kind = acpdialect.KindSubagentTask
 	var st acpdialect.SubagentTask
@@ -31,6 +33,11 @@ func subagentCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialec
 	fill(&st.SubagentType, in.SubagentType)
 	if c.Response.IsObject() {
 		ReadAgentResponse(c.Response, &st)
+	}
+	if prev.Status == acpdialect.StatusFailed {
+		if text := joinText(u.RawOutput); text != "" && text != st.Error {
+			st.Error = text
+		}
 	}
 	if st.Status == StatusAsyncLaunched {
 		// The subagent works on; its tool call is done.
