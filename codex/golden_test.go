@@ -90,6 +90,14 @@ func TestGoldenSemantics(t *testing.T) {
 			`"tool_call_id":"call_build","payload":{"kind":"shell","status":"completed","title":"npm run build","shell":{"command":"npm run build","cwd":"/test/project","terminal_id":"call_build","output":"building...\n","background":true}}`,
 			`"tool_call_id":"call_build","payload":{"kind":"shell","status":"completed","title":"npm run build","shell":{"command":"npm run build","cwd":"/test/project","terminal_id":"call_build","output":"building...\nbuilt in 41s\n","exit_code":0,"background":true}}`,
 		}, []string{`"generic"`, `"status":"cancelled"`, `"estimated"`}},
+		// ACP's subagents form (a client that declares subagents): a
+		// child whose turn failed is idle/error with Codex's text, the
+		// card's error; the other ends with end_turn and has none.
+		{"v2-subagents-client", []string{
+			`"tool_call_id":"test-session-id:subagent:thread-lint","payload":{"kind":"subagent_task","status":"failed","title":"Lint runner","subagent_task":{"description":"Lint runner","prompt":"Run the linter and report what fails","status":"failed","child_session_id":"test-session-id:subagent:thread-lint","error":"stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)"}}`,
+			`"tool_call_id":"call-lint","payload":{"kind":"shell","status":"in_progress","title":"npm run lint","parent_tool_call_id":"test-session-id:subagent:thread-lint"`,
+			`"tool_call_id":"test-session-id:subagent:thread-test","payload":{"kind":"subagent_task","status":"completed","title":"Test runner","subagent_task":{"description":"Test runner","prompt":"Run the tests","status":"completed","child_session_id":"test-session-id:subagent:thread-test"}}`,
+		}, nil},
 		// Recorded live through the tap (codex-acp 2.6.0, no network):
 		// the pushed login state and AIR retry warnings, one id.
 		{"live-2.6.0-offline-prompt", []string{

@@ -200,9 +200,23 @@ func PathName(path string) string {
 	return path[strings.LastIndexByte(path, '/')+1:]
 }
 
+// failureText returns a child's agentsStates message when its status is a
+// failure: Codex's CollabAgentState gives an errored child its error text
+// as the message (a completed child's is its last message, which is no
+// error); "" otherwise.
+func failureText(status, message string) string {
+	if acpStatus(status) != acpdialect.StatusFailed {
+		return ""
+	}
+	return message
+}
+
 // subagentCall merges a collaboration or activity frame into a subagent
 // card. A frame that only reports on runs changes a card only when it is
 // one already. Merges fill what is empty; the status only moves forward.
+// A failed child's message (agentsStates, on a spawn or on a report such
+// as wait) is the card's error, the latest winning, and not its
+// description.
 func subagentCall(u frame.ToolUpdate, m Meta, prev acpdialect.Payload) acpdialect.Payload {
 	var st acpdialect.SubagentTask
 	claimed := prev.Kind == acpdialect.KindSubagentTask && prev.SubagentTask != nil
@@ -210,15 +224,20 @@ func subagentCall(u frame.ToolUpdate, m Meta, prev acpdialect.Payload) acpdialec
 		st = *prev.SubagentTask
 	}
 	in := ParseInput(u.RawInput)
-	var child, desc, prompt, kind, model, status string
+	var child, desc, prompt, kind, model, status, errText string
 	switch {
 	case m.Tool == ToolSpawnAgent:
 		child = or(first(m.Receivers), first(in.Receivers))
 		s, msg := in.state(or(st.ChildSessionID, child))
+		if errText = failureText(s, msg); errText != "" {
+			msg = ""
+		}
 		desc, prompt, model, status = or(msg, in.Prompt), in.Prompt, in.Model, or(s, in.Status)
 		claimed = true
 	case reports(m.Tool):
-		status, _ = in.state(st.ChildSessionID)
+		var msg string
+		status, msg = in.state(st.ChildSessionID)
+		errText = failureText(status, msg)
 	case m.Activity != "":
 		child = or(m.Thread, in.Thread)
 		desc = PathName(or(m.Path, in.Path))
@@ -236,6 +255,9 @@ func subagentCall(u frame.ToolUpdate, m Meta, prev acpdialect.Payload) acpdialec
 	fillEmpty(&st.Prompt, prompt)
 	fillEmpty(&st.SubagentType, kind)
 	fillEmpty(&st.Model, model)
+	if errText != "" && errText != st.Error {
+		st.Error = strings.Clone(errText)
+	}
 	if s := Forward(st.Status, status); s != st.Status {
 		st.Status = strings.Clone(s)
 	}

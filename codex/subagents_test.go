@@ -151,6 +151,35 @@ func TestSubagentRules(t *testing.T) {
 			`"tool_call_id":"w2","payload":{"kind":"generic"`,
 			`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"failed","title":"spawnAgent","subagent_task":{"description":"Do A.","prompt":"Do A.","status":"errored"`,
 		}, nil},
+		// An errored child's message is Codex's error text
+		// (CollabAgentState): the card's error, not its description.
+		{"an errored child's message is its error", []string{
+			spawn("tool_call", "w1", "main", "A", "running", "a"),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w3","kind":"other","title":"wait","status":"completed",` +
+				`"rawInput":{"senderThreadId":"main","receiverThreadIds":["A"],"agentsStates":{"A":{"status":"errored","message":"stream disconnected before completion"}}}}`),
+		}, []string{
+			`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"failed","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","status":"errored","model":"gpt-5.2","child_session_id":"A","error":"stream disconnected before completion"}}`,
+		}, nil},
+		{"a spawn of a child that errored at once", []string{
+			spawn("tool_call", "w1", "main", "A", "errored", "model not found"),
+		}, []string{
+			`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"failed","title":"spawnAgent","subagent_task":{"description":"Do A.","prompt":"Do A.","status":"errored","model":"gpt-5.2","child_session_id":"A","error":"model not found"}}`,
+		}, nil},
+		{"a later failure's text replaces, a completed child's message is no error", []string{
+			spawn("tool_call", "w1", "main", "A", "running", "a"),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w3","kind":"other","title":"wait","status":"completed",` +
+				`"rawInput":{"senderThreadId":"main","receiverThreadIds":["A"],"agentsStates":{"A":{"status":"errored","message":"first"}}}}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w4","kind":"other","title":"wait","status":"completed",` +
+				`"rawInput":{"senderThreadId":"main","receiverThreadIds":["A"],"agentsStates":{"A":{"status":"errored","message":"second"}}}}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w5","kind":"other","title":"wait","status":"completed",` +
+				`"rawInput":{"senderThreadId":"main","receiverThreadIds":["A"],"agentsStates":{"A":{"status":"completed","message":"All done."}}}}`),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w6","kind":"other","title":"wait","status":"completed",` +
+				`"rawInput":{"senderThreadId":"main","receiverThreadIds":["A"],"agentsStates":{"A":{"status":"errored","message":7}}}}`),
+		}, []string{
+			`"status":"failed","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","status":"errored","model":"gpt-5.2","child_session_id":"A","error":"first"}}`,
+			`"status":"failed","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","status":"errored","model":"gpt-5.2","child_session_id":"A","error":"second"}}`,
+			`"status":"completed","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","status":"completed","model":"gpt-5.2","child_session_id":"A","error":"second"}}`,
+		}, []string{`"error":"All done."`, `"description":"first"`}},
 		{"thread ids under another title are no collaboration", []string{
 			update(`{"sessionUpdate":"tool_call","toolCallId":"w1","kind":"other","title":"Read notes","status":"in_progress",` +
 				`"rawInput":{"senderThreadId":"main","receiverThreadIds":["A"]}}`),
