@@ -65,6 +65,8 @@ func TestGoldenSemantics(t *testing.T) {
 			// ...one sent to the background completes its card at once,
 			// runs on, and OpenCode's notice is not its result.
 			`"tool_call_id":"call_bg","payload":{"kind":"subagent_task","status":"completed","title":"run the suite","subagent_task":{"description":"run the suite","prompt":"Run the test suite","subagent_type":"general","status":"running","model":"opencode/big-pickle","child_session_id":"ses_bg"}}`,
+			// A failed task: its rawOutput.error is the card's error.
+			`"tool_call_id":"call_fail","payload":{"kind":"subagent_task","status":"failed","title":"task","subagent_task":{"description":"lint the diff","prompt":"Lint the staged diff","subagent_type":"linter","model":"opencode/big-pickle","child_session_id":"ses_fail","error":"Subagent failed (task_id: ses_fail): ProviderModelNotFoundError"}}`,
 		}, []string{`working in the background`}},
 		{"live-1.18.33-auth-failure", []string{
 			// A live session with no provider: the commands and a usage

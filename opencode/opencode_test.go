@@ -133,7 +133,9 @@ func TestReadTask(t *testing.T) {
 		{"wrong types", map[string]any{"title": 3, "kind": "think", "rawInput": map[string]any{"description": 1, "subagent_type": true},
 			"rawOutput": map[string]any{"output": 5, "metadata": map[string]any{"sessionId": 7, "model": "x"}}},
 			opencode.Task{}},
-		{"an error", map[string]any{"title": "task", "status": "failed", "rawOutput": map[string]any{"error": "boom"}},
+		{"an error", map[string]any{"title": "task", "status": "failed", "rawOutput": map[string]any{"error": "boom", "metadata": map[string]any{"sessionId": "ses_kid"}}},
+			opencode.Task{IsTask: true, ChildSessionID: "ses_kid", Error: "boom"}},
+		{"an error that is not a string", map[string]any{"title": "task", "status": "failed", "rawOutput": map[string]any{"error": map[string]any{"message": "boom"}}},
 			opencode.Task{IsTask: true}},
 		{"completed, 1.18", map[string]any{"title": "inspect", "kind": "think", "rawOutput": map[string]any{
 			"output":   "<task id=\"ses_out\" state=\"completed\">\n<task_result>\nok\n</task_result>\n</task>",
@@ -184,6 +186,19 @@ func TestToolCall(t *testing.T) {
 	want.Status = "running"
 	if d := cmp.Diff(want, *bg.SubagentTask); d != "" {
 		t.Error(d)
+	}
+	// A failed task: its rawOutput.error is the card's error, on a failed
+	// card only.
+	failed := bg
+	failed.Status = acpdialect.StatusFailed
+	failed = opencode.ToolCall(update(t, map[string]any{"title": "task", "status": "failed",
+		"rawOutput": map[string]any{"error": "Subagent failed (task_id: kid): ProviderModelNotFoundError"}}), failed)
+	want.Error = "Subagent failed (task_id: kid): ProviderModelNotFoundError"
+	if d := cmp.Diff(want, *failed.SubagentTask); d != "" {
+		t.Error(d)
+	}
+	if got := opencode.ToolCall(update(t, map[string]any{"rawOutput": map[string]any{"error": "not a failure"}}), bg); got.SubagentTask.Error != "" {
+		t.Errorf("an error on a card that did not fail: %+v", got.SubagentTask)
 	}
 	other := acpdialect.Payload{Kind: acpdialect.KindGeneric, Title: "bash"}
 	if got := opencode.ToolCall(update(t, map[string]any{"title": "bash", "kind": "execute"}), other); !got.Equal(other) {

@@ -29,6 +29,11 @@ type Task struct {
 	// holds between <task_result> tags, unless the tag says the task is
 	// not done (then the text is OpenCode's notice to the model).
 	ResultText string
+	// Error is rawOutput.error: a failed task's error text, which
+	// OpenCode sends as the failed tool call's rawOutput {error,
+	// metadata} ("Subagent failed (task_id: <child>): ..." for a child
+	// that failed).
+	Error string
 }
 
 // IsTask reports whether a tool call frame is OpenCode's task tool: its
@@ -68,6 +73,8 @@ func ReadTask(u frame.ToolUpdate) Task {
 			t.ChildSessionID, t.Model = readMetadata(v)
 		case k == "output" && once(&seen, 2):
 			output = frame.View(v)
+		case k == "error" && once(&seen, 4):
+			t.Error = frame.View(v)
 		}
 		return true
 	})
@@ -77,7 +84,7 @@ func ReadTask(u frame.ToolUpdate) Task {
 	}
 	t.ResultText = result
 	_, t.State = ParseTaskTag(output)
-	frame.Own(&t.Description, &t.Prompt, &t.SubagentType, &t.ChildSessionID, &t.Model, &t.State, &t.ResultText)
+	frame.Own(&t.Description, &t.Prompt, &t.SubagentType, &t.ChildSessionID, &t.Model, &t.State, &t.ResultText, &t.Error)
 	return t
 }
 
@@ -221,9 +228,9 @@ func trimLineBreaks(s string) string {
 // rawInput's description, prompt and subagent type; the completion's
 // child session, model and result text, and the state its <task> tag
 // names as the subagent's status (so a task sent to the background shows
-// "running" on a completed card). A value once set is replaced only
-// by another non-empty one. Other tool calls are left as they are. It
-// copies the subagent object before changing it.
+// "running" on a completed card), and a failed card's error. A value once
+// set is replaced only by another non-empty one. Other tool calls are left
+// as they are. It copies the subagent object before changing it.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	var st acpdialect.SubagentTask
 	switch {
@@ -242,6 +249,9 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	fillIf(&st.Model, t.Model)
 	fillIf(&st.ResultText, t.ResultText)
 	fillIf(&st.Status, t.State)
+	if prev.Status == acpdialect.StatusFailed {
+		fillIf(&st.Error, t.Error)
+	}
 	if prev.SubagentTask == nil || !st.Equal(*prev.SubagentTask) {
 		prev.SubagentTask = frame.Keep(st)
 	}
