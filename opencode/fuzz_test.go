@@ -46,6 +46,7 @@ func FuzzToolCall(f *testing.F) {
 		for _, prev := range []acpdialect.Payload{
 			{Kind: acpdialect.KindGeneric},
 			{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "k", Status: "running"}},
+			{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusFailed, SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "k"}},
 		} {
 			keep := prev.Clone()
 			next := opencode.ToolCall(u, prev)
@@ -54,6 +55,9 @@ func FuzzToolCall(f *testing.F) {
 			}
 			if prev.Kind == acpdialect.KindGeneric && next.Kind != prev.Kind && !opencode.IsTask(u) {
 				t.Fatalf("claimed a tool call IsTask rejects: %s", s)
+			}
+			if st := next.SubagentTask; st != nil && st.Error != "" && prev.Status != acpdialect.StatusFailed {
+				t.Fatalf("an error on a card that did not fail: %s", s)
 			}
 		}
 		_ = opencode.ReadTask(u)
