@@ -204,7 +204,7 @@ func (t *todoList) Evict() {
 // item in its array.
 const (
 	todoListOverhead = 64
-	todoSize         = 48
+	todoSize         = 56
 )
 
 // todosSize is what a todo list costs in the budget: its array (to its

@@ -33,6 +33,32 @@ func TestKindSizes(t *testing.T) {
 	}
 }
 
+// TestOverheadSizes holds the budget's other fixed costs to at least
+// what their structs take; each also counts a map slot or a place in an
+// order, estimated, so only the floor is pinned. A todo item lives in its
+// list's array, where its size is exact.
+func TestOverheadSizes(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("the sizes are those of 64-bit platforms")
+	}
+	if todoSize != unsafe.Sizeof(Todo{}) {
+		t.Errorf("a todo item counts %d bytes, its struct takes %d", todoSize, unsafe.Sizeof(Todo{}))
+	}
+	for _, c := range []struct {
+		name        string
+		size, count uintptr
+	}{
+		{"request", unsafe.Sizeof(request{}), requestOverhead},
+		{"session", unsafe.Sizeof(session{}), sessionOverhead},
+		{"awaited", unsafe.Sizeof(awaited{}), awaitedOverhead},
+		{"runLink", unsafe.Sizeof(runLink{}), runLinkOverhead},
+	} {
+		if want := sizeClass(c.size); c.count < want {
+			t.Errorf("%s: the budget counts %d bytes, under its struct's %d", c.name, c.count, want)
+		}
+	}
+}
+
 // sizeClass is the Go allocator's size class for a small object of n
 // bytes (runtime/sizeclasses.go, up to 512 bytes).
 func sizeClass(n uintptr) uintptr {
