@@ -41,6 +41,10 @@ func TestOverheadSizes(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the sizes are those of 64-bit platforms")
 	}
+	// A card's payload is inside its toolState, counted by Payload.Size.
+	if want := sizeClass(unsafe.Sizeof(toolState{})) - payloadSize; toolStateExtra != want {
+		t.Errorf("a card counts %d bytes beside its payload, its struct takes %d", toolStateExtra, want)
+	}
 	if todoSize != unsafe.Sizeof(Todo{}) {
 		t.Errorf("a todo item counts %d bytes, its struct takes %d", todoSize, unsafe.Sizeof(Todo{}))
 	}
@@ -52,6 +56,7 @@ func TestOverheadSizes(t *testing.T) {
 		{"session", unsafe.Sizeof(session{}), sessionOverhead},
 		{"awaited", unsafe.Sizeof(awaited{}), awaitedOverhead},
 		{"runLink", unsafe.Sizeof(runLink{}), runLinkOverhead},
+		{"held message", unsafe.Sizeof(Event{}) + sizeClass(unsafe.Sizeof(Message{})), heldOverhead},
 	} {
 		if want := sizeClass(c.size); c.count < want {
 			t.Errorf("%s: the budget counts %d bytes, under its struct's %d", c.name, c.count, want)

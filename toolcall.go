@@ -307,7 +307,7 @@ func mergeStandard(p Payload, u *frame.ToolUpdate) Payload {
 }
 
 // toolStateExtra is what a toolState is beyond its payload (64-bit).
-const toolStateExtra = 48
+const toolStateExtra = 64
 
 // Size is what a card keeps beyond its id (the store counts its key): its
 // payload, its ACP kind and its run's child. The child is an id the card
