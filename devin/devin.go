@@ -10,7 +10,8 @@
 //     toolCallId is the agent's id carries
 //     _meta["cognition.ai/subagent_started"] {agentId, title, task,
 //     profile, model, isBackground}, later ["cognition.ai/subagent_completed"]
-//     {agentId, success, summary}: a subagent_task card. The subagent's own
+//     {agentId, success, summary}: a subagent_task card, whose summary is
+//     the result text, or the error when success is false. The subagent's own
 //     tool calls carry _meta["cognition.ai/subagent_context"].parentAgentId:
 //     they nest under that agent's card (parent_tool_call_id); "root" is
 //     the session's own agent, no parent.

@@ -112,7 +112,22 @@ func TestToolCall(t *testing.T) {
 			`{"kind":"subagent_task","status":"in_progress","title":"Map","subagent_task":{"description":"Map","prompt":"Run pwd.","subagent_type":"explore","agent_id":"a1","model":"SWE-1.7","is_async":true}}`, ""},
 		{"a subagent fails without a status",
 			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":false,"error":"boom"}}}`,
-			`{"kind":"subagent_task","status":"failed","subagent_task":{"status":"failed","agent_id":"a1","result_text":"boom"}}`, ""},
+			`{"kind":"subagent_task","status":"failed","subagent_task":{"status":"failed","agent_id":"a1","error":"boom"}}`, ""},
+		{"a failed subagent's summary is its error, not its result",
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":false,"summary":"npm is not installed","error":"exit 127"}}}`,
+			`{"kind":"subagent_task","status":"failed","subagent_task":{"status":"failed","agent_id":"a1","error":"npm is not installed"}}`, ""},
+		{"a failed subagent keeps the frame's own status",
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","status":"completed","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":false,"summary":"It gave up."}}}`,
+			`{"kind":"subagent_task","status":"completed","subagent_task":{"status":"failed","agent_id":"a1","error":"It gave up."}}`, ""},
+		{"a failure with no text has no error",
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":false,"summary":"  ","error":7}}}`,
+			`{"kind":"subagent_task","status":"failed","subagent_task":{"status":"failed","agent_id":"a1"}}`, ""},
+		{"a success's summary is its result, never an error",
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","status":"completed","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":true,"summary":"done","error":"ignored"}}}`,
+			`{"kind":"subagent_task","status":"completed","subagent_task":{"status":"completed","agent_id":"a1","result_text":"done"}}`, ""},
+		{"success absent is no failure: the error field is the result",
+			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","error":"warned"}}}`,
+			`{"kind":"subagent_task","status":"completed","subagent_task":{"status":"completed","agent_id":"a1","result_text":"warned"}}`, ""},
 		{"the frame's own status stands over the completion's",
 			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","status":"failed","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":true,"summary":"done"}}}`,
 			`{"kind":"subagent_task","status":"failed","subagent_task":{"status":"completed","agent_id":"a1","result_text":"done"}}`, ""},
@@ -155,7 +170,7 @@ func TestStartedAfterCompletion(t *testing.T) {
 		{"pending after failed",
 			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":false,"error":"boom"}}}`,
 			started(`"status":"pending",`),
-			`{"kind":"subagent_task","status":"failed","title":"Map","subagent_task":{"description":"Map","prompt":"Run pwd.","status":"failed","agent_id":"a1","result_text":"boom"}}`},
+			`{"kind":"subagent_task","status":"failed","title":"Map","subagent_task":{"description":"Map","prompt":"Run pwd.","status":"failed","agent_id":"a1","error":"boom"}}`},
 		{"no status after completed",
 			`{"sessionUpdate":"tool_call_update","toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":true}}}`,
 			started(``),
@@ -247,5 +262,17 @@ func TestLongTaskCutBetweenRunes(t *testing.T) {
 		"_meta": map[string]any{"cognition.ai/subagent_started": map[string]any{"agentId": "a1", "task": exact}}})
 	if got := apply(t, acpdialect.Payload{Kind: acpdialect.KindGeneric}, string(b)).SubagentTask.Prompt; got != exact {
 		t.Errorf("a task of exactly MaxText bytes became %d bytes", len(got))
+	}
+}
+
+// A failed subagent's summary longer than MaxText is cut to its head, as
+// a result text is: an error is no exception to the bound.
+func TestLongErrorCut(t *testing.T) {
+	summary := strings.Repeat("e", devin.MaxText+10)
+	b, _ := json.Marshal(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "a1",
+		"_meta": map[string]any{"cognition.ai/subagent_completed": map[string]any{"agentId": "a1", "success": false, "summary": summary}}})
+	st := apply(t, acpdialect.Payload{Kind: acpdialect.KindGeneric}, string(b)).SubagentTask
+	if len(st.Error) != devin.MaxText || st.ResultText != "" {
+		t.Errorf("error of %d bytes and result %q, want %d bytes and none", len(st.Error), st.ResultText, devin.MaxText)
 	}
 }

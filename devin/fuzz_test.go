@@ -11,11 +11,13 @@ import (
 
 // FuzzToolCall feeds any update object to ToolCall: no panic, the payload
 // it is given unchanged, texts bounded, a subagent card with its object,
-// and the same frame twice changing nothing the second time.
+// an error only on a subagent that failed, and the same frame twice
+// changing nothing the second time.
 func FuzzToolCall(f *testing.F) {
 	f.Add(`{"toolCallId":"a1","_meta":{"cognition.ai/subagent_started":{"agentId":"a1","title":"T","task":"x"}}}`)
 	f.Add(`{"_meta":{"cognition.ai/inferenceToolName":"exec","cognition.ai/subagent_context":{"parentAgentId":"a1"}}}`)
 	f.Add(`{"_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":false}}}`)
+	f.Add(`{"status":"completed","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":false,"summary":"gave up","error":"e"}}}`)
 	f.Add(`{"_meta":[`)
 	f.Fuzz(func(t *testing.T, s string) {
 		u := frame.ReadToolUpdate(gjson.Parse(s))
@@ -32,8 +34,11 @@ func FuzzToolCall(f *testing.F) {
 			if (next.Kind == acpdialect.KindSubagentTask) != (next.SubagentTask != nil) {
 				t.Fatalf("kind %q with %+v", next.Kind, next.SubagentTask)
 			}
-			if st := next.SubagentTask; st != nil && (len(st.Prompt) > devin.MaxText || len(st.ResultText) > devin.MaxText) {
+			if st := next.SubagentTask; st != nil && (len(st.Prompt) > devin.MaxText || len(st.ResultText) > devin.MaxText || len(st.Error) > devin.MaxText) {
 				t.Fatal("text past MaxText")
+			}
+			if st := next.SubagentTask; st != nil && st.Error != "" && st.Status != acpdialect.StatusFailed {
+				t.Fatalf("an error on a subagent that did not fail: %s", s)
 			}
 			if again := devin.ToolCall(u, next); !again.Equal(next) {
 				t.Fatalf("the same frame twice: %+v -> %+v", next, again)

@@ -25,8 +25,10 @@ func TestGoldenSemantics(t *testing.T) {
 			`"result_text":"Created mathutils.py and test_mathutils.py; 3 tests pass."`,
 			`"usage":{"used":41000,"size":200000,"input_tokens":40000,"output_tokens":900,"cached_read_tokens":35000,"cached_write_tokens":1200,"total_tokens":40900}}`,
 			`"usage":{"used":12000,"size":200000,"origin":"subagent","input_tokens":11500,"output_tokens":300,"total_tokens":11800}}`,
-			`"tool_call_id":"b7","payload":{"kind":"subagent_task","status":"failed"`},
-			[]string{`"parent_tool_call_id":"root"`, `"tool_call_id":"functions.run_subagent:1","payload":{"kind":"generic","status":"completed","title":"Ran explore subagent","parent_tool_call_id"`}},
+			`"tool_call_id":"b7","payload":{"kind":"subagent_task","status":"failed"`,
+			// A failed subagent's text is its error, not its result.
+			`"status":"failed","agent_id":"b7","error":"npm not found"`},
+			[]string{`"parent_tool_call_id":"root"`, `"result_text":"npm not found"`, `"tool_call_id":"functions.run_subagent:1","payload":{"kind":"generic","status":"completed","title":"Ran explore subagent","parent_tool_call_id"`}},
 		{"write", []string{
 			`"tool_call_id":"functions.write:1","payload":{"kind":"generic","status":"completed","title":"Wrote ./audit.py","tool":{"name":"write"}`,
 			`"tools":{"stored":1,`, `"replies":0,"declined":0`},

@@ -9,8 +9,8 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// MaxText bounds a subagent's prompt and result text, in bytes: the head
-// is kept, cut between runes.
+// MaxText bounds a subagent's prompt, result text and error, in bytes:
+// the head is kept, cut between runes.
 const MaxText = 64 << 10
 
 // Meta is what a Devin tool call's _meta says. Its strings view the
@@ -32,8 +32,10 @@ type Started struct {
 	Background                           bool
 }
 
-// Completed is _meta["cognition.ai/subagent_completed"]. Success is false
-// only when Devin said so.
+// Completed is _meta["cognition.ai/subagent_completed"]. Failed is true
+// only when Devin said success false. Summary is the subagent's closing
+// text (why it failed, when it did); Error is an error field a completion
+// may carry instead.
 type Completed struct {
 	AgentID, Summary, Error string
 	Failed                  bool
@@ -89,9 +91,10 @@ func str(v gjson.Result) string {
 // subagent_task card: description (and the card's title, when it has
 // none) from the marker's title, prompt from the task,
 // type from the profile, model, agent id, async when in the background;
-// on completion its status and result text, and the card's status when
-// the frame gives none; a started marker after the completion leaves the
-// card's status the subagent's). Kind objects are copied before a change; a frame
+// on completion its status and its summary (else its error) as the
+// result text, or as the error when the subagent failed, and the card's
+// status when the frame gives none; a started marker after the completion
+// leaves the card's status the subagent's). Kind objects are copied before a change; a frame
 // that says nothing new returns prev as it is, so that Devin's resent
 // whole-file writes leave the card unchanged.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
@@ -129,15 +132,19 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	}
 	if c := m.Completed; c != nil {
 		fill(&st.AgentID, c.AgentID)
-		st.Status = acpdialect.StatusCompleted
+		text := c.Summary
+		if text == "" {
+			text = c.Error
+		}
+		// A failed subagent's summary says why it failed: the card's
+		// error, not a result.
 		if c.Failed {
 			st.Status = acpdialect.StatusFailed
+			fill(&st.Error, head(text))
+		} else {
+			st.Status = acpdialect.StatusCompleted
+			fill(&st.ResultText, head(text))
 		}
-		result := c.Summary
-		if result == "" {
-			result = c.Error
-		}
-		fill(&st.ResultText, head(result))
 		if u.Status.Type != gjson.String {
 			prev.Status = st.Status
 		}
