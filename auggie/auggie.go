@@ -10,8 +10,8 @@
 // other, no rawInput) that is the subagent's whole run, with no events of
 // the child in between, and whose final text is rawOutput.output. That
 // tool call becomes a subagent_task card: its type and description from
-// the title, its result text from rawOutput.output. Every other tool call
-// is a standard one.
+// the title, its result text from rawOutput.output (its error, when the
+// tool call failed). Every other tool call is a standard one.
 //
 // The wire facts each rule relies on, with their public sources, are in
 // the module's docs/auggie.md.

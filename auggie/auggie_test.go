@@ -107,6 +107,22 @@ func TestToolCall(t *testing.T) {
 			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-x: y", SubagentTask: task("x", "y", "")},
 			`{"sessionUpdate":"tool_call_update","toolCallId":"t","rawOutput":{"output":["a"]}}`,
 			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-x: y", SubagentTask: task("x", "y", "")}},
+		{"a failed subagent's output is its error, not its result",
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: "in_progress", Title: "sub-agent-plan: Draft", SubagentTask: task("plan", "Draft", "")},
+			`{"sessionUpdate":"tool_call_update","toolCallId":"t","status":"failed","rawOutput":{"output":"Sub-agent plan failed: the model is unavailable."}}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: "failed", Title: "sub-agent-plan: Draft", SubagentTask: &acpdialect.SubagentTask{SubagentType: "plan", Description: "Draft", Error: "Sub-agent plan failed: the model is unavailable."}}},
+		{"a failed subagent with an empty output has no error",
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-plan: Draft", SubagentTask: task("plan", "Draft", "")},
+			`{"sessionUpdate":"tool_call_update","toolCallId":"t","status":"failed","rawOutput":{"output":""}}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: "failed", Title: "sub-agent-plan: Draft", SubagentTask: task("plan", "Draft", "")}},
+		{"a failure in the first frame is an error too",
+			acpdialect.Payload{Kind: acpdialect.KindGeneric},
+			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent-x: y","status":"failed","rawOutput":{"output":"boom"}}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: "failed", Title: "sub-agent-x: y", SubagentTask: &acpdialect.SubagentTask{SubagentType: "x", Description: "y", Error: "boom"}}},
+		{"output on a card that has not failed is never an error",
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: "in_progress", Title: "sub-agent-x: y", SubagentTask: task("x", "y", "")},
+			`{"sessionUpdate":"tool_call_update","toolCallId":"t","rawOutput":{"output":"partial"}}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: "in_progress", Title: "sub-agent-x: y", SubagentTask: task("x", "y", "partial")}},
 		{"output on another tool call is not read",
 			acpdialect.Payload{Kind: acpdialect.KindGeneric},
 			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"view a.go","kind":"read","rawOutput":{"output":"package a"}}`,
@@ -134,5 +150,15 @@ func TestResultTextBounded(t *testing.T) {
 	got := auggie.ToolCall(u, prev).SubagentTask.ResultText
 	if len(got) > auggie.MaxResultText || len(got) < auggie.MaxResultText-1 || !utf8.ValidString(got) || !strings.HasPrefix(got, "xé") {
 		t.Errorf("result text of %d bytes, valid %v", len(got), utf8.ValidString(got))
+	}
+}
+
+// A huge failure text keeps its head within MaxResultText too.
+func TestErrorBounded(t *testing.T) {
+	out := strings.Repeat("e", auggie.MaxResultText+5)
+	u, prev := update(`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent-x: y","status":"failed","rawOutput":{"output":"`+out+`"}}`, acpdialect.Payload{Kind: acpdialect.KindGeneric})
+	st := auggie.ToolCall(u, prev).SubagentTask
+	if len(st.Error) != auggie.MaxResultText || st.ResultText != "" {
+		t.Errorf("error of %d bytes and result %q, want %d bytes and none", len(st.Error), st.ResultText, auggie.MaxResultText)
 	}
 }

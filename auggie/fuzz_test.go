@@ -29,17 +29,19 @@ func FuzzParseTitle(f *testing.F) {
 }
 
 // FuzzToolCall feeds any update object to ToolCall: no panic, the payload
-// it is given unchanged, the result text bounded, a subagent card always
-// with its object.
+// it is given unchanged, the result text and error bounded, a subagent
+// card always with its object, and an error only on a card that failed.
 func FuzzToolCall(f *testing.F) {
 	f.Add(`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent-explore: x","rawOutput":{"output":"done"}}`)
 	f.Add(`{"title":7,"rawOutput":"output"}`)
+	f.Add(`{"status":"failed","rawOutput":{"output":"Sub-agent failed."}}`)
 	f.Add(`[`)
 	f.Fuzz(func(t *testing.T, s string) {
 		u := frame.ReadToolUpdate(gjson.Parse(s))
 		for _, prev := range []acpdialect.Payload{
 			{Kind: acpdialect.KindGeneric, Title: frame.Str(u.Title)},
 			{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-a: b", SubagentTask: &acpdialect.SubagentTask{SubagentType: "a", ResultText: "r"}},
+			{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusFailed, Title: "sub-agent-a: b", SubagentTask: &acpdialect.SubagentTask{SubagentType: "a"}},
 		} {
 			keep := prev.Clone()
 			next := auggie.ToolCall(u, prev)
@@ -49,8 +51,11 @@ func FuzzToolCall(f *testing.F) {
 			if (next.Kind == acpdialect.KindSubagentTask) != (next.SubagentTask != nil) {
 				t.Fatalf("kind %q with %+v", next.Kind, next.SubagentTask)
 			}
-			if st := next.SubagentTask; st != nil && len(st.ResultText) > auggie.MaxResultText {
-				t.Fatalf("result text of %d bytes", len(st.ResultText))
+			if st := next.SubagentTask; st != nil && (len(st.ResultText) > auggie.MaxResultText || len(st.Error) > auggie.MaxResultText) {
+				t.Fatalf("result text of %d bytes, error of %d", len(st.ResultText), len(st.Error))
+			}
+			if st := next.SubagentTask; st != nil && st.Error != "" && prev.Status != acpdialect.StatusFailed {
+				t.Fatalf("an error on a card that did not fail: %s", s)
 			}
 		}
 	})

@@ -22,8 +22,10 @@ func TestGoldenSemantics(t *testing.T) {
 			// a read's output is not a result text; a title without a type is no subagent
 			`"tool_call_id":"tooluse_view2","payload":{"kind":"generic"`,
 			`"tool_call_id":"tooluse_odd3","payload":{"kind":"generic"`,
-			`"tool_call_id":"tooluse_sub4","payload":{"kind":"subagent_task","status":"failed","title":"sub-agent-plan: Draft the fix","subagent_task":{"description":"Draft the fix","subagent_type":"plan"}}`},
-			[]string{`"result_text":"package config"`, `"result_text":"not a subagent"`, `"result_text":""`}},
+			`"tool_call_id":"tooluse_sub4","payload":{"kind":"subagent_task","status":"failed","title":"sub-agent-plan: Draft the fix","subagent_task":{"description":"Draft the fix","subagent_type":"plan"}}`,
+			// a failed subagent's output is its error
+			`"tool_call_id":"tooluse_sub5","payload":{"kind":"subagent_task","status":"failed","title":"sub-agent-test: Run the config tests","subagent_task":{"description":"Run the config tests","subagent_type":"test","error":"go test ./internal/config failed: load_test.go:12: config.yaml not found"}}`},
+			[]string{`"result_text":"package config"`, `"result_text":"not a subagent"`, `"result_text":""`, `"result_text":"go test`, `"error":""`}},
 		{"other-agent", []string{`"kind":"generic","status":"completed","title":"sub-agent-explore: Find the config"`},
 			[]string{`"agent":"auggie"`, `subagent_task`, `found it`}},
 		// augment/session/history goes client -> agent: nothing to

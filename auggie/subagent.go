@@ -13,8 +13,8 @@ import (
 // "sub-agent-<type>: <description>".
 const SubagentPrefix = "sub-agent-"
 
-// MaxResultText bounds a subagent's result text, in bytes: its head is
-// kept, cut at a rune boundary.
+// MaxResultText bounds a subagent's result text and error, in bytes: its
+// head is kept, cut at a rune boundary.
 const MaxResultText = 64 << 10
 
 // ParseTitle reads a subagent tool call's title, "sub-agent-<type>:
@@ -39,8 +39,9 @@ func ParseTitle(title string) (subagentType, description string, ok bool) {
 // card: its type and description from the title (the latest title's, so
 // that they agree with the card's title; an empty one, or a title that no
 // longer names a subagent, does not blank them), and once Auggie
-// reports it, its result text from rawOutput.output (a string). Other tool
-// calls keep their payload. The subagent object is copied before a change.
+// reports it, rawOutput.output (a string): its result text, or its error
+// when the card failed. Other tool calls keep their payload. The subagent
+// object is copied before a change.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	typ, desc, isTask := ParseTitle(prev.Title) // the merged title: an update may omit it
 	if !isTask && prev.Kind != acpdialect.KindSubagentTask {
@@ -53,8 +54,15 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	fill(&st.SubagentType, typ)
 	fill(&st.Description, desc)
 	if out := u.RawOutput.Get("output"); u.RawOutput.IsObject() && out.Type == gjson.String && out.Str != "" {
-		if text := head(out.Str); text != st.ResultText {
-			st.ResultText = strings.Clone(text)
+		// Auggie sends a failed subagent's tool result, its error text,
+		// where a finished one's answer goes: on a failed card it is
+		// the error, not a result.
+		dst := &st.ResultText
+		if prev.Status == acpdialect.StatusFailed {
+			dst = &st.Error
+		}
+		if text := head(out.Str); text != *dst {
+			*dst = strings.Clone(text)
 		}
 	}
 	prev.Kind = acpdialect.KindSubagentTask
