@@ -79,6 +79,11 @@ type SubagentTask struct {
 	ChildSessionID string `json:"child_session_id,omitempty"`
 	// Name is the subagent's own name, where the agent gives one.
 	Name string `json:"name,omitempty"`
+	// Cwd is the directory the subagent works in, where the agent reports
+	// one (the subagents RFD's subagent_update cwd, an OpenCode node's
+	// cwd): a child the agent placed elsewhere, such as its own git
+	// worktree. None means its parent's.
+	Cwd string `json:"cwd,omitempty"`
 	// DurationMs is the subagent's run time. A pointer so that a reported
 	// zero is written and an unknown value is omitted.
 	DurationMs   *int64 `json:"duration_ms,omitempty"`
@@ -282,7 +287,7 @@ func (a SubagentTask) Equal(b SubagentTask) bool {
 	return a.Status == b.Status && a.ChildSessionID == b.ChildSessionID &&
 		a.Description == b.Description && a.Prompt == b.Prompt &&
 		a.SubagentType == b.SubagentType && a.AgentID == b.AgentID &&
-		a.Model == b.Model && a.Name == b.Name && a.ResultText == b.ResultText && a.Error == b.Error &&
+		a.Model == b.Model && a.Name == b.Name && a.Cwd == b.Cwd && a.ResultText == b.ResultText && a.Error == b.Error &&
 		a.IsAsync == b.IsAsync && a.OutputFile == b.OutputFile &&
 		intEqual(a.DurationMs, b.DurationMs) && intEqual(a.TotalTokens, b.TotalTokens) &&
 		intEqual(a.ToolUseCount, b.ToolUseCount)
@@ -329,7 +334,7 @@ func intEqual(a, b *int64) bool {
 // allocator's size class of the struct (TestKindSizes holds them to it).
 const (
 	payloadSize      = 144
-	subagentTaskSize = 208
+	subagentTaskSize = 224
 	genericSize      = 16
 	shellSize        = 112
 	mcpToolSize      = 96
@@ -355,7 +360,7 @@ func (p Payload) Size() int {
 	if t := p.SubagentTask; t != nil {
 		n += subagentTaskSize + len(t.Description) + len(t.Prompt) + len(t.SubagentType) +
 			len(t.Status) + len(t.AgentID) + len(t.Model) + len(t.ChildSessionID) + len(t.Name) +
-			len(t.ResultText) + len(t.Error) + len(t.OutputFile) + counters(t.DurationMs, t.TotalTokens, t.ToolUseCount)
+			len(t.Cwd) + len(t.ResultText) + len(t.Error) + len(t.OutputFile) + counters(t.DurationMs, t.TotalTokens, t.ToolUseCount)
 	}
 	if sh := p.Shell; sh != nil {
 		n += shellSize + len(sh.Command) + len(sh.Cwd) + len(sh.TerminalID) + len(sh.Output) + len(sh.Signal) +
@@ -438,7 +443,7 @@ func (p *Payload) cutFields(fields []*string) []*string {
 		t := *p.SubagentTask
 		p.SubagentTask = &t
 		fields = append(fields, &t.Description, &t.Prompt, &t.SubagentType, &t.Status, &t.AgentID,
-			&t.Model, &t.ChildSessionID, &t.Name, &t.ResultText, &t.Error, &t.OutputFile)
+			&t.Model, &t.ChildSessionID, &t.Name, &t.Cwd, &t.ResultText, &t.Error, &t.OutputFile)
 	}
 	if p.Shell != nil {
 		sh := *p.Shell

@@ -3,6 +3,7 @@ package acpdialect_test
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
@@ -163,4 +164,91 @@ func TestUsageHasCounts(t *testing.T) {
 			t.Errorf("count %d not seen", i)
 		}
 	}
+}
+
+// Size must count every string a payload holds, and Cut must bound it,
+// including strings added to a kind object later: a string Size misses
+// escapes the byte budget, one Cut misses escapes the per-value cap. The
+// strings a card is found by (Kind, Status, WireToolCallID, a monitor's
+// TaskID) are counted but never cut.
+func TestPayloadSizeAndCutSeeEveryString(t *testing.T) {
+	uncut := map[string]bool{"Kind": true, "Status": true, "WireToolCallID": true, "Monitor.TaskID": true}
+	const long = 4096
+	for _, f := range payloadStrings(t) {
+		t.Run(f.name, func(t *testing.T) {
+			var p acpdialect.Payload
+			s := f.set(&p)
+			base := p.Size()
+			*s = strings.Repeat("a", long)
+			if got := p.Size(); got < base+long {
+				t.Fatalf("Size %d with %d bytes in %s, %d without: not counted", got, long, f.name, base)
+			}
+			limit := base + 100
+			p.Cut(limit)
+			s = f.find(&p) // Cut copies the kind object before cutting
+			switch {
+			case uncut[f.name] && len(*s) != long:
+				t.Errorf("Cut shortened %s, which it must keep, to %d bytes", f.name, len(*s))
+			case !uncut[f.name] && (p.Size() > limit || len(*s) == long):
+				t.Errorf("Cut to %d left %s at %d bytes, the payload at %d", limit, f.name, len(*s), p.Size())
+			}
+		})
+	}
+}
+
+// payloadString is one string a payload can hold: set gives the payload
+// the kind object that holds it (a list of one string for a list) and
+// returns where the string is; find finds it again.
+type payloadString struct {
+	name string
+	set  func(p *acpdialect.Payload) *string
+	find func(p *acpdialect.Payload) *string
+}
+
+// payloadStrings lists, by reflection, every string field of Payload and
+// of its kind objects, and each first element of a list of strings.
+func payloadStrings(t *testing.T) []payloadString {
+	var out []payloadString
+	ptyp := reflect.TypeFor[acpdialect.Payload]()
+	for i := range ptyp.NumField() {
+		kf := ptyp.Field(i)
+		if kf.Type.Kind() == reflect.String {
+			at := func(p *acpdialect.Payload) *string {
+				return reflect.ValueOf(p).Elem().Field(i).Addr().Interface().(*string)
+			}
+			out = append(out, payloadString{kf.Name, at, at})
+			continue
+		}
+		if kf.Type.Kind() != reflect.Pointer || kf.Type.Elem().Kind() != reflect.Struct {
+			continue
+		}
+		otyp := kf.Type.Elem()
+		for j := range otyp.NumField() {
+			ft := otyp.Field(j).Type
+			list := ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.String
+			if ft.Kind() != reflect.String && !list {
+				continue
+			}
+			find := func(p *acpdialect.Payload) *string {
+				f := reflect.ValueOf(p).Elem().Field(i).Elem().Field(j)
+				if list {
+					f = f.Index(0)
+				}
+				return f.Addr().Interface().(*string)
+			}
+			set := func(p *acpdialect.Payload) *string {
+				obj := reflect.New(otyp)
+				reflect.ValueOf(p).Elem().Field(i).Set(obj)
+				if list {
+					obj.Elem().Field(j).Set(reflect.MakeSlice(ft, 1, 1))
+				}
+				return find(p)
+			}
+			out = append(out, payloadString{kf.Name + "." + otyp.Field(j).Name, set, find})
+		}
+	}
+	if len(out) < 20 {
+		t.Fatalf("only %d strings found", len(out))
+	}
+	return out
 }

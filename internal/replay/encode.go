@@ -106,6 +106,7 @@ func appendSubagentTask(b []byte, t *acpdialect.SubagentTask) []byte {
 	b = addString(b, "model", t.Model)
 	b = addString(b, "child_session_id", t.ChildSessionID)
 	b = addString(b, "name", t.Name)
+	b = addString(b, "cwd", t.Cwd)
 	b = addInt(b, "duration_ms", t.DurationMs)
 	b = addInt(b, "total_tokens", t.TotalTokens)
 	b = addInt(b, "tool_use_count", t.ToolUseCount)
