@@ -1,6 +1,9 @@
 package acpdialect
 
-import "github.com/acpdialect/acpdialect/correlate"
+import (
+	"github.com/acpdialect/acpdialect/correlate"
+	"github.com/tidwall/gjson"
+)
 
 // KeepsCard reports whether the Conn keeps the card id of session sid and
 // reported it, so that FuzzSubagentFrames can tell a client's copy of the
@@ -15,3 +18,8 @@ func (c *Conn) KeepsCard(sid, id string) bool {
 // answered, and the places in their order: what a session's end or Close
 // must leave none of.
 func (c *Conn) AwaitHeld() (table, order int) { return len(c.awaiting), len(c.awaitOrder) }
+
+// ReadSubagentUpdateCwd is ReadSubagentUpdate with whether the update's
+// cwd is null, which the Conn's merge applies: FuzzReadSubagentUpdate
+// holds the two readings together.
+func ReadSubagentUpdateCwd(update gjson.Result) (Late, bool) { return readSubagentUpdate(update) }

@@ -173,7 +173,10 @@ var seqDialects = []seqDialect{
 			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":%q,"status":"completed","rawInput":{"command":"tail"},"rawOutput":"Monitor started (task %s, timeout 1000ms)","_meta":{"claudeCode":{"toolName":"Monitor"%s}}}`, tool, pick(seqChildren, b, 1), parent)), false
 		case 5:
 			if b&1 != 0 {
-				return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"subagent_update","sessionId":%q,"title":"T","description":%s,"capabilities":{}}`, child, text(b))), false
+				// A cwd, its replacement, its clearing (null) or one of a
+				// wrong type.
+				cwd := pick([]string{`"/w/a"`, `null`, `"/w/b"`, `7`}, b, 1)
+				return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"subagent_update","sessionId":%q,"title":"T","description":%s,"cwd":%s,"capabilities":{}}`, child, text(b), cwd)), false
 			}
 			return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"subagent_update","sessionId":%q,"state":{"state":"idle","stopReason":%q}}`, child, pick([]string{"end_turn", "cancelled", "", "x"}, b, 1))), false
 		case 6:

@@ -26,9 +26,9 @@ const (
 	//     "subagentSessionId","name","task","capabilities","state"} with
 	//     state one of running, completed, failed, cancelled, disconnected;
 	//   - the reworked draft, an upsert: {"sessionUpdate":"subagent_update",
-	//     "sessionId","title","description","capabilities",
+	//     "sessionId","title","description","cwd","capabilities",
 	//     "state":{"state","stopReason","error"}} (claude-agent-acp and
-	//     codex-acp today), where an omitted state leaves the child's as
+	//     codex-acp today), where an omitted field leaves the child's as
 	//     it was.
 	//
 	// See ReadSubagentUpdate.
@@ -102,9 +102,23 @@ func draftKind(kind string) bool {
 // toV2IdleState send the JSON-RPC internal error with the child's text).
 // Its message must be a string; anything else is absent, and so is an
 // error beside any other stop reason.
+//
+// cwd (the reworked draft's, claude-agent-acp from 0.100.0, codex-acp
+// 2.6.0) is the directory the child works in, the subagent's Cwd, kept as
+// sent. The RFD makes it nullable: null clears it, the child is back in
+// its parent's directory. A Late cannot say that (an empty Cwd leaves the
+// card's), so here null reads as absent; the Conn, which reads every
+// connection's subagent_update, clears the card's cwd itself.
 func ReadSubagentUpdate(update gjson.Result) Late {
+	l, _ := readSubagentUpdate(update)
+	return l
+}
+
+// readSubagentUpdate is ReadSubagentUpdate, and reports whether the
+// update's cwd is null: the RFD's clearing of the child's directory.
+func readSubagentUpdate(update gjson.Result) (_ Late, cwdNull bool) {
 	var st SubagentTask
-	var sub, sid, name, task, title, desc, state, stop, msg string
+	var sub, sid, name, task, title, desc, cwd, state, stop, msg string
 	var stateObj bool
 	var seen uint16
 	r := frame.NewReader(update)
@@ -124,6 +138,9 @@ func ReadSubagentUpdate(update gjson.Result) Late {
 			desc = r.String()
 		case k == "state" && first(&seen, 64):
 			state, stop, msg, stateObj = readSubagentState(r)
+		case k == "cwd" && first(&seen, 128):
+			cwdNull = r.Peek() == 'n'
+			cwd = r.String()
 		}
 	})
 	child := sub
@@ -131,10 +148,11 @@ func ReadSubagentUpdate(update gjson.Result) Late {
 		child = sid
 	}
 	if child == "" {
-		return Late{}
+		return Late{}, false
 	}
 	st.ChildSessionID = child
 	st.Name = name
+	st.Cwd = cwd
 	st.Description = title
 	if identifier(desc) {
 		st.SubagentType = desc // the child's role (claude-agent-acp from 0.99.1)
@@ -153,8 +171,8 @@ func ReadSubagentUpdate(update gjson.Result) Late {
 	} else if st.Status, card = draftState(state); card == "" && st.Status != "" {
 		frame.Own(&st.Status) // a state of the agent's own, kept as sent
 	}
-	frame.Own(&st.ChildSessionID, &st.Name, &st.Description, &st.Prompt, &st.SubagentType, &st.Error)
-	return Late{Payload: Payload{Kind: KindSubagentTask, Status: card, Title: st.Description, SubagentTask: &st}}
+	frame.Own(&st.ChildSessionID, &st.Name, &st.Description, &st.Prompt, &st.SubagentType, &st.Cwd, &st.Error)
+	return Late{Payload: Payload{Kind: KindSubagentTask, Status: card, Title: st.Description, SubagentTask: &st}}, cwdNull
 }
 
 // identifier reports whether s is a name such as a subagent type
@@ -310,7 +328,7 @@ func (c *Conn) draftUpdate(sid string, u gjson.Result, kind string) []Event {
 	if kind != UpdateSubagent {
 		return nil
 	}
-	l := ReadSubagentUpdate(u)
+	l, cwdNull := readSubagentUpdate(u)
 	st := l.Payload.SubagentTask
 	if st == nil || st.ChildSessionID == s.id {
 		// No child, or a session that says it is its own child: nothing
@@ -325,7 +343,11 @@ func (c *Conn) draftUpdate(sid string, u gjson.Result, kind string) []Event {
 			st.Status = SubagentRunning
 		}
 	}
-	return c.updateCard(s, l, mergeSubagentHalf, false)
+	merge := mergeSubagentHalf
+	if cwdNull {
+		merge = mergeClearingCwd
+	}
+	return c.updateCard(s, l, merge, false)
 }
 
 // childCard returns the card of session s that the child session is
@@ -364,6 +386,7 @@ func mergeSubagentHalf(cur, late Payload) (Payload, bool) {
 	l := late.SubagentTask
 	frame.Fill(&st.ChildSessionID, l.ChildSessionID)
 	frame.Fill(&st.Name, l.Name)
+	frame.Fill(&st.Cwd, l.Cwd)
 	frame.Fill(&st.Description, l.Description)
 	frame.Fill(&st.Prompt, l.Prompt)
 	frame.Fill(&st.SubagentType, l.SubagentType)
@@ -374,6 +397,20 @@ func mergeSubagentHalf(cur, late Payload) (Payload, bool) {
 		cur.SubagentTask = &st
 	}
 	return cur, true
+}
+
+// mergeClearingCwd is mergeSubagentHalf for a half whose cwd was null:
+// the RFD's way to say the child is back in its parent's directory, so
+// the card's cwd goes.
+func mergeClearingCwd(cur, late Payload) (Payload, bool) {
+	next, ok := mergeSubagentHalf(cur, late)
+	if st := next.SubagentTask; st != nil && st.Cwd != "" {
+		cleared := *st // possibly cur's object, which is never changed
+		cleared.Cwd = ""
+		next.SubagentTask = &cleared
+		ok = true
+	}
+	return next, ok
 }
 
 // sessionMessage reads a session_message between a child session and the

@@ -89,6 +89,21 @@ func TestReadSubagentUpdate(t *testing.T) {
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "running"}, "in_progress", "")},
 		{"reworked: a resumed generation is its own child", `,"sessionId":"task_1:generation:2","title":"T"`,
 			task(acpdialect.SubagentTask{ChildSessionID: "task_1:generation:2", Description: "T"}, "", "T")},
+		// cwd (claude-agent-acp from 0.100.0, codex-acp 2.6.0): where the
+		// child works, kept as sent; null (the RFD's clearing, which the
+		// Conn applies) and other types read as absent.
+		{"reworked: cwd", `,"sessionId":"c1","title":"T","cwd":"/w/.claude/worktrees/agent_1","capabilities":{"cancel":{}},"state":{"state":"running"}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Description: "T", Cwd: "/w/.claude/worktrees/agent_1", Status: "running"}, "in_progress", "T")},
+		{"reworked: cwd alone", `,"sessionId":"c1","cwd":"/w/tree"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Cwd: "/w/tree"}, "", "")},
+		{"reworked: cwd null reads as absent", `,"sessionId":"c1","cwd":null`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1"}, "", "")},
+		{"reworked: cwd of a wrong type", `,"sessionId":"c1","cwd":["/w"]`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1"}, "", "")},
+		{"reworked: the first cwd counts", `,"sessionId":"c1","cwd":"/a","cwd":"/b"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Cwd: "/a"}, "", "")},
+		{"reworked: an escaped cwd is unescaped", `,"sessionId":"c1","cwd":"C:\\src\u002fapp"`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Cwd: `C:\src/app`}, "", "")},
 		// The original draft.
 		{"original: opened", `,"subagentSessionId":"c2","name":"explore","task":"Scan for unused exports","capabilities":{"cancel":true},"state":"running"`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c2", Name: "explore", Description: "Scan for unused exports", Status: "running"}, "in_progress", "Scan for unused exports")},
@@ -146,6 +161,7 @@ func TestReadSubagentUpdateOwnsItsStrings(t *testing.T) {
 	for _, fields := range []string{
 		`,"sessionId":"c1","title":"Fix","description":"Do it","name":"n","state":"weird"`,
 		`,"sessionId":"c1","title":"Fix","description":"Do it","name":"n","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":"weird"}}`,
+		`,"sessionId":"c1","title":"Fix","cwd":"/w/tree","state":"weird"`,
 	} {
 		frame := []byte(`{"update":` + subagentUpdate(fields) + `,"sessionId":"parent","title":"not this"}`)
 		u := gjson.GetBytes(frame, "update")
@@ -171,6 +187,10 @@ func FuzzReadSubagentUpdate(f *testing.F) {
 		subagentUpdate(`,"sessionId":"sess-1:subagent:019e-child","state":{"state":"idle","usage":{"inputTokens":3},"stopReason":"error","error":{"code":-32603,"message":"Subagent work failed"}}`),
 		subagentUpdate(`,"sessionId":"c1","title":"Fix the build","description":"general-purpose","cwd":"/w/tree","capabilities":{"cancel":{}},"state":{"state":"running"}`),
 		subagentUpdate(`,"sessionId":"c1","state":{"state":"unknown"}`),
+		subagentUpdate(`,"sessionId":"c1","cwd":null`),
+		subagentUpdate(`,"sessionId":"c1","cwd":null,"cwd":"/w"`),
+		subagentUpdate(`,"sessionId":"c1","cwd":"/w","cwd":null`),
+		subagentUpdate(`,"sessionId":"c1","cwd":nul`),
 		subagentUpdate(`,"subagentSessionId":"c2","name":"explore","task":"Scan","capabilities":{"cancel":true},"state":"running"`),
 		subagentUpdate(`,"subagentSessionId":"c2","state":"disconnected"`),
 		subagentUpdate(`,"sessionId":7,"state":[{"state":"idle"}],"title":{"x":1}`),
@@ -207,6 +227,15 @@ func FuzzReadSubagentUpdate(f *testing.F) {
 		}
 		if st.Error != "" && (got.Payload.Status != acpdialect.StatusFailed || st.Status != acpdialect.SubagentFailed) {
 			t.Fatalf("an error %q on a child that did not fail: %+v", st.Error, got.Payload)
+		}
+		// A cwd is either a directory or a clearing, never both: the
+		// Conn clears the card's only for the null one.
+		late, cwdNull := acpdialect.ReadSubagentUpdateCwd(gjson.ParseBytes(b))
+		if !late.Payload.Equal(keep) {
+			t.Fatalf("the readings differ: %+v and %+v", late.Payload, keep)
+		}
+		if cwdNull && late.Payload.SubagentTask.Cwd != "" {
+			t.Fatalf("a null cwd with a directory %q", late.Payload.SubagentTask.Cwd)
 		}
 	})
 }
@@ -313,6 +342,67 @@ func TestSubagentUpdateErrorText(t *testing.T) {
 		if d := cmp.Diff(s.want, eventLines(t, r.Events), cmpopts.EquateEmpty()); d != "" {
 			t.Errorf("%s (-want +got):\n%s", s.name, d)
 		}
+	}
+}
+
+// A child's directory reaches its card: the RFD's cwd sets it, a later
+// one replaces it (claude-agent-acp reports a child's worktree once a
+// hook gives it, codex-acp a child's settings as they change), an update
+// without one leaves it, null clears it (the child is back in its
+// parent's directory: claude-agent-acp's publishCwd, and its replay of a
+// worktree that is gone), and a cwd of a wrong type or an empty one says
+// nothing.
+func TestSubagentUpdateCwd(t *testing.T) {
+	h := draftConn(t, acpdialect.NewRegistry(), "some-agent")
+	update := func(fields string) []byte {
+		return draftUpdate("s1", subagentUpdate(`,"sessionId":"c1"`+fields))
+	}
+	card := func(typ, cwd string) []string {
+		if cwd != "" {
+			cwd = `,"cwd":"` + cwd + `"`
+		}
+		return []string{`{"type":"` + typ + `","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"Fix",` +
+			`"subagent_task":{"description":"Fix","status":"running","child_session_id":"c1"` + cwd + `}}}`}
+	}
+	steps := []struct {
+		name  string
+		frame []byte
+		want  []string
+	}{
+		{"opened with a cwd", update(`,"title":"Fix","cwd":"/w/.claude/worktrees/agent_1","state":{"state":"running"}`),
+			card("tool_call", "/w/.claude/worktrees/agent_1")},
+		{"the same again", update(`,"cwd":"/w/.claude/worktrees/agent_1"`), nil},
+		{"an update without one leaves it", update(`,"title":"Fix"`), nil},
+		{"a later cwd replaces it", update(`,"cwd":"/w/other"`), card("tool_call_update", "/w/other")},
+		{"a wrong type says nothing", update(`,"cwd":7`), nil},
+		{"an object says nothing", update(`,"cwd":{"path":"/x"}`), nil},
+		{"an empty cwd says nothing", update(`,"cwd":""`), nil},
+		{"null clears it", update(`,"cwd":null`), card("tool_call_update", "")},
+		{"null again changes nothing", update(`,"cwd":null`), nil},
+		{"set again", update(`,"cwd":"/w/tree"`), card("tool_call_update", "/w/tree")},
+		{"null beside other fields clears it too", update(`,"title":"Fix","cwd":null,"state":{"state":"running"}`), card("tool_call_update", "")},
+	}
+	for _, s := range steps {
+		r := h.in(s.frame)
+		if d := cmp.Diff(s.want, eventLines(t, r.Events), cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%s (-want +got):\n%s", s.name, d)
+		}
+	}
+}
+
+// A null cwd on a child's first report makes its card without one; a
+// null first then a string: the string counts, as a first key does.
+func TestSubagentUpdateCwdNullFirst(t *testing.T) {
+	h := draftConn(t, acpdialect.NewRegistry(), "some-agent")
+	r := h.in(draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","title":"Fix","cwd":null`)))
+	want := []string{`{"type":"tool_call","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"Fix","subagent_task":{"description":"Fix","status":"running","child_session_id":"c1"}}}`}
+	if d := cmp.Diff(want, eventLines(t, r.Events)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	h.in(draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","cwd":"/w/tree"`)))
+	if r := h.in(draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","cwd":null,"cwd":"/w/other"`))); len(r.Events) != 1 ||
+		r.Events[0].Payload.SubagentTask.Cwd != "" {
+		t.Errorf("the first cwd, null, does not clear: %s", eventLines(t, r.Events))
 	}
 }
 

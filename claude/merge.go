@@ -53,6 +53,7 @@ func mergeSubagent(cur, late *acpdialect.SubagentTask) *acpdialect.SubagentTask 
 	frame.Fill(&st.Model, late.Model)
 	frame.Fill(&st.ChildSessionID, late.ChildSessionID)
 	frame.Fill(&st.Name, late.Name)
+	frame.Fill(&st.Cwd, late.Cwd)
 	frame.Fill(&st.OutputFile, late.OutputFile)
 	frame.Fill(&st.ResultText, late.ResultText)
 	st.IsAsync = st.IsAsync || late.IsAsync
