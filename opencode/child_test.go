@@ -211,7 +211,7 @@ func TestNodes(t *testing.T) {
 		name: "linked child merges at once",
 		frames: [][]byte{taskStart("root", "task1"), taskDone("root", "task1", "kid"),
 			treeUpdate([]any{node("kid", "root", "failed", "general")})},
-		want:  []string{`"tool_call_id":"task1","payload":{"kind":"subagent_task","status":"completed","title":"t","subagent_task":{"subagent_type":"general","status":"failed","child_session_id":"kid"}}`},
+		want:  []string{`"tool_call_id":"task1","payload":{"kind":"subagent_task","status":"completed","title":"t","subagent_task":{"subagent_type":"general","status":"failed","child_session_id":"kid","cwd":"/w"}}`},
 		stats: stats{merged: 1},
 	}, {
 		// The subagent's own subagent is listed before the subagent's
@@ -220,7 +220,7 @@ func TestNodes(t *testing.T) {
 		frames: [][]byte{treeUpdate([]any{node("kid", "root", "running", "general"), node("gk", "kid", "running", "explore")}),
 			taskStart("root", "task1"), taskDone("root", "task1", "kid"),
 			taskStart("kid", "task2"), taskDone("kid", "task2", "gk")},
-		want:  []string{`"session_id":"kid","tool_call_id":"task2","payload":{"kind":"subagent_task","status":"completed","title":"t","parent_tool_call_id":"task1","subagent_task":{"subagent_type":"explore","status":"running","child_session_id":"gk"}}`},
+		want:  []string{`"session_id":"kid","tool_call_id":"task2","payload":{"kind":"subagent_task","status":"completed","title":"t","parent_tool_call_id":"task1","subagent_task":{"subagent_type":"explore","status":"running","child_session_id":"gk","cwd":"/w"}}`},
 		stats: stats{merged: 2},
 	}, {
 		// A snapshot of a tree whose sessions the client has not opened
@@ -230,13 +230,13 @@ func TestNodes(t *testing.T) {
 		frames: append(list(7, map[string]any{"runId": "r2", "sessionId": "r2", "rootSessionId": "r2", "phase": "completed", "cwd": "/w"},
 			node("c2", "r2", "completed", "explore")),
 			taskStart("r2", "t9"), taskDone("r2", "t9", "c2")),
-		want:  []string{`"session_id":"r2","tool_call_id":"t9","payload":{"kind":"subagent_task","status":"completed","title":"t","subagent_task":{"subagent_type":"explore","status":"completed","child_session_id":"c2"}}`},
+		want:  []string{`"session_id":"r2","tool_call_id":"t9","payload":{"kind":"subagent_task","status":"completed","title":"t","subagent_task":{"subagent_type":"explore","status":"completed","child_session_id":"c2","cwd":"/w"}}`},
 		stats: stats{merged: 1},
 	}, {
 		name: "removed before its link",
 		frames: [][]byte{treeUpdate([]any{node("kid", "root", "running", "general")}), treeUpdate(nil, "kid"),
 			taskStart("root", "task1"), taskDone("root", "task1", "kid")},
-		want:    []string{`"subagent_task":{"subagent_type":"general","status":"removed","child_session_id":"kid"}`},
+		want:    []string{`"subagent_task":{"subagent_type":"general","status":"removed","child_session_id":"kid","cwd":"/w"}`},
 		notWant: []string{`"status":"running"`},
 		stats:   stats{merged: 1},
 	}, {
@@ -244,7 +244,7 @@ func TestNodes(t *testing.T) {
 		frames: [][]byte{treeUpdate([]any{node("kid", "root", "running", "general")}), treeUpdate(nil, "kid"),
 			treeUpdate([]any{node("kid", "root", "completed", "general")}),
 			taskStart("root", "task1"), taskDone("root", "task1", "kid")},
-		want:  []string{`"subagent_task":{"subagent_type":"general","status":"completed","child_session_id":"kid"}`},
+		want:  []string{`"subagent_task":{"subagent_type":"general","status":"completed","child_session_id":"kid","cwd":"/w"}`},
 		stats: stats{merged: 1},
 	}, {
 		name:   "removal of a child nothing was kept of",
@@ -257,7 +257,7 @@ func TestNodes(t *testing.T) {
 		opts: acpdialect.Options{Pending: correlate.Limits{PerSession: 2}},
 		frames: [][]byte{treeUpdate([]any{node("a", "x", "running", "ga"), node("b", "y", "running", "gb"), node("c", "z", "running", "gc")}),
 			taskStart("root", "t1"), taskDone("root", "t1", "a"), taskStart("root", "t3"), taskDone("root", "t3", "c")},
-		want:  []string{`"tool_call_id":"t3","payload":{"kind":"subagent_task","status":"completed","title":"t","subagent_task":{"subagent_type":"gc","status":"running","child_session_id":"c"}}`},
+		want:  []string{`"tool_call_id":"t3","payload":{"kind":"subagent_task","status":"completed","title":"t","subagent_task":{"subagent_type":"gc","status":"running","child_session_id":"c","cwd":"/w"}}`},
 		stats: stats{merged: 1, live: 1, evicted: 1},
 	}}
 	for _, tt := range tests {
@@ -293,7 +293,7 @@ func TestWaitingNodesLifetime(t *testing.T) {
 	}{
 		{name: "its parent closed, then back", frames: [][]byte{treeUpdate([]any{node("kid", "root", "running", "general")}),
 			closeRoot, taskStart("root", "task1"), taskDone("root", "task1", "kid")},
-			want: `"subagent_task":{"subagent_type":"general","status":"running","child_session_id":"kid"}`},
+			want: `"subagent_task":{"subagent_type":"general","status":"running","child_session_id":"kid","cwd":"/w"}`},
 		{name: "Close", close: true, frames: [][]byte{treeUpdate([]any{node("kid", "root", "running", "general"), node("gk", "kid", "running", "explore")})},
 			swept: 2},
 	}

@@ -88,7 +88,7 @@ func FuzzParseOutput(f *testing.F) {
 // FuzzSubagents: the tree readers never panic, read bounded children,
 // each with a child session, and MergeLate keeps the card it is given.
 func FuzzSubagents(f *testing.F) {
-	seeds(f, "params", `{"upsert":[{"sessionId":"k","parentSessionId":"r","phase":"running"}],"removedSessionIds":["k"]}`)
+	seeds(f, "params", `{"upsert":[{"sessionId":"k","parentSessionId":"r","phase":"running","cwd":"/w"}],"removedSessionIds":["k"]}`)
 	seeds(f, "result")
 	f.Fuzz(func(t *testing.T, s string) {
 		v := gjson.Parse(s)

@@ -219,9 +219,19 @@ func TestReadNodeAndChild(t *testing.T) {
 		child *acpdialect.Child
 	}{
 		{`{"runId":"k","sessionId":"k","rootSessionId":"r","parentSessionId":"r","agent":"explore","title":"t (@explore subagent)","phase":"running","cwd":"/"}`,
-			opencode.Node{SessionID: "k", ParentSessionID: "r", Agent: "explore", Title: "t (@explore subagent)", Phase: "running"},
+			opencode.Node{SessionID: "k", ParentSessionID: "r", Agent: "explore", Title: "t (@explore subagent)", Phase: "running", Cwd: "/"},
 			&acpdialect.Child{Session: "k", Parent: "r", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress,
-				SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "k", SubagentType: "explore", Status: "running"}}}},
+				SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "k", SubagentType: "explore", Status: "running", Cwd: "/"}}}},
+		// cwd: the child session's directory, the first of the key; one
+		// of another type is absent.
+		{`{"sessionId":"k","parentSessionId":"r","phase":"running","cwd":"/home/dev/app","cwd":"/other"}`,
+			opencode.Node{SessionID: "k", ParentSessionID: "r", Phase: "running", Cwd: "/home/dev/app"},
+			&acpdialect.Child{Session: "k", Parent: "r", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress,
+				SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "k", Status: "running", Cwd: "/home/dev/app"}}}},
+		{`{"sessionId":"k","parentSessionId":"r","phase":"running","cwd":["/w"]}`,
+			opencode.Node{SessionID: "k", ParentSessionID: "r", Phase: "running"},
+			&acpdialect.Child{Session: "k", Parent: "r", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress,
+				SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "k", Status: "running"}}}},
 		{`{"sessionId":"r","rootSessionId":"r","phase":"completed"}`, opencode.Node{SessionID: "r", Phase: "completed"}, nil},
 		{`{"sessionId":"k","parentSessionId":"r","phase":"hibernating"}`, opencode.Node{SessionID: "k", ParentSessionID: "r", Phase: "hibernating"},
 			&acpdialect.Child{Session: "k", Parent: "r", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask,
@@ -291,6 +301,14 @@ func TestSubagentsUpdateAndSnapshot(t *testing.T) {
 	}
 }
 
+// withCwd returns p with a copy of its subagent object whose Cwd is cwd.
+func withCwd(p acpdialect.Payload, cwd string) acpdialect.Payload {
+	st := *p.SubagentTask
+	st.Cwd = cwd
+	p.SubagentTask = &st
+	return p
+}
+
 func TestMergeLate(t *testing.T) {
 	node := func(status, phase, agent string) acpdialect.Payload {
 		return acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: status,
@@ -316,6 +334,12 @@ func TestMergeLate(t *testing.T) {
 			&acpdialect.SubagentTask{SubagentType: "explore", Status: "running", ChildSessionID: "k"}, true},
 		{"removed leaves the status", card, node("", "removed", ""), "in_progress",
 			&acpdialect.SubagentTask{Description: "d", SubagentType: "general", Status: "removed", ChildSessionID: "k"}, true},
+		{"a node's cwd fills the card's", card, withCwd(node("in_progress", "running", ""), "/w/app"), "in_progress",
+			&acpdialect.SubagentTask{Description: "d", SubagentType: "general", Status: "running", ChildSessionID: "k", Cwd: "/w/app"}, true},
+		{"a later cwd replaces it", withCwd(card, "/w/app"), withCwd(node("in_progress", "running", ""), "/w/tree"), "in_progress",
+			&acpdialect.SubagentTask{Description: "d", SubagentType: "general", Status: "running", ChildSessionID: "k", Cwd: "/w/tree"}, true},
+		{"a node without one leaves it", withCwd(card, "/w/app"), node("", "removed", ""), "in_progress",
+			&acpdialect.SubagentTask{Description: "d", SubagentType: "general", Status: "removed", ChildSessionID: "k", Cwd: "/w/app"}, true},
 		{"not a task's card", acpdialect.Payload{Kind: acpdialect.KindGeneric, Status: "pending"}, node("failed", "failed", ""), "pending", nil, false},
 		{"not a node", card, acpdialect.Payload{Kind: acpdialect.KindShell, Shell: &acpdialect.Shell{}}, "in_progress", card.SubagentTask, false},
 	}

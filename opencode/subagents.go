@@ -43,6 +43,9 @@ type Node struct {
 	Agent           string // the subagent's agent (its type)
 	Title           string // the child session's title
 	Phase           string
+	// Cwd is the directory the child session works in (its session's
+	// directory): every node carries one.
+	Cwd string
 }
 
 // ReadNode reads one node. A field of the wrong type is absent; of a key
@@ -62,6 +65,8 @@ func ReadNode(v gjson.Result) Node {
 			n.Title = frame.View(v)
 		case k == "phase" && once(&seen, 16):
 			n.Phase = frame.View(v)
+		case k == "cwd" && once(&seen, 32):
+			n.Cwd = frame.View(v)
 		}
 		return true
 	})
@@ -70,7 +75,7 @@ func ReadNode(v gjson.Result) Node {
 	} else {
 		frame.Own(&n.Phase)
 	}
-	frame.Own(&n.SessionID, &n.ParentSessionID, &n.Agent, &n.Title)
+	frame.Own(&n.SessionID, &n.ParentSessionID, &n.Agent, &n.Title, &n.Cwd)
 	return n
 }
 
@@ -121,6 +126,7 @@ func (n Node) Child() (acpdialect.Child, bool) {
 				ChildSessionID: n.SessionID,
 				SubagentType:   n.Agent,
 				Status:         n.Phase,
+				Cwd:            n.Cwd,
 			},
 		},
 	}, true

@@ -268,7 +268,8 @@ func fillIf(dst *string, v string) {
 
 // MergeLate merges a subagent node (see Node) into a card: the node's
 // subagent status, its agent as the subagent type where the task named
-// none, the child session, and the card status its phase maps to, which
+// none, the child session, its directory (a later node's replaces), and
+// the card status its phase maps to, which
 // never moves a card back (a finished card stays finished, a running one
 // does not go back to pending). It merges two waiting nodes the same way,
 // the later one's values winning. ok is false unless both are subagent
@@ -284,6 +285,7 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 	in := late.SubagentTask
 	fillIf(&st.Status, in.Status)
 	fillIf(&st.ChildSessionID, in.ChildSessionID)
+	fillIf(&st.Cwd, in.Cwd)
 	if st.SubagentType == "" {
 		st.SubagentType = in.SubagentType
 	}
