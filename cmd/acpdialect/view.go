@@ -467,6 +467,9 @@ func details(p *acpdialect.Payload) []string {
 		if st.Name != "" {
 			add("name", word(st.Name))
 		}
+		if st.Cwd != "" {
+			add("cwd", token(st.Cwd)) // a path, quoted as the image's file is
+		}
 		addInt("duration_ms", st.DurationMs)
 		addInt("total_tokens", st.TotalTokens)
 		addInt("tool_use_count", st.ToolUseCount)

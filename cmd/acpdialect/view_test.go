@@ -187,3 +187,26 @@ func TestViewSubagentError(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestViewSubagentCwd: a subagent card that reports where its child works
+// shows it, after the child's name, as the image's file is shown: a path
+// quoted only when it holds a space or needs escaping. A card without one
+// shows none.
+func TestViewSubagentCwd(t *testing.T) {
+	card := func(cwd string) acpdialect.Event {
+		return acpdialect.Event{Type: acpdialect.EventToolCallUpdate, SessionID: "s1", ToolCallID: "agent_1",
+			Payload: &acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress, Title: "Fix",
+				SubagentTask: &acpdialect.SubagentTask{Description: "Fix", Status: acpdialect.SubagentRunning, ChildSessionID: "agent_1",
+					Name: "fixer", Cwd: cwd}}}
+	}
+	const head = `7 tool_call_update s1 agent_1 subagent_task in_progress "Fix" description="Fix" subagent_status=running child_session_id=agent_1 name=fixer`
+	for _, tt := range []struct{ cwd, want string }{
+		{"/home/dev/app/.claude/worktrees/agent_1", head + ` cwd=/home/dev/app/.claude/worktrees/agent_1`},
+		{`C:\src\my app`, head + ` cwd="C:\\src\\my app"`},
+		{"", head},
+	} {
+		if got := viewLine(card(tt.cwd)); got != tt.want {
+			t.Errorf("got  %s\nwant %s", got, tt.want)
+		}
+	}
+}
