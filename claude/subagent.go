@@ -134,6 +134,9 @@ func status(s, cur string) string {
 // newlines, within MaxResultText bytes. A string counts as one block.
 func joinText(v gjson.Result) string {
 	if v.Type == gjson.String {
+		if strings.TrimSpace(v.Str) == "" {
+			return "" // as a blank text block is skipped
+		}
 		return frame.Head(v.Str, MaxResultText)
 	}
 	var b strings.Builder
