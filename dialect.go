@@ -139,8 +139,9 @@ type Dialect struct {
 	// on the one Options.Agent named (the user names the vendor, the
 	// agent names its release), never on the variant it returned,
 	// whose own ForVersion is ignored. A variant with another ID is
-	// ignored too (the dialect's output keeps one name), and so is an
-	// agent with no version: the dialect stays as it is. Like every
+	// ignored too (the dialect's output keeps one name). An agent with
+	// no version gets the dialect itself, also after an earlier
+	// initialize on the connection picked a variant. Like every
 	// hook it is pure; version may view the frame, so keep none of it.
 	// Build each variant once (when the dialect is built) rather than
 	// per call: every connection of the agent's release shares it.
