@@ -92,8 +92,10 @@ type SubagentTask struct {
 	ResultText   string `json:"result_text,omitempty"`
 	// Error is why the subagent failed, as the agent words it, where the
 	// wire carries a failed child's text (the subagents RFD's error
-	// message, a failed call's output). It stays when a later end is not a
-	// failure, as the result text does.
+	// message, a failed call's output). It is the last failure's: it stays
+	// when the child runs again (a resumed child) or a later end is not a
+	// failure, as the result text does, so a client that shows it on a
+	// card that is not failed shows it as history.
 	Error      string `json:"error,omitempty"`
 	IsAsync    bool   `json:"is_async,omitempty"`
 	OutputFile string `json:"output_file,omitempty"`
@@ -406,7 +408,7 @@ func (p *Payload) Cut(max int) bool {
 	if size <= max {
 		return false
 	}
-	fields := p.cutFields(make([]*string, 0, 16))
+	fields := p.cutFields(make([]*string, 0, 24))
 	dropped := p.dropArguments(size-strLen(fields) > max)
 	if dropped {
 		size = p.Size()
