@@ -19,7 +19,10 @@ func (c *Conn) KeepsCard(sid, id string) bool {
 // must leave none of.
 func (c *Conn) AwaitHeld() (table, order int) { return len(c.awaiting), len(c.awaitOrder) }
 
-// ReadSubagentUpdateCwd is ReadSubagentUpdate with whether the update's
-// cwd is null, which the Conn's merge applies: FuzzReadSubagentUpdate
-// holds the two readings together.
-func ReadSubagentUpdateCwd(update gjson.Result) (Late, bool) { return readSubagentUpdate(update) }
+// ReadSubagentUpdateNulls is ReadSubagentUpdate with whether the update's
+// cwd and title are null, which the Conn's merge applies:
+// FuzzReadSubagentUpdate holds the readings together.
+func ReadSubagentUpdateNulls(update gjson.Result) (l Late, cwdNull, titleNull bool) {
+	l, nulls := readSubagentUpdate(update)
+	return l, nulls&clearCwd != 0, nulls&clearTitle != 0
+}

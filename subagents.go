@@ -1,6 +1,7 @@
 package acpdialect
 
 import (
+	"cmp"
 	"strings"
 	"unicode"
 
@@ -105,18 +106,28 @@ func draftKind(kind string) bool {
 //
 // cwd (the reworked draft's, claude-agent-acp from 0.100.0, codex-acp
 // 2.6.0) is the directory the child works in, the subagent's Cwd, kept as
-// sent. The RFD makes it nullable: null clears it, the child is back in
-// its parent's directory. A Late cannot say that (an empty Cwd leaves the
-// card's), so here null reads as absent; the Conn, which reads every
-// connection's subagent_update, clears the card's cwd itself.
+// sent. The RFD makes cwd and title nullable: null clears them (the child
+// is back in its parent's directory; it has no title, codex-acp's child
+// whose thread name was unset). A Late cannot say that (an empty value
+// leaves the card's), so here null reads as absent; the Conn, which reads
+// every connection's subagent_update, clears the card's values itself.
 func ReadSubagentUpdate(update gjson.Result) Late {
 	l, _ := readSubagentUpdate(update)
 	return l
 }
 
-// readSubagentUpdate is ReadSubagentUpdate, and reports whether the
-// update's cwd is null: the RFD's clearing of the child's directory.
-func readSubagentUpdate(update gjson.Result) (_ Late, cwdNull bool) {
+// clearing is the fields a subagent_update sets to null: the RFD's patch
+// semantics, where null clears what an earlier update reported.
+type clearing uint8
+
+const (
+	clearTitle clearing = 1 << iota
+	clearCwd
+)
+
+// readSubagentUpdate is ReadSubagentUpdate, and reports which of the
+// fields the Conn clears are null.
+func readSubagentUpdate(update gjson.Result) (_ Late, nulls clearing) {
 	var st SubagentTask
 	var sub, sid, name, task, title, desc, cwd, state, stop, msg string
 	var stateObj bool
@@ -133,13 +144,14 @@ func readSubagentUpdate(update gjson.Result) (_ Late, cwdNull bool) {
 		case k == "task" && first(&seen, 8):
 			task = r.String()
 		case k == "title" && first(&seen, 16):
+			nulls |= nullIf(r, clearTitle)
 			title = r.String()
 		case k == "description" && first(&seen, 32):
 			desc = r.String()
 		case k == "state" && first(&seen, 64):
 			state, stop, msg, stateObj = readSubagentState(r)
 		case k == "cwd" && first(&seen, 128):
-			cwdNull = r.Peek() == 'n'
+			nulls |= nullIf(r, clearCwd)
 			cwd = r.String()
 		}
 	})
@@ -148,7 +160,7 @@ func readSubagentUpdate(update gjson.Result) (_ Late, cwdNull bool) {
 		child = sid
 	}
 	if child == "" {
-		return Late{}, false
+		return Late{}, 0
 	}
 	st.ChildSessionID = child
 	st.Name = name
@@ -172,7 +184,15 @@ func readSubagentUpdate(update gjson.Result) (_ Late, cwdNull bool) {
 		frame.Own(&st.Status) // a state of the agent's own, kept as sent
 	}
 	frame.Own(&st.ChildSessionID, &st.Name, &st.Description, &st.Prompt, &st.SubagentType, &st.Cwd, &st.Error)
-	return Late{Payload: Payload{Kind: KindSubagentTask, Status: card, Title: st.Description, SubagentTask: &st}}, cwdNull
+	return Late{Payload: Payload{Kind: KindSubagentTask, Status: card, Title: st.Description, SubagentTask: &st}}, nulls
+}
+
+// nullIf returns bit when the reader's next value is null, else 0.
+func nullIf(r *frame.Reader, bit clearing) clearing {
+	if r.Peek() == 'n' {
+		return bit
+	}
+	return 0
 }
 
 // identifier reports whether s is a name such as a subagent type
@@ -328,7 +348,7 @@ func (c *Conn) draftUpdate(sid string, u gjson.Result, kind string) []Event {
 	if kind != UpdateSubagent {
 		return nil
 	}
-	l, cwdNull := readSubagentUpdate(u)
+	l, nulls := readSubagentUpdate(u)
 	st := l.Payload.SubagentTask
 	if st == nil || st.ChildSessionID == s.id {
 		// No child, or a session that says it is its own child: nothing
@@ -344,8 +364,8 @@ func (c *Conn) draftUpdate(sid string, u gjson.Result, kind string) []Event {
 		}
 	}
 	merge := mergeSubagentHalf
-	if cwdNull {
-		merge = mergeClearingCwd
+	if nulls != 0 {
+		merge = nulls.merge
 	}
 	return c.updateCard(s, l, merge, false)
 }
@@ -399,14 +419,29 @@ func mergeSubagentHalf(cur, late Payload) (Payload, bool) {
 	return cur, true
 }
 
-// mergeClearingCwd is mergeSubagentHalf for a half whose cwd was null:
-// the RFD's way to say the child is back in its parent's directory, so
-// the card's cwd goes.
-func mergeClearingCwd(cur, late Payload) (Payload, bool) {
+// merge is mergeSubagentHalf for a half whose fields in cl were null: the
+// RFD's way to say the child is back in its parent's directory (the
+// card's cwd goes) or has no title (the subagent's description goes, and
+// so does the card's title where that description was it: a title that
+// came from the spawning tool call stays; the card falls back to the
+// child's name, else its type, else none, for the client to choose).
+func (cl clearing) merge(cur, late Payload) (Payload, bool) {
 	next, ok := mergeSubagentHalf(cur, late)
-	if st := next.SubagentTask; st != nil && st.Cwd != "" {
-		cleared := *st // possibly cur's object, which is never changed
+	st := next.SubagentTask
+	if st == nil {
+		return next, ok
+	}
+	cleared := *st // possibly cur's object, which is never changed
+	if cl&clearCwd != 0 {
 		cleared.Cwd = ""
+	}
+	if cl&clearTitle != 0 && st.Description != "" {
+		if next.Title == st.Description {
+			next.Title = cmp.Or(st.Name, st.SubagentType)
+		}
+		cleared.Description = ""
+	}
+	if !cleared.Equal(*st) {
 		next.SubagentTask = &cleared
 		ok = true
 	}

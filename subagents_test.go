@@ -200,6 +200,8 @@ func FuzzReadSubagentUpdate(f *testing.F) {
 		subagentUpdate(`,"sessionId":"c1","cwd":null,"cwd":"/w"`),
 		subagentUpdate(`,"sessionId":"c1","cwd":"/w","cwd":null`),
 		subagentUpdate(`,"sessionId":"c1","cwd":nul`),
+		subagentUpdate(`,"sessionId":"c1","title":null`),
+		subagentUpdate(`,"sessionId":"c1","title":null,"title":"Fix","task":"Scan"`),
 		subagentUpdate(`,"subagentSessionId":"c2","name":"explore","task":"Scan","capabilities":{"cancel":true},"state":"running"`),
 		subagentUpdate(`,"subagentSessionId":"c2","state":"disconnected"`),
 		subagentUpdate(`,"sessionId":7,"state":[{"state":"idle"}],"title":{"x":1}`),
@@ -237,14 +239,18 @@ func FuzzReadSubagentUpdate(f *testing.F) {
 		if st.Error != "" && (got.Payload.Status != acpdialect.StatusFailed || st.Status != acpdialect.SubagentFailed) {
 			t.Fatalf("an error %q on a child that did not fail: %+v", st.Error, got.Payload)
 		}
-		// A cwd is either a directory or a clearing, never both: the
-		// Conn clears the card's only for the null one.
-		late, cwdNull := acpdialect.ReadSubagentUpdateCwd(gjson.ParseBytes(b))
+		// A cwd or a title is either a value or a clearing, never both:
+		// the Conn clears the card's only for the null one. A null
+		// title leaves the description to the original draft's task.
+		late, cwdNull, titleNull := acpdialect.ReadSubagentUpdateNulls(gjson.ParseBytes(b))
 		if !late.Payload.Equal(keep) {
 			t.Fatalf("the readings differ: %+v and %+v", late.Payload, keep)
 		}
 		if cwdNull && late.Payload.SubagentTask.Cwd != "" {
 			t.Fatalf("a null cwd with a directory %q", late.Payload.SubagentTask.Cwd)
+		}
+		if titleNull && gjson.ValidBytes(b) && !gjson.GetBytes(b, "task").Exists() && late.Payload.SubagentTask.Description != "" {
+			t.Fatalf("a null title with a description %q", late.Payload.SubagentTask.Description)
 		}
 	})
 }
@@ -396,6 +402,48 @@ func TestSubagentUpdateCwd(t *testing.T) {
 		if d := cmp.Diff(s.want, eventLines(t, r.Events), cmpopts.EquateEmpty()); d != "" {
 			t.Errorf("%s (-want +got):\n%s", s.name, d)
 		}
+	}
+}
+
+// A null title clears a child's title (codex-acp 2.6.0 sends one when a
+// child thread's name is unset; the RFD says the client then chooses a
+// fallback): the card's title falls back to the child's type, a later
+// title sets it again, and null on a first report makes a card without
+// one.
+func TestSubagentUpdateTitleNull(t *testing.T) {
+	h := draftConn(t, acpdialect.NewRegistry(), "some-agent")
+	update := func(fields string) []byte {
+		return draftUpdate("s1", subagentUpdate(`,"sessionId":"c1"`+fields))
+	}
+	card := func(typ, title string) []string {
+		desc := ""
+		if title != "general-purpose" {
+			desc = `"description":"` + title + `",`
+		}
+		return []string{`{"type":"` + typ + `","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"` + title + `",` +
+			`"subagent_task":{` + desc + `"subagent_type":"general-purpose","status":"running","child_session_id":"c1"}}}`}
+	}
+	steps := []struct {
+		name  string
+		frame []byte
+		want  []string
+	}{
+		{"opened with a title and a type", update(`,"title":"Fix","description":"general-purpose","state":{"state":"running"}`), card("tool_call", "Fix")},
+		{"null clears it: the type is the title", update(`,"title":null`), card("tool_call_update", "general-purpose")},
+		{"null again changes nothing", update(`,"title":null`), nil},
+		{"a title sets it again", update(`,"title":"Fix it"`), card("tool_call_update", "Fix it")},
+		{"a wrong type says nothing", update(`,"title":7`), nil},
+	}
+	for _, s := range steps {
+		r := h.in(s.frame)
+		if d := cmp.Diff(s.want, eventLines(t, r.Events), cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%s (-want +got):\n%s", s.name, d)
+		}
+	}
+	r := h.in(draftUpdate("s1", subagentUpdate(`,"sessionId":"c2","title":null,"state":{"state":"running"}`)))
+	want := []string{`{"type":"tool_call","session_id":"s1","tool_call_id":"c2","payload":{"kind":"subagent_task","status":"in_progress","subagent_task":{"status":"running","child_session_id":"c2"}}}`}
+	if d := cmp.Diff(want, eventLines(t, r.Events)); d != "" {
+		t.Errorf("a first report with a null title (-want +got):\n%s", d)
 	}
 }
 

@@ -92,9 +92,13 @@ func TestGoldenSemantics(t *testing.T) {
 		}, []string{`"generic"`, `"status":"cancelled"`, `"estimated"`}},
 		// ACP's subagents form (a client that declares subagents): a
 		// child whose turn failed is idle/error with Codex's text, the
-		// card's error; the other ends with end_turn and has none.
+		// card's error; the other ends with end_turn and has none. The
+		// first child's thread is renamed, then its name unset: the
+		// null title clears the card's title and description.
 		{"v2-subagents-client", []string{
-			`"tool_call_id":"test-session-id:subagent:thread-lint","payload":{"kind":"subagent_task","status":"failed","title":"Lint runner","subagent_task":{"description":"Lint runner","prompt":"Run the linter and report what fails","status":"failed","child_session_id":"test-session-id:subagent:thread-lint","error":"stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)"}}`,
+			`"tool_call_id":"test-session-id:subagent:thread-lint","payload":{"kind":"subagent_task","status":"in_progress","title":"Lint the workspace","subagent_task":{"description":"Lint the workspace",`,
+			`"session_info":{"title_cleared":true}`,
+			`"tool_call_id":"test-session-id:subagent:thread-lint","payload":{"kind":"subagent_task","status":"failed","subagent_task":{"prompt":"Run the linter and report what fails","status":"failed","child_session_id":"test-session-id:subagent:thread-lint","error":"stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)"}}`,
 			`"tool_call_id":"call-lint","payload":{"kind":"shell","status":"in_progress","title":"npm run lint","parent_tool_call_id":"test-session-id:subagent:thread-lint"`,
 			`"tool_call_id":"test-session-id:subagent:thread-test","payload":{"kind":"subagent_task","status":"completed","title":"Test runner","subagent_task":{"description":"Test runner","prompt":"Run the tests","status":"completed","child_session_id":"test-session-id:subagent:thread-test"}}`,
 		}, nil},
