@@ -325,7 +325,7 @@ func (st *toolState) Cut(max int) bool {
 	if size <= max {
 		return false
 	}
-	fields := append(st.payload.cutFields(make([]*string, 0, 16)), &st.acpKind)
+	fields := append(st.payload.cutFields(make([]*string, 0, 24)), &st.acpKind)
 	// Arguments too large for the card are left out, as Payload.Cut does:
 	// a card refused for them would lose its call's later updates.
 	dropped := st.payload.dropArguments(size-strLen(fields) > max)

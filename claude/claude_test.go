@@ -330,6 +330,15 @@ func TestToolCall(t *testing.T) {
 		{"subagent failed: a blank string output is no error, as a blank text block is none",
 			[]string{`{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"failed","_meta":{"claudeCode":{"toolName":"Task"}},"rawOutput":" \n\t"}`},
 			`{"kind":"subagent_task","status":"failed","tool":{"name":"Task"},"subagent_task":{}}`},
+		// joinText serves MCP output too: a blank string rawOutput is no
+		// output, so the tool response, where there is one, is read.
+		{"mcp: a blank string output falls back to the tool response",
+			[]string{`{"sessionUpdate":"tool_call","toolCallId":"x","status":"pending","_meta":{"claudeCode":{"toolName":"mcp__docs__search"}}}`,
+				`{"sessionUpdate":"tool_call_update","toolCallId":"x","status":"completed","rawOutput":"  ","_meta":{"claudeCode":{"toolName":"mcp__docs__search","toolResponse":[{"type":"text","text":"R"}]}}}`},
+			`{"kind":"mcp_tool","status":"completed","tool":{"name":"mcp__docs__search"},"mcp_tool":{"server":"docs","tool":"search","output":"R"}}`},
+		{"mcp failed: a blank string output is no error",
+			[]string{`{"sessionUpdate":"tool_call_update","toolCallId":"x","status":"failed","rawOutput":"\n","_meta":{"claudeCode":{"toolName":"mcp__docs__search"}}}`},
+			`{"kind":"mcp_tool","status":"failed","tool":{"name":"mcp__docs__search"},"mcp_tool":{"server":"docs","tool":"search"}}`},
 		{"subagent failed without rawOutput (AIR, a denial): no error",
 			[]string{`{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"failed","_meta":{"claudeCode":{"toolName":"Agent"}},"content":[{"type":"content","content":{"type":"text","text":"Permission denied: no"}}]}`},
 			`{"kind":"subagent_task","status":"failed","tool":{"name":"Agent"},"subagent_task":{}}`},

@@ -54,6 +54,7 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 	frame.Fill(&st.ChildSessionID, m.ChildSessionID)
 	frame.Fill(&st.Description, m.Description)
 	frame.Fill(&st.Prompt, m.Prompt)
+	frame.Fill(&st.Cwd, m.Cwd)
 	frame.Fill(&st.Status, m.Status)
 	frame.Fill(&cur.Title, late.Title)
 	if !st.Equal(*cur.SubagentTask) {
