@@ -20,9 +20,10 @@ func (c *Conn) KeepsCard(sid, id string) bool {
 func (c *Conn) AwaitHeld() (table, order int) { return len(c.awaiting), len(c.awaitOrder) }
 
 // ReadSubagentUpdateNulls is ReadSubagentUpdate with whether the update's
-// cwd and title are null, which the Conn's merge applies:
-// FuzzReadSubagentUpdate holds the readings together.
-func ReadSubagentUpdateNulls(update gjson.Result) (l Late, cwdNull, titleNull bool) {
+// cwd and title are null and whether its capabilities withdraw cancel,
+// which the Conn's merge applies: FuzzReadSubagentUpdate holds the
+// readings together.
+func ReadSubagentUpdateNulls(update gjson.Result) (l Late, cwdNull, titleNull, noCancel bool) {
 	l, nulls := readSubagentUpdate(update)
-	return l, nulls&clearCwd != 0, nulls&clearTitle != 0
+	return l, nulls&clearCwd != 0, nulls&clearTitle != 0, nulls&clearCancel != 0
 }

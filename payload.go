@@ -81,8 +81,9 @@ type SubagentTask struct {
 	Name string `json:"name,omitempty"`
 	// Cwd is the directory the subagent works in, where the agent reports
 	// one (the subagents RFD's subagent_update cwd, an OpenCode node's
-	// cwd): a child the agent placed elsewhere, such as its own git
-	// worktree. None means its parent's.
+	// cwd), which may be its parent's or elsewhere, such as the child's
+	// own git worktree. Empty means none was reported (under the RFD, the
+	// child is then in its parent's directory).
 	Cwd string `json:"cwd,omitempty"`
 	// DurationMs is the subagent's run time. A pointer so that a reported
 	// zero is written and an unknown value is omitted.
@@ -93,12 +94,17 @@ type SubagentTask struct {
 	// Error is why the subagent failed, as the agent words it, where the
 	// wire carries a failed child's text (the subagents RFD's error
 	// message, a failed call's output). It is the last failure's: it stays
-	// when the child runs again (a resumed child) or a later end is not a
+	// when the child runs again in its session or a later end is not a
 	// failure, as the result text does, so a client that shows it on a
 	// card that is not failed shows it as history.
-	Error      string `json:"error,omitempty"`
-	IsAsync    bool   `json:"is_async,omitempty"`
-	OutputFile string `json:"output_file,omitempty"`
+	Error   string `json:"error,omitempty"`
+	IsAsync bool   `json:"is_async,omitempty"`
+	// Cancellable: the agent lets the client stop the subagent's current
+	// work with session/cancel on its child session (the subagents RFD's
+	// capabilities.cancel, as last reported). It is the agent's grant, not
+	// the card's state: a client offers a stop while the card runs.
+	Cancellable bool   `json:"cancellable,omitempty"`
+	OutputFile  string `json:"output_file,omitempty"`
 }
 
 // Shell is a tool call that runs a command in a terminal.
@@ -290,7 +296,7 @@ func (a SubagentTask) Equal(b SubagentTask) bool {
 		a.Description == b.Description && a.Prompt == b.Prompt &&
 		a.SubagentType == b.SubagentType && a.AgentID == b.AgentID &&
 		a.Model == b.Model && a.Name == b.Name && a.Cwd == b.Cwd && a.ResultText == b.ResultText && a.Error == b.Error &&
-		a.IsAsync == b.IsAsync && a.OutputFile == b.OutputFile &&
+		a.IsAsync == b.IsAsync && a.Cancellable == b.Cancellable && a.OutputFile == b.OutputFile &&
 		intEqual(a.DurationMs, b.DurationMs) && intEqual(a.TotalTokens, b.TotalTokens) &&
 		intEqual(a.ToolUseCount, b.ToolUseCount)
 }

@@ -123,6 +123,7 @@ type clearing uint8
 const (
 	clearTitle clearing = 1 << iota
 	clearCwd
+	clearCancel // capabilities without cancel: the grant is withdrawn
 )
 
 // readSubagentUpdate is ReadSubagentUpdate, and reports which of the
@@ -153,6 +154,12 @@ func readSubagentUpdate(update gjson.Result) (_ Late, nulls clearing) {
 		case k == "cwd" && first(&seen, 128):
 			nulls |= nullIf(r, clearCwd)
 			cwd = r.String()
+		case k == "capabilities" && first(&seen, 256):
+			if cancel, ok := readCancel(r); ok && cancel {
+				st.Cancellable = true
+			} else if ok {
+				nulls |= clearCancel
+			}
 		}
 	})
 	child := sub
@@ -185,6 +192,25 @@ func readSubagentUpdate(update gjson.Result) (_ Late, nulls clearing) {
 	}
 	frame.Own(&st.ChildSessionID, &st.Name, &st.Description, &st.Prompt, &st.SubagentType, &st.Cwd, &st.Error)
 	return Late{Payload: Payload{Kind: KindSubagentTask, Status: card, Title: st.Description, SubagentTask: &st}}, nulls
+}
+
+// readCancel reads a subagent's capabilities: ok when they are an object
+// or null (the RFD: null or an object without cancel grants nothing, and
+// replaces an earlier grant), cancel when they grant it: cancel is an
+// object (the reworked draft's {} ) or true (the original draft's). Any
+// other value is skipped and says nothing.
+func readCancel(r *frame.Reader) (cancel, ok bool) {
+	if r.Peek() == 'n' {
+		r.Skip()
+		return false, true
+	}
+	var seen uint16
+	ok = r.Object(func(k string) {
+		if k == "cancel" && first(&seen, 1) {
+			cancel = r.Peek() == '{' || r.True()
+		}
+	})
+	return cancel, ok
 }
 
 // nullIf returns bit when the reader's next value is null, else 0.
@@ -389,8 +415,9 @@ func (c *Conn) childCard(s *session, child string) *toolState {
 // (claude-agent-acp's supplyError sends the same failed state again, with
 // the text, once the SDK gives it), and a later failure's text replaces
 // an earlier one: the adapter repeats a failure only to supply a missing
-// text, so a second text is a new failure's (a child resumed in the RFD
-// form keeps its session). An end that is not a failure leaves the text,
+// text, so a second text is a new failure's (a child that runs again in
+// its session, such as codex-acp's child thread given a new turn, keeps
+// its card). An end that is not a failure leaves the text,
 // as it leaves the result text.
 func mergeSubagentHalf(cur, late Payload) (Payload, bool) {
 	if late.Title != "" {
@@ -413,6 +440,7 @@ func mergeSubagentHalf(cur, late Payload) (Payload, bool) {
 	frame.Fill(&st.ResultText, l.ResultText)
 	frame.Fill(&st.Error, l.Error)
 	frame.Fill(&st.Status, l.Status)
+	st.Cancellable = st.Cancellable || l.Cancellable
 	if cur.SubagentTask == nil || !st.Equal(*cur.SubagentTask) {
 		cur.SubagentTask = &st
 	}
@@ -434,6 +462,9 @@ func (cl clearing) merge(cur, late Payload) (Payload, bool) {
 	cleared := *st // possibly cur's object, which is never changed
 	if cl&clearCwd != 0 {
 		cleared.Cwd = ""
+	}
+	if cl&clearCancel != 0 {
+		cleared.Cancellable = false
 	}
 	if cl&clearTitle != 0 && st.Description != "" {
 		if next.Title == st.Description {

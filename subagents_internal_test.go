@@ -47,7 +47,10 @@ func TestClearingMerge(t *testing.T) {
 			card("Fix", SubagentTask{ChildSessionID: "c1", Description: "Fix", Cwd: "/w", Status: SubagentRunning}),
 			half(SubagentTask{ChildSessionID: "c1", Status: SubagentCompleted}),
 			card("", SubagentTask{ChildSessionID: "c1", Status: SubagentCompleted}), true},
-		{"nothing to clear", clearTitle | clearCwd,
+		{"cancel withdrawn", clearCancel,
+			card("Fix", SubagentTask{ChildSessionID: "c1", Description: "Fix", Cancellable: true}), half(child),
+			card("Fix", SubagentTask{ChildSessionID: "c1", Description: "Fix"}), true},
+		{"nothing to clear", clearTitle | clearCwd | clearCancel,
 			card("", SubagentTask{ChildSessionID: "c1"}), half(child),
 			card("", SubagentTask{ChildSessionID: "c1"}), true},
 	} {

@@ -39,7 +39,7 @@ func TestReadSubagentUpdate(t *testing.T) {
 		{"reworked: opened", `,"sessionId":"c1","title":"Fix the build","description":"Make it pass","capabilities":{}`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Description: "Fix the build", Prompt: "Make it pass"}, "", "Fix the build")},
 		{"reworked: an identifier is the role", `,"sessionId":"c1","title":"Fix the build","description":"general-purpose","capabilities":{"cancel":{}},"state":{"state":"running"}`,
-			task(acpdialect.SubagentTask{ChildSessionID: "c1", Description: "Fix the build", SubagentType: "general-purpose", Status: "running"}, "in_progress", "Fix the build")},
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Description: "Fix the build", SubagentType: "general-purpose", Status: "running", Cancellable: true}, "in_progress", "Fix the build")},
 		{"reworked: a description with a space is the task", `,"sessionId":"c1","description":"Explore\tthe repo"`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Prompt: "Explore\tthe repo"}, "", "")},
 		{"reworked: a plugin's agent is a role", `,"sessionId":"c1","description":"review-kit:reviewer_2.1"`,
@@ -95,7 +95,7 @@ func TestReadSubagentUpdate(t *testing.T) {
 		// child works, kept as sent; null (the RFD's clearing, which the
 		// Conn applies) and other types read as absent.
 		{"reworked: cwd", `,"sessionId":"c1","title":"T","cwd":"/w/.claude/worktrees/agent_1","capabilities":{"cancel":{}},"state":{"state":"running"}`,
-			task(acpdialect.SubagentTask{ChildSessionID: "c1", Description: "T", Cwd: "/w/.claude/worktrees/agent_1", Status: "running"}, "in_progress", "T")},
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Description: "T", Cwd: "/w/.claude/worktrees/agent_1", Status: "running", Cancellable: true}, "in_progress", "T")},
 		{"reworked: cwd alone", `,"sessionId":"c1","cwd":"/w/tree"`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Cwd: "/w/tree"}, "", "")},
 		{"reworked: cwd null reads as absent", `,"sessionId":"c1","cwd":null`,
@@ -106,9 +106,30 @@ func TestReadSubagentUpdate(t *testing.T) {
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Cwd: "/a"}, "", "")},
 		{"reworked: an escaped cwd is unescaped", `,"sessionId":"c1","cwd":"C:\\src\u002fapp"`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Cwd: `C:\src/app`}, "", "")},
+		// capabilities.cancel (claude-agent-acp's announcement, codex-acp
+		// 2.6.0's publishCancellation): an object, or the original
+		// draft's true, grants it; anything else in an object, or null
+		// capabilities, withdraws it (the Conn applies that); another
+		// type says nothing.
+		{"capabilities: cancel {} grants", `,"sessionId":"c1","capabilities":{"cancel":{}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Cancellable: true}, "", "")},
+		{"capabilities: cancel true grants", `,"sessionId":"c1","capabilities":{"cancel":true}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Cancellable: true}, "", "")},
+		{"capabilities: cancel null does not", `,"sessionId":"c1","capabilities":{"cancel":null}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1"}, "", "")},
+		{"capabilities: cancel false does not", `,"sessionId":"c1","capabilities":{"cancel":false}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1"}, "", "")},
+		{"capabilities: none granted", `,"sessionId":"c1","capabilities":{}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1"}, "", "")},
+		{"capabilities: the first cancel counts", `,"sessionId":"c1","capabilities":{"cancel":null,"cancel":{}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1"}, "", "")},
+		{"capabilities: the first capabilities count", `,"sessionId":"c1","capabilities":{"cancel":{}},"capabilities":null`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Cancellable: true}, "", "")},
+		{"capabilities: a wrong type", `,"sessionId":"c1","capabilities":["cancel"]`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1"}, "", "")},
 		// The original draft.
 		{"original: opened", `,"subagentSessionId":"c2","name":"explore","task":"Scan for unused exports","capabilities":{"cancel":true},"state":"running"`,
-			task(acpdialect.SubagentTask{ChildSessionID: "c2", Name: "explore", Description: "Scan for unused exports", Status: "running"}, "in_progress", "Scan for unused exports")},
+			task(acpdialect.SubagentTask{ChildSessionID: "c2", Name: "explore", Description: "Scan for unused exports", Status: "running", Cancellable: true}, "in_progress", "Scan for unused exports")},
 		{"original: completed", `,"subagentSessionId":"c2","state":"completed"`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c2", Status: "completed"}, "completed", "")},
 		{"original: failed", `,"subagentSessionId":"c2","state":"failed"`,
@@ -201,6 +222,9 @@ func FuzzReadSubagentUpdate(f *testing.F) {
 		subagentUpdate(`,"sessionId":"c1","cwd":"/w","cwd":null`),
 		subagentUpdate(`,"sessionId":"c1","cwd":nul`),
 		subagentUpdate(`,"sessionId":"c1","title":null`),
+		subagentUpdate(`,"sessionId":"c1","capabilities":{"cancel":null}`),
+		subagentUpdate(`,"sessionId":"c1","capabilities":null,"capabilities":{"cancel":{}}`),
+		subagentUpdate(`,"sessionId":"c1","capabilities":{"cancel":true,"cancel":null}`),
 		subagentUpdate(`,"sessionId":"c1","title":null,"title":"Fix","task":"Scan"`),
 		subagentUpdate(`,"subagentSessionId":"c2","name":"explore","task":"Scan","capabilities":{"cancel":true},"state":"running"`),
 		subagentUpdate(`,"subagentSessionId":"c2","state":"disconnected"`),
@@ -242,12 +266,15 @@ func FuzzReadSubagentUpdate(f *testing.F) {
 		// A cwd or a title is either a value or a clearing, never both:
 		// the Conn clears the card's only for the null one. A null
 		// title leaves the description to the original draft's task.
-		late, cwdNull, titleNull := acpdialect.ReadSubagentUpdateNulls(gjson.ParseBytes(b))
+		late, cwdNull, titleNull, noCancel := acpdialect.ReadSubagentUpdateNulls(gjson.ParseBytes(b))
 		if !late.Payload.Equal(keep) {
 			t.Fatalf("the readings differ: %+v and %+v", late.Payload, keep)
 		}
 		if cwdNull && late.Payload.SubagentTask.Cwd != "" {
 			t.Fatalf("a null cwd with a directory %q", late.Payload.SubagentTask.Cwd)
+		}
+		if noCancel && late.Payload.SubagentTask.Cancellable {
+			t.Fatal("capabilities that both grant and withdraw cancel")
 		}
 		if titleNull && gjson.ValidBytes(b) && !gjson.GetBytes(b, "task").Exists() && late.Payload.SubagentTask.Description != "" {
 			t.Fatalf("a null title with a description %q", late.Payload.SubagentTask.Description)
@@ -447,8 +474,50 @@ func TestSubagentUpdateTitleNull(t *testing.T) {
 	}
 }
 
+// A child's cancel grant reaches its card as Cancellable: claude-agent-acp
+// grants it when it announces a child, codex-acp 2.6.0 while the child's
+// turn runs (publishCancellation: {cancel: {}}, then {cancel: null}).
+// Capabilities without cancel, or null, withdraw it; an update without
+// capabilities, or with a wrong type, leaves it.
+func TestSubagentUpdateCancellable(t *testing.T) {
+	h := draftConn(t, acpdialect.NewRegistry(), "some-agent")
+	update := func(fields string) []byte {
+		return draftUpdate("s1", subagentUpdate(`,"sessionId":"c1"`+fields))
+	}
+	card := func(typ string, cancellable bool) []string {
+		c := ""
+		if cancellable {
+			c = `,"cancellable":true`
+		}
+		return []string{`{"type":"` + typ + `","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"Fix",` +
+			`"subagent_task":{"description":"Fix","status":"running","child_session_id":"c1"` + c + `}}}`}
+	}
+	steps := []struct {
+		name  string
+		frame []byte
+		want  []string
+	}{
+		{"announced without a grant", update(`,"title":"Fix","capabilities":{},"state":{"state":"running"}`), card("tool_call", false)},
+		{"granted", update(`,"capabilities":{"cancel":{}}`), card("tool_call_update", true)},
+		{"granted again changes nothing", update(`,"capabilities":{"cancel":{}}`), nil},
+		{"an update without capabilities leaves it", update(`,"title":"Fix"`), nil},
+		{"a wrong type says nothing", update(`,"capabilities":"cancel"`), nil},
+		{"cancel null withdraws it", update(`,"capabilities":{"cancel":null}`), card("tool_call_update", false)},
+		{"granted once more", update(`,"capabilities":{"cancel":{}}`), card("tool_call_update", true)},
+		{"null capabilities withdraw it", update(`,"capabilities":null`), card("tool_call_update", false)},
+		{"withdrawn again changes nothing", update(`,"capabilities":{}`), nil},
+	}
+	for _, s := range steps {
+		r := h.in(s.frame)
+		if d := cmp.Diff(s.want, eventLines(t, r.Events), cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%s (-want +got):\n%s", s.name, d)
+		}
+	}
+}
+
 // A null cwd on a child's first report makes its card without one; a
-// null first then a string: the string counts, as a first key does.
+// null first then a string: the null counts and clears, as a first key
+// does.
 func TestSubagentUpdateCwdNullFirst(t *testing.T) {
 	h := draftConn(t, acpdialect.NewRegistry(), "some-agent")
 	r := h.in(draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","title":"Fix","cwd":null`)))
@@ -615,7 +684,7 @@ var subagentSemantics = map[string][]string{
 	"unknown-agent-draft": {
 		`"tool_call_id":"task_1","payload":{"kind":"subagent_task","status":"completed","title":"Fix the build","subagent_task":{"description":"Fix the build","prompt":"Run make and fix what fails","status":"completed","child_session_id":"task_1"}}`,
 		`"tool_call_id":"call_make","payload":{"kind":"generic","status":"completed","title":"make","parent_tool_call_id":"task_1"`,
-		`"tool_call_id":"sub_2","payload":{"kind":"subagent_task","status":"failed","title":"Find exports nothing imports","subagent_task":{"description":"Find exports nothing imports","status":"disconnected","child_session_id":"sub_2","name":"explore"}}`,
+		`"tool_call_id":"sub_2","payload":{"kind":"subagent_task","status":"failed","title":"Find exports nothing imports","subagent_task":{"description":"Find exports nothing imports","status":"disconnected","child_session_id":"sub_2","name":"explore","cancellable":true}}`,
 		`"tool_call_id":"call_grep","payload":{"kind":"generic","status":"in_progress","title":"grep export","parent_tool_call_id":"sub_2"`,
 		`"tool_call_id":"task_3","payload":{"kind":"subagent_task","status":"failed","title":"Typecheck the app","subagent_task":{"description":"Typecheck the app","prompt":"Run tsc","status":"failed"`,
 		`"tool_call_id":"task_4","payload":{"kind":"subagent_task","status":"cancelled"`,
@@ -629,7 +698,7 @@ var subagentSemantics = map[string][]string{
 	"cursor-agent-draft": {
 		`"tool_call_id":"tool-1","payload":{"kind":"subagent_task","status":"completed","title":"Task: Subagent task","subagent_task":{"description":"Find dead CSS","prompt":"List CSS rules no template uses","status":"completed","model":"composer-2.5-fast","child_session_id":"sub-1","name":"explore","duration_ms":4200}}`,
 		`"session_id":"sub-1","tool_call_id":"tool-9","payload":{"kind":"generic","status":"in_progress","title":"grep -r class=","parent_tool_call_id":"tool-1"`,
-		`"tool_call_id":"sub-2","payload":{"kind":"subagent_task","status":"completed","title":"Find unused images","subagent_task":{"description":"Find unused images","status":"completed","child_session_id":"sub-2","name":"explore"}}`,
+		`"tool_call_id":"sub-2","payload":{"kind":"subagent_task","status":"completed","title":"Find unused images","subagent_task":{"description":"Find unused images","status":"completed","child_session_id":"sub-2","name":"explore","cancellable":true}}`,
 		`"session_id":"sub-2","tool_call_id":"tool-9","payload":{"kind":"generic","status":"completed","title":"ls assets","parent_tool_call_id":"sub-2"`,
 	},
 }

@@ -202,9 +202,9 @@ func TestGoldenSemantics(t *testing.T) {
 				`"usage":{"turn":true,"input_tokens":0`}, nil},
 		// Hand-written: the subagents RFD's form as 0.101.0 sends it.
 		{"native-child-session-rfd",
-			[]string{`"tool_call_id":"agent_1","payload":{"kind":"subagent_task","status":"completed","title":"Find flaky tests","subagent_task":{"description":"Find flaky tests","prompt":"Run the suite three times and list tests that fail once","subagent_type":"general-purpose","status":"completed","child_session_id":"agent_1","cwd":"/home/dev/app/.claude/worktrees/agent_1","result_text":"No test failed."}}`,
-				`"tool_call_id":"agent_2","payload":{"kind":"subagent_task","status":"failed","title":"Explore","subagent_task":{"description":"Explore","status":"failed","child_session_id":"agent_2","error":"API Error: 529 overloaded"}}`,
-				`"tool_call_id":"agent_4","payload":{"kind":"subagent_task","status":"failed","title":"Bench the parser","subagent_task":{"description":"Bench the parser","subagent_type":"general-purpose","status":"failed","child_session_id":"agent_4","error":"Prompt is too long"}}`,
+			[]string{`"tool_call_id":"agent_1","payload":{"kind":"subagent_task","status":"completed","title":"Find flaky tests","subagent_task":{"description":"Find flaky tests","prompt":"Run the suite three times and list tests that fail once","subagent_type":"general-purpose","status":"completed","child_session_id":"agent_1","cwd":"/home/dev/app/.claude/worktrees/agent_1","result_text":"No test failed.","cancellable":true}}`,
+				`"tool_call_id":"agent_2","payload":{"kind":"subagent_task","status":"failed","title":"Explore","subagent_task":{"description":"Explore","status":"failed","child_session_id":"agent_2","error":"API Error: 529 overloaded","cancellable":true}}`,
+				`"tool_call_id":"agent_4","payload":{"kind":"subagent_task","status":"failed","title":"Bench the parser","subagent_task":{"description":"Bench the parser","subagent_type":"general-purpose","status":"failed","child_session_id":"agent_4","error":"Prompt is too long","cancellable":true}}`,
 				`"tool_call_id":"toolu_child_run","payload":{"kind":"shell","status":"completed","title":"npm test","parent_tool_call_id":"agent_1"`},
 			[]string{`"message":{"role":"assistant","text":"Running the suite.","parent_tool_call_id":"agent_1"}`}, nil},
 		// Hand-written: AIR's background shapes of 0.92.0 to 0.101.0.

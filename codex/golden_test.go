@@ -94,8 +94,11 @@ func TestGoldenSemantics(t *testing.T) {
 		// child whose turn failed is idle/error with Codex's text, the
 		// card's error; the other ends with end_turn and has none. The
 		// first child's thread is renamed, then its name unset: the
-		// null title clears the card's title and description.
+		// null title clears the card's title and description. Its cancel
+		// grant holds while its turn runs, and goes when the turn ends.
 		{"v2-subagents-client", []string{
+			`"status":"running","child_session_id":"test-session-id:subagent:thread-lint","cancellable":true}`,
+			`"error":"stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)"}}}`,
 			`"tool_call_id":"test-session-id:subagent:thread-lint","payload":{"kind":"subagent_task","status":"in_progress","title":"Lint the workspace","subagent_task":{"description":"Lint the workspace",`,
 			`"session_info":{"title_cleared":true}`,
 			`"tool_call_id":"test-session-id:subagent:thread-lint","payload":{"kind":"subagent_task","status":"failed","subagent_task":{"prompt":"Run the linter and report what fails","status":"failed","child_session_id":"test-session-id:subagent:thread-lint","error":"stream disconnected before completion: error sending request for url (https://api.openai.com/v1/responses)"}}`,

@@ -478,6 +478,9 @@ func details(p *acpdialect.Payload) []string {
 		if st.IsAsync {
 			add("is_async", "true")
 		}
+		if st.Cancellable {
+			add("cancellable", "true")
+		}
 		add("output_file", st.OutputFile)
 	}
 	return out

@@ -210,3 +210,27 @@ func TestViewSubagentCwd(t *testing.T) {
 		}
 	}
 }
+
+// TestViewSubagentCancellable: a card whose child the agent lets the
+// client stop says so, after its async flag; one without the grant shows
+// nothing.
+func TestViewSubagentCancellable(t *testing.T) {
+	card := func(cancellable bool) acpdialect.Event {
+		return acpdialect.Event{Type: acpdialect.EventToolCallUpdate, SessionID: "s1", ToolCallID: "c1",
+			Payload: &acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress, Title: "Fix",
+				SubagentTask: &acpdialect.SubagentTask{Description: "Fix", Status: acpdialect.SubagentRunning, ChildSessionID: "c1",
+					IsAsync: true, Cancellable: cancellable, OutputFile: "/o"}}}
+	}
+	const head = `7 tool_call_update s1 c1 subagent_task in_progress "Fix" description="Fix" subagent_status=running child_session_id=c1 is_async=true`
+	for _, tt := range []struct {
+		cancellable bool
+		want        string
+	}{
+		{true, head + ` cancellable=true output_file=/o`},
+		{false, head + ` output_file=/o`},
+	} {
+		if got := viewLine(card(tt.cancellable)); got != tt.want {
+			t.Errorf("got  %s\nwant %s", got, tt.want)
+		}
+	}
+}

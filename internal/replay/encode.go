@@ -113,6 +113,7 @@ func appendSubagentTask(b []byte, t *acpdialect.SubagentTask) []byte {
 	b = addString(b, "result_text", t.ResultText)
 	b = addString(b, "error", t.Error)
 	b = addBool(b, "is_async", t.IsAsync)
+	b = addBool(b, "cancellable", t.Cancellable)
 	b = addString(b, "output_file", t.OutputFile)
 	return append(b, '}')
 }
