@@ -110,7 +110,9 @@ func draftKind(kind string) bool {
 // is back in its parent's directory; it has no title, codex-acp's child
 // whose thread name was unset). A Late cannot say that (an empty value
 // leaves the card's), so here null reads as absent; the Conn, which reads
-// every connection's subagent_update, clears the card's values itself.
+// every connection's subagent_update, clears the card's values itself. A
+// dialect whose Updates entry takes the kind over reads it with its own
+// Handle and merge, and gets no clearing unless its merge does it.
 func ReadSubagentUpdate(update gjson.Result) Late {
 	l, _ := readSubagentUpdate(update)
 	return l
@@ -184,8 +186,8 @@ func readSubagentUpdate(update gjson.Result) (_ Late, nulls clearing) {
 	var card string
 	if stateObj {
 		st.Status, card = workState(state, stop)
-		if state == "idle" && stop == "error" {
-			st.Error = msg
+		if state == "idle" && stop == "error" && strings.TrimSpace(msg) != "" {
+			st.Error = msg // a blank message is no text, as a blank result is none
 		}
 	} else if st.Status, card = draftState(state); card == "" && st.Status != "" {
 		frame.Own(&st.Status) // a state of the agent's own, kept as sent

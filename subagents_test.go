@@ -56,6 +56,8 @@ func TestReadSubagentUpdate(t *testing.T) {
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
 		{"reworked: idle error is a failure, with its message", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":"boom"}}`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed", Error: "boom"}, "failed", "")},
+		{"reworked: a blank message is no error text", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error","error":{"code":-32603,"message":" \n\t"}}`,
+			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
 		{"reworked: idle error without its error", `,"sessionId":"c1","state":{"state":"idle","stopReason":"error"}`,
 			task(acpdialect.SubagentTask{ChildSessionID: "c1", Status: "failed"}, "failed", "")},
 		{"reworked: the error before the state", `,"sessionId":"c1","state":{"error":{"message":"API Error: 529 overloaded","code":-32603},"stopReason":"error","state":"idle"}`,
@@ -235,18 +237,26 @@ func FuzzReadSubagentUpdate(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 {
+			return
+		}
+		// The Result views in itself (gjson.ParseBytes would copy it),
+		// and the check compares JSON, not strings a Clone shares, so
+		// that a string the Late keeps of the frame shows when in is
+		// overwritten.
 		in := append([]byte(nil), b...)
-		got := acpdialect.ReadSubagentUpdate(gjson.ParseBytes(in))
-		again := acpdialect.ReadSubagentUpdate(gjson.ParseBytes(in))
+		got := acpdialect.ReadSubagentUpdate(gjson.Parse(unsafe.String(&in[0], len(in))))
+		again := acpdialect.ReadSubagentUpdate(gjson.ParseBytes(b))
 		if !got.Payload.Equal(again.Payload) || got.ToolCallID != again.ToolCallID {
 			t.Fatalf("not pure: %+v then %+v", got, again)
 		}
 		keep := got.Payload.Clone()
+		want, _ := json.Marshal(got.Payload)
 		for i := range in {
 			in[i] = 'Z'
 		}
-		if !got.Payload.Equal(keep) {
-			t.Fatalf("the Late views the frame: %+v", got.Payload)
+		if now, _ := json.Marshal(got.Payload); !bytes.Equal(now, want) {
+			t.Fatalf("the Late views the frame:\n%s\n%s", want, now)
 		}
 		if got == (acpdialect.Late{}) {
 			return
@@ -862,10 +872,12 @@ func FuzzSessionMessage(f *testing.F) {
 			if err != nil {
 				continue // not JSON: refused whole
 			}
-			var keep []acpdialect.Payload
+			// JSON, not a Clone, whose strings would be the event's.
+			var keep [][]byte
 			for _, ev := range r.Events {
 				if ev.Payload != nil {
-					keep = append(keep, ev.Payload.Clone())
+					j, _ := json.Marshal(ev.Payload)
+					keep = append(keep, j)
 				}
 			}
 			for i := range in {
@@ -876,8 +888,8 @@ func FuzzSessionMessage(f *testing.F) {
 				if ev.Payload == nil {
 					continue
 				}
-				if !ev.Payload.Equal(keep[i]) {
-					t.Fatalf("the event views the frame: %+v", ev.Payload)
+				if now, _ := json.Marshal(ev.Payload); !bytes.Equal(now, keep[i]) {
+					t.Fatalf("the event views the frame:\n%s\n%s", keep[i], now)
 				}
 				if st := ev.Payload.SubagentTask; ev.ToolCallID == "c1" && (st == nil || st.ChildSessionID != "c1") {
 					t.Fatalf("the card lost its child: %+v", ev.Payload)

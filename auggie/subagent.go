@@ -53,7 +53,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	}
 	fill(&st.SubagentType, typ)
 	fill(&st.Description, desc)
-	if out := u.RawOutput.Get("output"); u.RawOutput.IsObject() && out.Type == gjson.String && out.Str != "" {
+	if out := u.RawOutput.Get("output"); u.RawOutput.IsObject() && out.Type == gjson.String && strings.TrimSpace(out.Str) != "" {
 		// Auggie sends a failed subagent's tool result, its error text,
 		// where a finished one's answer goes: on a failed card it is
 		// the error, not a result.

@@ -135,6 +135,8 @@ func TestReadTask(t *testing.T) {
 			opencode.Task{}},
 		{"an error", map[string]any{"title": "task", "status": "failed", "rawOutput": map[string]any{"error": "boom", "metadata": map[string]any{"sessionId": "ses_kid"}}},
 			opencode.Task{IsTask: true, ChildSessionID: "ses_kid", Error: "boom"}},
+		{"a blank error", map[string]any{"title": "task", "status": "failed", "rawOutput": map[string]any{"error": "  \n", "metadata": map[string]any{"sessionId": "ses_kid"}}},
+			opencode.Task{IsTask: true, ChildSessionID: "ses_kid"}},
 		{"an error that is not a string", map[string]any{"title": "task", "status": "failed", "rawOutput": map[string]any{"error": map[string]any{"message": "boom"}}},
 			opencode.Task{IsTask: true}},
 		{"completed, 1.18", map[string]any{"title": "inspect", "kind": "think", "rawOutput": map[string]any{

@@ -74,7 +74,9 @@ func ReadTask(u frame.ToolUpdate) Task {
 		case k == "output" && once(&seen, 2):
 			output = frame.View(v)
 		case k == "error" && once(&seen, 4):
-			t.Error = frame.View(v)
+			if e := frame.View(v); strings.TrimSpace(e) != "" {
+				t.Error = e // a blank text is no error
+			}
 		}
 		return true
 	})
