@@ -108,11 +108,18 @@ func draftKind(kind string) bool {
 // 2.6.0) is the directory the child works in, the subagent's Cwd, kept as
 // sent. The RFD makes cwd and title nullable: null clears them (the child
 // is back in its parent's directory; it has no title, codex-acp's child
-// whose thread name was unset). A Late cannot say that (an empty value
-// leaves the card's), so here null reads as absent; the Conn, which reads
-// every connection's subagent_update, clears the card's values itself. A
-// dialect whose Updates entry takes the kind over reads it with its own
-// Handle and merge, and gets no clearing unless its merge does it.
+// whose thread name was unset).
+//
+// capabilities grant the client session/cancel on the child when their
+// cancel is an object (or the original draft's true): the subagent's
+// Cancellable. Capabilities without it, or null, withdraw the grant.
+//
+// A Late cannot say that a value goes (an empty or false one leaves the
+// card's), so here a null cwd or title, and a withdrawal, read as absent;
+// the Conn, which reads every connection's subagent_update, clears the
+// card's values itself. A dialect whose Updates entry takes the kind over
+// reads it with its own Handle and merge, and gets no clearing unless its
+// merge does it.
 func ReadSubagentUpdate(update gjson.Result) Late {
 	l, _ := readSubagentUpdate(update)
 	return l
@@ -449,12 +456,14 @@ func mergeSubagentHalf(cur, late Payload) (Payload, bool) {
 	return cur, true
 }
 
-// merge is mergeSubagentHalf for a half whose fields in cl were null: the
-// RFD's way to say the child is back in its parent's directory (the
-// card's cwd goes) or has no title (the subagent's description goes, and
-// so does the card's title where that description was it: a title that
-// came from the spawning tool call stays; the card falls back to the
-// child's name, else its type, else none, for the client to choose).
+// merge is mergeSubagentHalf for a half whose fields in cl were null or
+// withdrawn: the RFD's way to say the child is back in its parent's
+// directory (the card's cwd goes), may no longer be cancelled, or has no
+// title. A title the RFD reported is the card's title and the subagent's
+// description alike, and both go; a card title that differs came from the
+// spawning tool call, and it and the description (the call's input) stay.
+// A card left without a title falls back to the child's name, else its
+// type, else none, for the client to choose.
 func (cl clearing) merge(cur, late Payload) (Payload, bool) {
 	next, ok := mergeSubagentHalf(cur, late)
 	st := next.SubagentTask
@@ -468,14 +477,19 @@ func (cl clearing) merge(cur, late Payload) (Payload, bool) {
 	if cl&clearCancel != 0 {
 		cleared.Cancellable = false
 	}
-	if cl&clearTitle != 0 && st.Description != "" {
-		if next.Title == st.Description {
+	if cl&clearTitle != 0 {
+		if st.Description != "" && next.Title == st.Description {
+			next.Title, cleared.Description = "", ""
+		}
+		if next.Title == "" {
 			next.Title = cmp.Or(st.Name, st.SubagentType)
 		}
-		cleared.Description = ""
+		ok = ok || next.Title != cur.Title
 	}
 	if !cleared.Equal(*st) {
-		next.SubagentTask = &cleared
+		changed := new(SubagentTask) // only then: most clearings clear nothing
+		*changed = cleared
+		next.SubagentTask = changed
 		ok = true
 	}
 	return next, ok

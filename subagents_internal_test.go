@@ -7,9 +7,11 @@ import (
 )
 
 // A subagent_update's null fields clear the card's after the merge: cwd
-// goes; a null title takes the subagent's description, and the card's
-// title where that description was it (falling back to the child's name,
-// else its type), but not a title the spawning tool call gave the card.
+// goes, and so does a cancel grant withdrawn; a null title takes the
+// card's title and the subagent's description where they are one (the
+// RFD's title), not a title the spawning tool call gave the card nor the
+// description beside it, and a card left without a title falls back to
+// the child's name, else its type.
 // A clearing that finds nothing to clear changes nothing, and the card's
 // own object is never written.
 func TestClearingMerge(t *testing.T) {
@@ -40,9 +42,12 @@ func TestClearingMerge(t *testing.T) {
 		{"title: the child's type", clearTitle,
 			card("Fix", SubagentTask{ChildSessionID: "c1", Description: "Fix", SubagentType: "general-purpose"}), half(child),
 			card("general-purpose", SubagentTask{ChildSessionID: "c1", SubagentType: "general-purpose"}), true},
-		{"title: the tool call's title stays", clearTitle,
+		{"title: the tool call's title and description stay", clearTitle,
 			card("Spawn agent", SubagentTask{ChildSessionID: "c1", Description: "Lint"}), half(child),
-			card("Spawn agent", SubagentTask{ChildSessionID: "c1"}), true},
+			card("Spawn agent", SubagentTask{ChildSessionID: "c1", Description: "Lint"}), true},
+		{"title: a card without one falls back too", clearTitle,
+			card("", SubagentTask{ChildSessionID: "c1", SubagentType: "Explore"}), half(child),
+			card("Explore", SubagentTask{ChildSessionID: "c1", SubagentType: "Explore"}), true},
 		{"title and cwd in one update, beside a state", clearTitle | clearCwd,
 			card("Fix", SubagentTask{ChildSessionID: "c1", Description: "Fix", Cwd: "/w", Status: SubagentRunning}),
 			half(SubagentTask{ChildSessionID: "c1", Status: SubagentCompleted}),

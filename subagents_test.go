@@ -482,6 +482,11 @@ func TestSubagentUpdateTitleNull(t *testing.T) {
 	if d := cmp.Diff(want, eventLines(t, r.Events)); d != "" {
 		t.Errorf("a first report with a null title (-want +got):\n%s", d)
 	}
+	r = h.in(draftUpdate("s1", subagentUpdate(`,"sessionId":"c3","title":null,"description":"Explore","state":{"state":"running"}`)))
+	want = []string{`{"type":"tool_call","session_id":"s1","tool_call_id":"c3","payload":{"kind":"subagent_task","status":"in_progress","title":"Explore","subagent_task":{"subagent_type":"Explore","status":"running","child_session_id":"c3"}}}`}
+	if d := cmp.Diff(want, eventLines(t, r.Events)); d != "" {
+		t.Errorf("a first report with a null title and a type: the type is the title (-want +got):\n%s", d)
+	}
 }
 
 // A child's cancel grant reaches its card as Cancellable: claude-agent-acp
@@ -521,6 +526,25 @@ func TestSubagentUpdateCancellable(t *testing.T) {
 		r := h.in(s.frame)
 		if d := cmp.Diff(s.want, eventLines(t, r.Events), cmpopts.EquateEmpty()); d != "" {
 			t.Errorf("%s (-want +got):\n%s", s.name, d)
+		}
+	}
+}
+
+// An update that clears nothing (a null cwd, a withdrawn grant the card
+// does not hold) costs no more than one without the clearing field: the
+// card's subagent object is copied only when a value goes.
+func TestSubagentUpdateClearingAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under the race detector")
+	}
+	h := draftConn(t, acpdialect.NewRegistry(), "some-agent")
+	h.in(draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","title":"Fix","state":{"state":"running"}`)))
+	plain := draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","state":{"state":"running"}`))
+	base := testing.AllocsPerRun(50, func() { h.in(plain) })
+	for _, fields := range []string{`,"cwd":null`, `,"capabilities":{}`, `,"capabilities":{"cancel":null}`} {
+		f := draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","state":{"state":"running"}`+fields))
+		if n := testing.AllocsPerRun(50, func() { h.in(f) }); n > base {
+			t.Errorf("%s: %v allocations, %v without it", fields, n, base)
 		}
 	}
 }

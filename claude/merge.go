@@ -57,6 +57,7 @@ func mergeSubagent(cur, late *acpdialect.SubagentTask) *acpdialect.SubagentTask 
 	frame.Fill(&st.OutputFile, late.OutputFile)
 	frame.Fill(&st.ResultText, late.ResultText)
 	st.IsAsync = st.IsAsync || late.IsAsync
+	st.Cancellable = st.Cancellable || late.Cancellable
 	mergeInt(&st.DurationMs, late.DurationMs)
 	mergeInt(&st.TotalTokens, late.TotalTokens)
 	mergeInt(&st.ToolUseCount, late.ToolUseCount)

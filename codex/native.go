@@ -56,6 +56,7 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 	frame.Fill(&st.Prompt, m.Prompt)
 	frame.Fill(&st.Cwd, m.Cwd)
 	frame.Fill(&st.Status, m.Status)
+	st.Cancellable = st.Cancellable || m.Cancellable
 	frame.Fill(&cur.Title, late.Title)
 	if !st.Equal(*cur.SubagentTask) {
 		*m = st

@@ -9,12 +9,13 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// A native child's state update that names a directory (none of the
-// releases sends one; ReadSubagentUpdate reads it on every shape) fills
-// the card's cwd in both dialects that read AIR's form, as their merges
-// fill every other field of the half.
-func TestMergeLateNativeCwd(t *testing.T) {
-	u := gjson.Parse(`{"sessionUpdate":"subagent_state_update","subagentSessionId":"c","state":"completed","cwd":"/w/tree"}`)
+// A native child's state update that names a directory or grants cancel
+// (none of the releases sends either: AIR's form grants no capabilities;
+// ReadSubagentUpdate reads both on every shape) fills the card's cwd and
+// grant in both dialects that read AIR's form, as their merges fill the
+// half's other fields.
+func TestMergeLateNativeFields(t *testing.T) {
+	u := gjson.Parse(`{"sessionUpdate":"subagent_state_update","subagentSessionId":"c","state":"completed","cwd":"/w/tree","capabilities":{"cancel":{}}}`)
 	for _, d := range []struct {
 		name   string
 		handle func(gjson.Result) acpdialect.Late
@@ -26,7 +27,7 @@ func TestMergeLateNativeCwd(t *testing.T) {
 		cur := acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress,
 			SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "c", Status: "running"}}
 		got, ok := d.merge(cur, d.handle(u).Payload)
-		if !ok || got.SubagentTask == nil || got.SubagentTask.Cwd != "/w/tree" || got.SubagentTask.Status != "completed" {
+		if st := got.SubagentTask; !ok || st == nil || st.Cwd != "/w/tree" || !st.Cancellable || st.Status != "completed" {
 			t.Errorf("%s: merged %v: %+v", d.name, ok, got.SubagentTask)
 		}
 		if cur.SubagentTask.Cwd != "" {
