@@ -375,12 +375,23 @@ func (s *soak) closeAll() {
 	}
 }
 
-// soakRounds is how many rounds a group is replayed: enough transcripts
-// for its sessions to pass MaxSessions four times over, so that the
-// soak's second half runs at the bounds, and at least soakMinRounds.
-func soakRounds(g *soakGroup) int {
-	n := (3*acpdialect.DefaultMaxSessions + len(g.transcripts) - 1) / len(g.transcripts)
-	return max(n, soakMinRounds)
+// soakRounds is how many rounds a group is replayed: enough for the
+// sessions it opens to pass MaxSessions three times over, so that the
+// soak's second half runs at the bounds, and at least soakMinRounds. The
+// sessions a round opens are counted in one round on a Conn of its own
+// (child sessions too: they count against MaxSessions as well), since a
+// transcript may open none (Auggie's three open two). The rounds are
+// never fewer than one session per transcript would need: the cards of a
+// group that opens more (the unknown agent's one transcript opens three)
+// settle later than its sessions, and its heap still grew by a map's
+// table between the 171st and the 342nd round.
+func soakRounds(t *testing.T, g *soakGroup) int {
+	s := newSoak(t, g, soakOptions(), false)
+	s.round()
+	perRound := max(len(s.c.Sessions()), 1)
+	n := (3*acpdialect.DefaultMaxSessions + perRound - 1) / perRound
+	m := (3*acpdialect.DefaultMaxSessions + len(g.transcripts) - 1) / len(g.transcripts)
+	return max(n, m, soakMinRounds)
 }
 
 const soakMinRounds = 60
@@ -444,7 +455,7 @@ func cmpAgent(agent string) string {
 func soakGroupRun(t *testing.T, g *soakGroup, v soakVariant) {
 	opts := soakOptions()
 	opts.MaxBytes = v.bytes
-	n := soakRounds(g)
+	n := soakRounds(t, g)
 	base := heapNow()
 	s := newSoak(t, g, opts, v.close)
 	limit := s.c.Stats().Budget.Limit
