@@ -199,3 +199,38 @@ func ExamplePayload_Clone() {
 	// Output:
 	// 4200 0 false
 }
+
+// A subagent the agent reports as a child session (ACP's subagents
+// draft, on every connection, an unknown agent's too) is a card keyed by
+// the child's session: running while its work runs, with the agent's
+// grant to stop it (Cancellable: send session/cancel on the child's
+// session), until the child goes idle. The child's tool calls nest under
+// it.
+func ExampleSubagentTask() {
+	c := acpdialect.NewRegistry().NewConn(acpdialect.Options{})
+	render := func(res acpdialect.Result) {
+		for _, ev := range res.Events {
+			if st := ev.Payload.SubagentTask; st != nil {
+				fmt.Printf("%s %s %q: stop button %v\n", ev.ToolCallID, ev.Payload.Status, ev.Payload.Title,
+					st.Cancellable && ev.Payload.Status == acpdialect.StatusInProgress)
+			} else {
+				fmt.Printf("%s %s, under %s\n", ev.ToolCallID, ev.Payload.Kind, ev.Payload.ParentToolCallID)
+			}
+		}
+	}
+	for _, update := range []string{
+		`{"sessionId":"s1","update":{"sessionUpdate":"subagent_update","sessionId":"c1","title":"Lint the diff","capabilities":{"cancel":{}},"state":{"state":"running"}}}`,
+		`{"sessionId":"c1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"npm run lint","kind":"execute"}}`,
+		`{"sessionId":"s1","update":{"sessionUpdate":"subagent_update","sessionId":"c1","state":{"state":"idle","stopReason":"end_turn"}}}`,
+	} {
+		res, err := c.Inbound([]byte(`{"jsonrpc":"2.0","method":"session/update","params":` + update + `}`))
+		if err != nil {
+			fmt.Println(err)
+		}
+		render(res)
+	}
+	// Output:
+	// c1 in_progress "Lint the diff": stop button true
+	// t1 generic, under c1
+	// c1 completed "Lint the diff": stop button false
+}
