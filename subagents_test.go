@@ -292,6 +292,25 @@ func FuzzReadSubagentUpdate(f *testing.F) {
 	})
 }
 
+// subagentStep is one frame of a subagent card's story and the events
+// it must give, in order; none for a frame that changes nothing.
+type subagentStep struct {
+	name  string
+	frame []byte
+	want  []string
+}
+
+// playSteps feeds each step's frame to h and compares its events.
+func playSteps(t *testing.T, h *harness, steps []subagentStep) {
+	t.Helper()
+	for _, s := range steps {
+		r := h.in(s.frame)
+		if d := cmp.Diff(s.want, eventLines(t, r.Events), cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%s (-want +got):\n%s", s.name, d)
+		}
+	}
+}
+
 // draftConn is a connection of an agent no dialect knows, with a turn of
 // session s1 open.
 func draftConn(t *testing.T, reg *acpdialect.Registry, agent string) *harness {
@@ -371,11 +390,7 @@ func TestSubagentUpdateErrorText(t *testing.T) {
 		return `{"type":"tool_call_update","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"` + status +
 			`","title":"Fix","subagent_task":{"description":"Fix","status":"` + sub + `","child_session_id":"c1"` + err + `}}}`
 	}
-	steps := []struct {
-		name  string
-		frame []byte
-		want  []string
-	}{
+	steps := []subagentStep{
 		{"opened", draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","title":"Fix","state":{"state":"running"}`)),
 			[]string{`{"type":"tool_call","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"Fix","subagent_task":{"description":"Fix","status":"running","child_session_id":"c1"}}}`}},
 		{"failed without a text", failed(""), []string{card("failed", "failed", "")}},
@@ -389,12 +404,7 @@ func TestSubagentUpdateErrorText(t *testing.T) {
 			[]string{card("completed", "completed", "Prompt is too long")}},
 		{"an error beside another stop reason is not read", draftUpdate("s1", subagentUpdate(`,"sessionId":"c1","state":{"state":"idle","stopReason":"end_turn","error":{"code":-32603,"message":"no"}}`)), nil},
 	}
-	for _, s := range steps {
-		r := h.in(s.frame)
-		if d := cmp.Diff(s.want, eventLines(t, r.Events), cmpopts.EquateEmpty()); d != "" {
-			t.Errorf("%s (-want +got):\n%s", s.name, d)
-		}
-	}
+	playSteps(t, h, steps)
 }
 
 // A child's directory reaches its card: the RFD's cwd sets it, a later
@@ -416,11 +426,7 @@ func TestSubagentUpdateCwd(t *testing.T) {
 		return []string{`{"type":"` + typ + `","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"Fix",` +
 			`"subagent_task":{"description":"Fix","status":"running","child_session_id":"c1"` + cwd + `}}}`}
 	}
-	steps := []struct {
-		name  string
-		frame []byte
-		want  []string
-	}{
+	steps := []subagentStep{
 		{"opened with a cwd", update(`,"title":"Fix","cwd":"/w/.claude/worktrees/agent_1","state":{"state":"running"}`),
 			card("tool_call", "/w/.claude/worktrees/agent_1")},
 		{"the same again", update(`,"cwd":"/w/.claude/worktrees/agent_1"`), nil},
@@ -434,12 +440,7 @@ func TestSubagentUpdateCwd(t *testing.T) {
 		{"set again", update(`,"cwd":"/w/tree"`), card("tool_call_update", "/w/tree")},
 		{"null beside other fields clears it too", update(`,"title":"Fix","cwd":null,"state":{"state":"running"}`), card("tool_call_update", "")},
 	}
-	for _, s := range steps {
-		r := h.in(s.frame)
-		if d := cmp.Diff(s.want, eventLines(t, r.Events), cmpopts.EquateEmpty()); d != "" {
-			t.Errorf("%s (-want +got):\n%s", s.name, d)
-		}
-	}
+	playSteps(t, h, steps)
 }
 
 // A null title clears a child's title (codex-acp 2.6.0 sends one when a
@@ -460,23 +461,14 @@ func TestSubagentUpdateTitleNull(t *testing.T) {
 		return []string{`{"type":"` + typ + `","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"` + title + `",` +
 			`"subagent_task":{` + desc + `"subagent_type":"general-purpose","status":"running","child_session_id":"c1"}}}`}
 	}
-	steps := []struct {
-		name  string
-		frame []byte
-		want  []string
-	}{
+	steps := []subagentStep{
 		{"opened with a title and a type", update(`,"title":"Fix","description":"general-purpose","state":{"state":"running"}`), card("tool_call", "Fix")},
 		{"null clears it: the type is the title", update(`,"title":null`), card("tool_call_update", "general-purpose")},
 		{"null again changes nothing", update(`,"title":null`), nil},
 		{"a title sets it again", update(`,"title":"Fix it"`), card("tool_call_update", "Fix it")},
 		{"a wrong type says nothing", update(`,"title":7`), nil},
 	}
-	for _, s := range steps {
-		r := h.in(s.frame)
-		if d := cmp.Diff(s.want, eventLines(t, r.Events), cmpopts.EquateEmpty()); d != "" {
-			t.Errorf("%s (-want +got):\n%s", s.name, d)
-		}
-	}
+	playSteps(t, h, steps)
 	r := h.in(draftUpdate("s1", subagentUpdate(`,"sessionId":"c2","title":null,"state":{"state":"running"}`)))
 	want := []string{`{"type":"tool_call","session_id":"s1","tool_call_id":"c2","payload":{"kind":"subagent_task","status":"in_progress","subagent_task":{"status":"running","child_session_id":"c2"}}}`}
 	if d := cmp.Diff(want, eventLines(t, r.Events)); d != "" {
@@ -507,11 +499,7 @@ func TestSubagentUpdateCancellable(t *testing.T) {
 		return []string{`{"type":"` + typ + `","session_id":"s1","tool_call_id":"c1","payload":{"kind":"subagent_task","status":"in_progress","title":"Fix",` +
 			`"subagent_task":{"description":"Fix","status":"running","child_session_id":"c1"` + c + `}}}`}
 	}
-	steps := []struct {
-		name  string
-		frame []byte
-		want  []string
-	}{
+	steps := []subagentStep{
 		{"announced without a grant", update(`,"title":"Fix","capabilities":{},"state":{"state":"running"}`), card("tool_call", false)},
 		{"granted", update(`,"capabilities":{"cancel":{}}`), card("tool_call_update", true)},
 		{"granted again changes nothing", update(`,"capabilities":{"cancel":{}}`), nil},
@@ -522,12 +510,7 @@ func TestSubagentUpdateCancellable(t *testing.T) {
 		{"null capabilities withdraw it", update(`,"capabilities":null`), card("tool_call_update", false)},
 		{"withdrawn again changes nothing", update(`,"capabilities":{}`), nil},
 	}
-	for _, s := range steps {
-		r := h.in(s.frame)
-		if d := cmp.Diff(s.want, eventLines(t, r.Events), cmpopts.EquateEmpty()); d != "" {
-			t.Errorf("%s (-want +got):\n%s", s.name, d)
-		}
-	}
+	playSteps(t, h, steps)
 }
 
 // An update that clears nothing (a null cwd, a withdrawn grant the card
