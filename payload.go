@@ -22,10 +22,14 @@ const (
 	KindWakeup       = "wakeup"
 )
 
-// Tool call statuses: ACP's four plus cancelled.
+// Tool call statuses: ACP's four, and cancelled and paused, which the ACP
+// v2 draft adds. A paused tool call has started, is not running now, and
+// waits for something to resume it; it may go back to in_progress any
+// number of times (claude-agent-acp pauses a background workflow so).
 const (
 	StatusPending    = "pending"
 	StatusInProgress = "in_progress"
+	StatusPaused     = "paused"
 	StatusCompleted  = "completed"
 	StatusFailed     = "failed"
 	StatusCancelled  = "cancelled"

@@ -217,6 +217,11 @@ func (c *Conn) touchRun(s *session, u *frame.ToolUpdate, r Run) []Event {
 }
 
 // statusRank orders tool call statuses: a run's card never goes back.
+// Paused ranks after in_progress (a paused call has started: where these
+// merges apply, an update that came before its tool_call, in_progress
+// after paused is the older news) and before the ends, which it never
+// follows. No agent that has runs (Codex) pauses a tool call; a run's
+// card that resumed would need a rule of its own.
 func statusRank(s string) int {
 	switch s {
 	case "":
@@ -225,8 +230,10 @@ func statusRank(s string) int {
 		return 1
 	case StatusInProgress:
 		return 2
+	case StatusPaused:
+		return 3
 	}
-	return 3
+	return 4
 }
 
 // forwardStatus is next, unless it would move the status backwards.

@@ -297,7 +297,7 @@ func (c *Conn) toolEvent(typ string, k correlate.Key, p Payload) []Event {
 // title. Wrong types and unknown statuses are ignored.
 func mergeStandard(p Payload, u *frame.ToolUpdate) Payload {
 	s := u.Status.Str
-	for _, known := range [...]string{StatusPending, StatusInProgress, StatusCompleted, StatusFailed, StatusCancelled} {
+	for _, known := range [...]string{StatusPending, StatusInProgress, StatusCompleted, StatusFailed, StatusCancelled, StatusPaused} {
 		if s == known && u.Status.Type == gjson.String {
 			p.Status = known // not s: s views the caller's frame, which is only borrowed
 		}

@@ -171,18 +171,21 @@ func (t Task) state(p *acpdialect.Payload) {
 	} else {
 		return
 	}
-	if p.Status != acpdialect.StatusInProgress {
-		p.Monitor = endedMonitor(p.Monitor, t.ID, t.State)
+	if acpdialect.StatusEnded(p.Status) {
+		p.Monitor = endedMonitor(p.Monitor, t.ID, t.State) // a paused monitor has not ended
 	}
 }
 
-// Status maps a task state to a card status: running and paused are
-// in_progress, completed and failed themselves, stopped cancelled; any
-// other state is "".
+// Status maps a task state to a card status: running is in_progress,
+// paused, completed and failed themselves (paused as ACP v2's tool call
+// status: started, not running now, may run again), stopped cancelled;
+// any other state is "".
 func Status(state string) string {
 	switch state {
-	case "running", "paused":
+	case "running":
 		return acpdialect.StatusInProgress
+	case "paused":
+		return acpdialect.StatusPaused
 	case "completed":
 		return acpdialect.StatusCompleted
 	case "failed":

@@ -47,10 +47,14 @@ func TestTaskLate(t *testing.T) {
 			`{"ToolCallID":"call_bg","Alias":"thr_2:call_bg","Payload":{"kind":"","status":"failed","monitor":{"task_id":"thr_2:call_bg","event_count":0,"ended":true,"end_reason":"failed"}}}`},
 		{"codex state stopped", strings.Replace(codexState, "%s", "stopped", 1),
 			`{"ToolCallID":"call_bg","Alias":"thr_2:call_bg","Payload":{"kind":"","status":"cancelled","monitor":{"task_id":"thr_2:call_bg","event_count":0,"ended":true,"end_reason":"stopped"}}}`},
-		{"state running", `{"sessionUpdate":"async_task_state_update","asyncTaskId":"t","state":"paused"}`,
+		{"state running", `{"sessionUpdate":"async_task_state_update","asyncTaskId":"t","state":"running"}`,
 			`{"ToolCallID":"","Alias":"t","Payload":{"kind":"","status":"in_progress"}}`},
+		{"state paused", `{"sessionUpdate":"async_task_state_update","asyncTaskId":"t","state":"paused"}`,
+			`{"ToolCallID":"","Alias":"t","Payload":{"kind":"","status":"paused"}}`},
 		{"unknown state", `{"sessionUpdate":"async_task_state_update","asyncTaskId":"t","state":"queued"}`,
 			`{"ToolCallID":"","Alias":"t","Payload":{"kind":""}}`},
+		{"a paused monitor has not ended", `{"sessionUpdate":"async_task_spawned","asyncTaskId":"m","taskType":"monitor","description":"tail","state":"paused"}`,
+			`{"ToolCallID":"","Alias":"m","Payload":{"kind":"monitor","status":"paused","monitor":{"task_id":"m","command":"tail","event_count":0}}}`},
 		{"spawn names a state", `{"sessionUpdate":"async_task_spawned","asyncTaskId":"m","taskType":"monitor","description":"tail","state":"failed"}`,
 			`{"ToolCallID":"","Alias":"m","Payload":{"kind":"monitor","status":"failed","monitor":{"task_id":"m","command":"tail","event_count":0,"ended":true,"end_reason":"failed"}}}`},
 		{"progress summary and usage", `{"sessionUpdate":"async_task_progress","asyncTaskId":"t","summary":"502 on /login","usage":{"durationMs":5,"toolUses":2,"totalTokens":900},"toolCallId":"toolu_t"}`,
@@ -86,7 +90,7 @@ func TestTaskSummaryBound(t *testing.T) {
 
 // TestTaskStatus: the task states and the card status each is.
 func TestTaskStatus(t *testing.T) {
-	for state, want := range map[string]string{"running": acpdialect.StatusInProgress, "paused": acpdialect.StatusInProgress,
+	for state, want := range map[string]string{"running": acpdialect.StatusInProgress, "paused": acpdialect.StatusPaused,
 		"completed": acpdialect.StatusCompleted, "failed": acpdialect.StatusFailed, "stopped": acpdialect.StatusCancelled,
 		"stopping": "", "": "", "Completed": ""} {
 		if got := air.Status(state); got != want {

@@ -3,6 +3,7 @@ package claude_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -557,7 +558,7 @@ func TestCompactToolEvent(t *testing.T) {
 func TestAsyncTaskStates(t *testing.T) {
 	for _, tt := range []struct{ state, status string }{
 		{"running", acpdialect.StatusInProgress},
-		{"paused", acpdialect.StatusInProgress},
+		{"paused", acpdialect.StatusPaused},
 		{"completed", acpdialect.StatusCompleted},
 		{"failed", acpdialect.StatusFailed},
 		{"stopped", acpdialect.StatusCancelled},
@@ -565,7 +566,7 @@ func TestAsyncTaskStates(t *testing.T) {
 	} {
 		l := claude.HandleAsyncTask(gjson.Parse(`{"sessionUpdate":"async_task_state_update","asyncTaskId":"w","state":"` + tt.state + `"}`))
 		ended := l.Payload.Monitor != nil && l.Payload.Monitor.Ended
-		if l.Payload.Status != tt.status || ended != (tt.status != "" && tt.status != acpdialect.StatusInProgress) {
+		if l.Payload.Status != tt.status || ended != acpdialect.StatusEnded(tt.status) {
 			t.Errorf("state %s: status %q (ended %v), want %q", tt.state, l.Payload.Status, ended, tt.status)
 		}
 	}
@@ -970,4 +971,28 @@ func frameEvents(t *testing.T, frames ...string) []string {
 	t.Helper()
 	c := acpdialect.NewRegistry(claude.Dialect()).NewConn(acpdialect.Options{Agent: claude.ID})
 	return asJSON(t, feed(t, c, frames...))
+}
+
+// TestV2PausedWorkflow: a v2 client gets a background workflow's tool
+// call as paused while Claude Code pauses it, and in_progress again when
+// it resumes (claude-agent-acp 0.101.0, background-work.js taskPaused):
+// the card's status follows, ACP v2's paused.
+func TestV2PausedWorkflow(t *testing.T) {
+	frame := func(typ, fields string) string {
+		return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"` + typ +
+			`","toolCallId":"toolu_w"` + fields + `,"_meta":{"claudeCode":{"toolName":"Workflow"}}}}}`
+	}
+	got := frameEvents(t,
+		frame("tool_call", `,"title":"Workflow","kind":"other","status":"in_progress"`),
+		frame("tool_call_update", `,"status":"paused"`),
+		frame("tool_call_update", `,"status":"in_progress"`),
+		frame("tool_call_update", `,"status":"completed"`),
+	)
+	var statuses []string
+	for _, l := range got {
+		statuses = append(statuses, gjson.Get(l, "payload.status").Str)
+	}
+	if want := []string{"in_progress", "paused", "in_progress", "completed"}; !slices.Equal(statuses, want) {
+		t.Errorf("statuses %v, want %v:\n%s", statuses, want, strings.Join(got, "\n"))
+	}
 }
