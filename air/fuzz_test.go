@@ -84,12 +84,13 @@ func FuzzTask(f *testing.F) {
 	})
 	for _, s := range []string{`{}`, `null`, `[]`, claudeShellSpawn, claudeMonitor, codexSpawn,
 		`{"sessionUpdate":"async_task_progress","asyncTaskId":"t","summary":"\u00e9\ud800","usage":{"durationMs":1e400,"toolUses":-1,"totalTokens":"9"}}`,
-		`{"sessionUpdate":"async_task_state_update","asyncTaskId":"t","state":"stopped","toolCallId":"c"}`} {
+		`{"sessionUpdate":"async_task_state_update","asyncTaskId":"t","state":"stopped","toolCallId":"c"}`,
+		`{"sessionUpdate":"async_task_state_update","asyncTaskId":"m","state":"paused"}`} {
 		f.Add(s)
 	}
 	kinds := map[string]bool{"": true, acpdialect.KindShell: true, acpdialect.KindMonitor: true}
 	statuses := map[string]bool{"": true, acpdialect.StatusInProgress: true, acpdialect.StatusCompleted: true,
-		acpdialect.StatusFailed: true, acpdialect.StatusCancelled: true}
+		acpdialect.StatusFailed: true, acpdialect.StatusCancelled: true, acpdialect.StatusPaused: true}
 	f.Fuzz(func(t *testing.T, s string) {
 		if s == "" {
 			return
