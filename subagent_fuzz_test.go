@@ -27,8 +27,9 @@ var (
 	seqRunState = []string{"pendingInit", "running", "completed", "errored"}
 )
 
-// pick returns the element of list that the two bits of b at shift name.
-func pick(list []string, b byte, shift uint) string { return list[int(b>>shift)&3] }
+// pick returns the element of list that the bits of b from shift name,
+// modulo its length (the two bits at shift, for a list of four).
+func pick(list []string, b byte, shift uint) string { return list[int(b>>shift)%len(list)] }
 
 // seqBig is a text over the per-value cap of seqOpts (MaxBytes/16): a
 // card or half that holds it is cut, one whose id it is is not kept.
@@ -189,7 +190,7 @@ var seqDialects = []seqDialect{
 		case 7:
 			// A state may name the tool call a spawn did not: the task's
 			// card hands over to the tool call's.
-			st := pick([]string{"running", "completed", "failed", "stopped"}, b, 1)
+			st := pick([]string{"running", "completed", "failed", "stopped", "paused"}, b, 1)
 			tc := ""
 			if b&0x20 != 0 {
 				tc = fmt.Sprintf(`,"toolCallId":%q`, tool)

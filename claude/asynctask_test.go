@@ -209,3 +209,41 @@ func lastCards(t *testing.T, frames ...string) map[string]string {
 	}
 	return out
 }
+
+// TestMonitorPaused: a monitor, which runs past its tool call, shows its
+// pauses: a v2 client's tool call status paused (taskPaused) and in_progress
+// again, and AIR's async task state paused and running. An ended monitor
+// does not pause.
+func TestMonitorPaused(t *testing.T) {
+	status := func(s string) string {
+		return `{"_meta":{"claudeCode":{"toolName":"Monitor"}},"sessionUpdate":"tool_call_update","toolCallId":"toolu_mon_a","status":"` + s + `"}`
+	}
+	state := func(s string) string {
+		return `{"sessionUpdate":"async_task_state_update","asyncTaskId":"bmon_a","state":"` + s + `"}`
+	}
+	statuses := func(frames ...string) []string {
+		var out []string
+		for _, ev := range cardEvents(t, frames...) {
+			if ev.ToolCallID == "toolu_mon_a" {
+				out = append(out, ev.Payload.Status)
+			}
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name   string
+		frames []string
+		want   []string
+	}{
+		{"v2: the tool call's status", []string{monitorCall, monitorStarted, status("paused"), status("in_progress")},
+			[]string{"pending", "in_progress", "paused", "in_progress"}},
+		{"AIR: the task's state", []string{monitorCall, monitorStarted, state("paused"), state("running")},
+			[]string{"pending", "in_progress", "paused", "in_progress"}},
+		{"AIR: an ended monitor does not pause", []string{monitorCall, monitorStarted, state("completed"), state("paused")},
+			[]string{"pending", "in_progress", "completed"}},
+	} {
+		if got := statuses(tt.frames...); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: statuses %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -21,6 +21,11 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 		}
 	case acpdialect.KindMonitor:
 		ended := cur.Monitor != nil && cur.Monitor.Ended
+		if !ended && pauses(cur.Status, late.Status) {
+			// AIR's async task paused or resumed the monitor, which runs
+			// past its tool call: its card says so.
+			cur.Status, ok = late.Status, true
+		}
 		if m, merged := mergeMonitor(cur.Monitor, late.Monitor); merged {
 			cur.Monitor, ok = m, true
 			if !ended && m.Ended && acpdialect.StatusEnded(late.Status) {
@@ -72,4 +77,11 @@ func mergeInt(dst **int64, src *int64) {
 	if src != nil {
 		setInt(dst, *src, true)
 	}
+}
+
+// pauses reports whether a task's status next pauses a running card or
+// resumes a paused one.
+func pauses(cur, next string) bool {
+	return (cur == acpdialect.StatusInProgress && next == acpdialect.StatusPaused) ||
+		(cur == acpdialect.StatusPaused && next == acpdialect.StatusInProgress)
 }

@@ -46,7 +46,8 @@ func monitorCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect
 			m.TaskID = strings.Clone(id)
 		}
 	}
-	if m.TaskID != "" && !m.Ended && prev.Status != acpdialect.StatusFailed && prev.Status != acpdialect.StatusCancelled {
+	if m.TaskID != "" && !m.Ended && prev.Status != acpdialect.StatusFailed && prev.Status != acpdialect.StatusCancelled &&
+		prev.Status != acpdialect.StatusPaused { // a v2 client's paused monitor (taskPaused) is not running
 		prev.Status = acpdialect.StatusInProgress
 	}
 	if prev.Monitor == nil || !(acpdialect.Payload{Monitor: &m}).Equal(acpdialect.Payload{Monitor: prev.Monitor}) {

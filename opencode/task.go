@@ -303,8 +303,8 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 }
 
 // forward returns the card status after next, which never moves a card
-// back: a finished card keeps its status, and a running one does not go
-// back to pending.
+// back: a finished card keeps its status, and a running or paused one
+// does not go back to pending.
 func forward(cur, next string) string {
 	if next == "" {
 		return cur
@@ -312,7 +312,7 @@ func forward(cur, next string) string {
 	switch cur {
 	case acpdialect.StatusCompleted, acpdialect.StatusFailed, acpdialect.StatusCancelled:
 		return cur
-	case acpdialect.StatusInProgress:
+	case acpdialect.StatusInProgress, acpdialect.StatusPaused:
 		if next == acpdialect.StatusPending {
 			return cur
 		}
