@@ -125,8 +125,9 @@ func ReadSubagentUpdate(update gjson.Result) Late {
 	return l
 }
 
-// clearing is the fields a subagent_update sets to null: the RFD's patch
-// semantics, where null clears what an earlier update reported.
+// clearing is the fields a subagent_update clears: the RFD's patch
+// semantics, where null clears what an earlier update reported, and
+// capabilities without cancel withdraw the grant.
 type clearing uint8
 
 const (
@@ -135,8 +136,9 @@ const (
 	clearCancel // capabilities without cancel: the grant is withdrawn
 )
 
-// readSubagentUpdate is ReadSubagentUpdate, and reports which of the
-// fields the Conn clears are null.
+// readSubagentUpdate is ReadSubagentUpdate, and reports which fields the
+// update clears (null, or a withdrawn cancel grant), which the Conn
+// applies.
 func readSubagentUpdate(update gjson.Result) (_ Late, nulls clearing) {
 	var st SubagentTask
 	var sub, sid, name, task, title, desc, cwd, state, stop, msg string
