@@ -783,6 +783,9 @@ func (c *Conn) invalidAround(frame string, start, end int) bool {
 // Tool calls, the hot case, go straight to their merge.
 func (c *Conn) fastUpdate(f fastUpdate) Result {
 	kind, sid, update := scan.UnsafeString(f.kind), scan.UnsafeString(f.sid), gjson.Parse(scan.UnsafeString(f.update))
+	if kind == UpdateState {
+		return Result{Events: c.stateUpdate(sid, c.d.update(kind), update)}
+	}
 	if h := c.d.update(kind); h != nil && !toolKind(kind) {
 		// The dialect reads the update itself; a kind of its own is
 		// quarantined.

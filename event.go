@@ -54,7 +54,7 @@ type Event struct {
 // Object is the object of a session-level event: *Question, *Plan,
 // *Todos, *Image, *Models, *Commands, *Usage, *ContextWindow,
 // *Capabilities, *Message, *Compaction, *Permission, *ProviderError,
-// *AuthStatus, *SessionInfo or *Config. The set is the package's, like the
+// *AuthStatus, *SessionInfo, *Config or *State. The set is the package's, like the
 // event types; each is written in the JSON under its own name.
 type Object interface {
 	objectName() string // its JSON name: the event type that carries it
@@ -107,6 +107,7 @@ var objectKinds = []struct {
 	{"auth_status", func() Object { return new(AuthStatus) }},
 	{"session_info", func() Object { return new(SessionInfo) }},
 	{"config", func() Object { return new(Config) }},
+	{"state", func() Object { return new(State) }},
 }
 
 // eventFields is Event without its methods, for the JSON encoding.

@@ -57,6 +57,9 @@ func TestEventObjectJSON(t *testing.T) {
 			`{"type":"session_info","session_info":{"title":"T","archived":false}}`},
 		{"config", acpdialect.Event{Type: acpdialect.EventConfig, Object: &acpdialect.Config{Options: json.RawMessage(`[{"id":"model"}]`)}},
 			`{"type":"config","config":{"options":[{"id":"model"}]}}`},
+		{"state", acpdialect.Event{Type: acpdialect.EventState, SessionID: "s1", Object: &acpdialect.State{State: acpdialect.StateIdle, StopReason: "end_turn",
+			Background: []acpdialect.BackgroundWork{{Type: "tool_call", ID: "t1"}}}},
+			`{"type":"state","session_id":"s1","state":{"state":"idle","stop_reason":"end_turn","background":[{"type":"tool_call","id":"t1"}]}}`},
 		{"subagent card", acpdialect.Event{Type: acpdialect.EventToolCallUpdate, Agent: "claude", SessionID: "s1", ToolCallID: "c1",
 			Payload: &acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusFailed, Title: "Explore",
 				SubagentTask: &acpdialect.SubagentTask{Description: "Explore", Status: acpdialect.SubagentFailed, ChildSessionID: "c1",
@@ -83,7 +86,7 @@ func TestEventObjectJSON(t *testing.T) {
 				back.Image() != nil, back.Models() != nil, back.Commands() != nil, back.Usage() != nil,
 				back.ContextWindow() != nil, back.Capabilities() != nil, back.Message() != nil,
 				back.Compaction() != nil, back.Permission() != nil, back.ProviderError() != nil,
-				back.AuthStatus() != nil, back.SessionInfo() != nil, back.Config() != nil} {
+				back.AuthStatus() != nil, back.SessionInfo() != nil, back.Config() != nil, back.State() != nil} {
 				if set {
 					n++
 				}

@@ -122,7 +122,7 @@ func (c *Conn) wantsUpdate(kind string) bool {
 // wants is wantsUpdate for a kind whose handler h (or nil) was looked up.
 func wants(kind string, h *Update) bool {
 	switch kind {
-	case "tool_call", "tool_call_update", "available_commands_update", UpdateSubagent, UpdateSessionMessage:
+	case "tool_call", "tool_call_update", "available_commands_update", UpdateSubagent, UpdateSessionMessage, UpdateState:
 		return true
 	}
 	return h != nil

@@ -83,6 +83,9 @@ func (c *Conn) handle(sid string, u *frame.ToolUpdate, h *Update) []Event {
 	if u.Kind == "available_commands_update" {
 		return c.commands(sid, u.Raw)
 	}
+	if u.Kind == UpdateState {
+		return c.stateUpdate(sid, h, u.Raw)
+	}
 	if h != nil && !toolKind(u.Kind) {
 		return c.vendorUpdate(sid, h, u.Raw)
 	}

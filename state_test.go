@@ -1,0 +1,197 @@
+package acpdialect_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"unsafe"
+
+	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/dialects"
+	"github.com/acpdialect/acpdialect/internal/testwire"
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
+)
+
+func stateUpdate(fields string) string {
+	return `{"sessionUpdate":"state_update"` + fields + `}`
+}
+
+// StateEvent reads the draft's state, the stop reason of an idle state,
+// and the background list: nil when not reported or malformed, empty when
+// nothing runs.
+func TestStateEvent(t *testing.T) {
+	tool := acpdialect.BackgroundWork{Type: "tool_call", ID: "toolu_1"}
+	for _, c := range []struct {
+		name, update string
+		want         *acpdialect.State // nil: no event
+	}{
+		{"running, no list", `,"state":"running"`, &acpdialect.State{State: "running"}},
+		{"idle with its stop reason and usage", `,"state":"idle","stopReason":"end_turn","usage":{"inputTokens":3}`,
+			&acpdialect.State{State: "idle", StopReason: "end_turn"}},
+		{"a stop reason beside another state is not read", `,"state":"running","stopReason":"end_turn"`, &acpdialect.State{State: "running"}},
+		{"requires action", `,"state":"requires_action","background":null`, &acpdialect.State{State: "requires_action"}},
+		{"an empty list: nothing runs", `,"state":"idle","background":[]`, &acpdialect.State{State: "idle", Background: []acpdialect.BackgroundWork{}}},
+		{"every kind of item", `,"state":"idle","background":[{"type":"terminal","terminalId":"toolu_b"},{"type":"tool_call","toolCallId":"toolu_1","_meta":{"x":1}},{"type":"subagent","sessionId":"c1"},{"type":"_claude/task","taskId":"t9","description":"Watch the logs"}]`,
+			&acpdialect.State{State: "idle", Background: []acpdialect.BackgroundWork{
+				{Type: "terminal", ID: "toolu_b"}, tool, {Type: "subagent", ID: "c1"},
+				{Type: "_claude/task", ID: "t9", Description: "Watch the logs"},
+			}}},
+		{"an item of the agent's own without ids", `,"state":"unknown","background":[{"type":"_acme/job"}]`,
+			&acpdialect.State{State: "unknown", Background: []acpdialect.BackgroundWork{{Type: "_acme/job"}}}},
+		{"a standard item's description is not read", `,"state":"running","background":[{"type":"tool_call","toolCallId":"toolu_1","description":"x"}]`,
+			&acpdialect.State{State: "running", Background: []acpdialect.BackgroundWork{tool}}},
+		{"the first of a repeated key counts", `,"state":"idle","state":"running","background":[{"type":"tool_call","toolCallId":"toolu_1","toolCallId":"x"}],"background":[]`,
+			&acpdialect.State{State: "idle", Background: []acpdialect.BackgroundWork{tool}}},
+		{"escaped strings are decoded", `,"state":"idle","background":[{"type":"_claude/task","taskId":"t\u0031","description":"a \"b\""}]`,
+			&acpdialect.State{State: "idle", Background: []acpdialect.BackgroundWork{{Type: "_claude/task", ID: "t1", Description: `a "b"`}}}},
+		{"a list that is not an array", `,"state":"running","background":{"type":"terminal"}`, &acpdialect.State{State: "running"}},
+		{"an item that is not an object", `,"state":"running","background":[{"type":"tool_call","toolCallId":"toolu_1"},"t2"]`, &acpdialect.State{State: "running"}},
+		{"an item without a type", `,"state":"running","background":[{"toolCallId":"toolu_1"}]`, &acpdialect.State{State: "running"}},
+		{"an item with an empty type", `,"state":"running","background":[{"type":"","taskId":"t"}]`, &acpdialect.State{State: "running"}},
+		{"an item with a type that is no string", `,"state":"running","background":[{"type":7}]`, &acpdialect.State{State: "running"}},
+		{"a tool call item without its id", `,"state":"running","background":[{"type":"tool_call","terminalId":"b"}]`, &acpdialect.State{State: "running"}},
+		{"a subagent item whose id is no string", `,"state":"running","background":[{"type":"subagent","sessionId":3}]`, &acpdialect.State{State: "running"}},
+		{"a list beside a state of the agent's own", `,"state":"_acme/busy","background":[]`, &acpdialect.State{State: "_acme/busy"}},
+		{"no state", `,"stopReason":"end_turn"`, nil},
+		{"a state that is no string", `,"state":{"state":"idle"}`, nil},
+		{"an empty state", `,"state":""`, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ev := acpdialect.StateEvent(gjson.Parse(stateUpdate(c.update)))
+			if c.want == nil {
+				if ev != nil {
+					t.Fatalf("got %+v, want no event", ev)
+				}
+				return
+			}
+			if ev == nil || ev.Type != acpdialect.EventState {
+				t.Fatalf("got %+v, want a state event", ev)
+			}
+			if d := cmp.Diff(c.want, ev.State()); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+			if (c.want.Background == nil) != (ev.State().Background == nil) {
+				t.Errorf("background nil %v, want %v", ev.State().Background == nil, c.want.Background == nil)
+			}
+		})
+	}
+}
+
+// In the JSON, a list not reported is absent and an empty one is [].
+func TestStateJSON(t *testing.T) {
+	for _, c := range []struct {
+		st   acpdialect.State
+		want string
+	}{
+		{acpdialect.State{State: "running"}, `{"type":"state","state":{"state":"running"}}`},
+		{acpdialect.State{State: "idle", StopReason: "end_turn", Background: []acpdialect.BackgroundWork{}},
+			`{"type":"state","state":{"state":"idle","stop_reason":"end_turn","background":[]}}`},
+		{acpdialect.State{State: "idle", Background: []acpdialect.BackgroundWork{{Type: "_claude/task", ID: "t1", Description: "d"}}},
+			`{"type":"state","state":{"state":"idle","background":[{"type":"_claude/task","id":"t1","description":"d"}]}}`},
+	} {
+		st := c.st
+		b, err := json.Marshal(acpdialect.Event{Type: acpdialect.EventState, Object: &st})
+		if err != nil || string(b) != c.want {
+			t.Errorf("got %s, %v, want %s", b, err, c.want)
+		}
+		var back acpdialect.Event
+		if err := json.Unmarshal(b, &back); err != nil || !cmp.Equal(back.State(), &st) || (back.State().Background == nil) != (st.Background == nil) {
+			t.Errorf("%s read back as %+v, %v", b, back.State(), err)
+		}
+	}
+}
+
+// Every connection reads state_update, in either frame layout; a
+// dialect's own entries for the kind add their events after the state
+// (Claude's turn summary from an idle state's usage).
+func TestStateUpdateConn(t *testing.T) {
+	idle := stateUpdate(`,"state":"idle","stopReason":"end_turn","usage":{"inputTokens":3,"outputTokens":4,"totalTokens":7},"background":[{"type":"tool_call","toolCallId":"w1"}]`)
+	state := `"session_id":"s1","state":{"state":"idle","stop_reason":"end_turn","background":[{"type":"tool_call","id":"w1"}]}}`
+	late := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"update":` + idle + `,"sessionId":"s1"}}`)
+	const claudeAgent = "@agentclientprotocol/claude-agent-acp"
+	for _, c := range []struct {
+		name, agent string
+		frame       []byte
+		types       []string
+		want        string // the state event
+	}{
+		{"unknown agent", "some-agent", draftUpdate("s1", idle), []string{"state"}, `{"type":"state",` + state},
+		{"unknown agent, update before the session id", "some-agent", late, []string{"state"}, `{"type":"state",` + state},
+		{"claude", claudeAgent, draftUpdate("s1", idle), []string{"state", "usage"}, `{"type":"state","agent":"claude",` + state},
+		{"claude, update before the session id", claudeAgent, late, []string{"state", "usage"}, `{"type":"state","agent":"claude",` + state},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// draftConn, with the capabilities event Claude's initialize gives.
+			h := newHarness(t, dialects.Registry(), acpdialect.Options{})
+			req, resp := testwire.Initialize(1, c.agent)
+			h.out(req)
+			h.in(resp)
+			h.session(2, "s1")
+			h.out(testwire.Prompt(3, "s1", "go"))
+			r := h.in(c.frame)
+			var types []string
+			for _, e := range r.Events {
+				types = append(types, e.Type)
+			}
+			if d := cmp.Diff(c.types, types); d != "" {
+				t.Fatalf("event types (-want +got):\n%s", d)
+			}
+			if got := eventLines(t, r.Events)[0]; got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+			if r.Quarantine {
+				t.Error("a standard kind is quarantined")
+			}
+		})
+	}
+}
+
+func FuzzStateEvent(f *testing.F) {
+	for _, s := range []string{
+		stateUpdate(`,"state":"running"`),
+		stateUpdate(`,"state":"idle","stopReason":"end_turn","usage":{"inputTokens":3},"background":[]`),
+		stateUpdate(`,"state":"idle","background":[{"type":"terminal","terminalId":"b"},{"type":"tool_call","toolCallId":"t"},{"type":"subagent","sessionId":"c"},{"type":"_claude/task","taskId":"k","description":"d"}]`),
+		stateUpdate(`,"state":"requires_action","background":[{"type":"tool_call"}]`),
+		stateUpdate(`,"state":"_x","background":[1]`),
+		stateUpdate(`,"state":"idle","background":[{"type":"_a","taskId":"t\u0031"}`),
+		`[]`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 {
+			return
+		}
+		// As FuzzReadSubagentUpdate: the input views itself, so that a
+		// string the event keeps of it shows once it is overwritten.
+		in := append([]byte(nil), b...)
+		got := acpdialect.StateEvent(gjson.Parse(unsafe.String(&in[0], len(in))))
+		again := acpdialect.StateEvent(gjson.ParseBytes(b))
+		if (got == nil) != (again == nil) || got != nil && !cmp.Equal(got.State(), again.State()) {
+			t.Fatalf("not pure: %+v then %+v", got, again)
+		}
+		if got == nil {
+			return
+		}
+		want, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range in {
+			in[i] = 'Z'
+		}
+		if now, _ := json.Marshal(got); !bytes.Equal(now, want) {
+			t.Fatalf("the event views the frame:\n%s\n%s", want, now)
+		}
+		st := got.State()
+		if st.State == "" {
+			t.Fatal("a state event without a state")
+		}
+		for _, w := range st.Background {
+			if w.Type == "" || (w.Type == "terminal" || w.Type == "tool_call" || w.Type == "subagent") && (w.ID == "" || w.Description != "") {
+				t.Fatalf("an item that should have made the list malformed: %+v", w)
+			}
+		}
+	})
+}
