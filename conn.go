@@ -252,6 +252,7 @@ type Conn struct {
 	d        *Dialect
 	base     *Dialect // d before the agent's version refined it (Dialect.ForVersion)
 	fixed    bool     // the dialect was named explicitly
+	v2       bool     // the agent answered initialize as ACP v2 does (info)
 	repeated []string // the update kinds d lists more than once (see Update)
 	sessions map[string]*session
 	last     *session // the session touched last, if it has not ended: most frames name it again
@@ -304,7 +305,10 @@ type session struct {
 	// forgotten counts those of turns no longer tracked (MaxRequests):
 	// the next turn end ends them too.
 	forgotten int
-	lastTurn  uint64 // seq of the latest turn start
+	// accepted counts those of turns an ACP v2 agent answered when it
+	// accepted the prompt: they end when its state goes idle (idle).
+	accepted int
+	lastTurn uint64 // seq of the latest turn start
 	// epoch changes (to a new seq) when the session goes from idle to busy
 	// and at every turn end: a card made in one epoch takes a sweeping
 	// dialect's late metadata only in that epoch. A prompt queued behind
@@ -316,7 +320,14 @@ type session struct {
 	// child session of: its tool calls nest under that card.
 	parent correlate.Key
 	// marked is the dialect's session mark (Update.Mark).
-	marked  bool
+	marked bool
+	// idle says the agent's last state_update since the last prompt
+	// went out was idle: a prompt accepted after it has ended already.
+	idle bool
+	// lists says a state_update reported the session's background work:
+	// the agent then reports each piece's end itself, and the Conn ends
+	// none at a turn's end.
+	lists   bool
 	loading int // session/load requests awaiting their response: history replays
 	// requests counts the tracked client requests made in it (request.created
 	// is its created): at its end those only it could use go (endRequests).
@@ -911,6 +922,7 @@ func (c *Conn) turnStart(s *session) {
 	}
 	s.turns++
 	s.lastTurn = c.seq
+	s.idle = false // an idle state now would be this turn's
 }
 
 // requestOverhead is what a tracked request costs beyond its strings: its
@@ -1140,7 +1152,9 @@ func (c *Conn) response(v frameView) (Result, error) {
 	var ended []Event // cards the response ends
 	switch r.method {
 	case "initialize":
-		c.identify(v.agentInfo())
+		info, v2 := v.agentInfo()
+		c.v2 = v2
+		c.identify(info)
 	case "session/new":
 		// gjson's path looks in every result object for a sessionId: the
 		// first one's is the usual case.
@@ -1158,7 +1172,7 @@ func (c *Conn) response(v frameView) (Result, error) {
 		c.loaded(r)
 		ended = c.endBackground(c.sessions[r.session], EndSessionRestart)
 	case "session/prompt":
-		ended = c.turnEnd(r)
+		ended = c.turnEnd(r, c.v2 && accepts(v))
 	}
 	if r.note != nil {
 		if rw := c.d.rewrite(r.method); rw != nil {
@@ -1222,16 +1236,30 @@ func (c *Conn) callResult(v frameView, r request) []Event {
 }
 
 // agentInfo returns the initialize result's agent info object: ACP v1
-// says agentInfo; the v2 draft says info. The frame is valid: gjson.Get(v.s,
-// "result") reads the same result.
-func (v *frameView) agentInfo() gjson.Result {
+// says agentInfo; the v2 draft says info, and v2 reports that the agent
+// named itself so. The frame is valid: gjson.Get(v.s, "result") reads the
+// same result.
+func (v *frameView) agentInfo() (info gjson.Result, v2 bool) {
 	if v.checked {
 		if v.in.agentInfo != "" {
-			return scan.Result(v.in.agentInfo)
+			return scan.Result(v.in.agentInfo), false
 		}
-		return scan.Result(v.in.info)
+		return scan.Result(v.in.info), v.in.info != ""
 	}
-	return frame.First(scan.Result(v.resultMember()), "agentInfo", "info")
+	res := scan.Result(v.resultMember())
+	if info := frame.Get(res, "agentInfo"); info.Exists() {
+		return info, false
+	}
+	info = frame.Get(res, "info")
+	return info, info.Exists()
+}
+
+// accepts reports whether a session/prompt response only accepts the
+// prompt: a result without stopReason, as the ACP v2 draft answers
+// ({messageId}). The turn goes on until the session's state is idle.
+func accepts(v frameView) bool {
+	res := gjson.Get(v.s, "result")
+	return res.IsObject() && !frame.Get(res, "stopReason").Exists()
 }
 
 // resultSessionID returns the first result object's sessionId.
@@ -1283,25 +1311,51 @@ func agentNames(info gjson.Result) (name, title, version string) {
 }
 
 // turnEnd ends the turn of a session/prompt request, unless its session
-// ended (and maybe began again) since: a stale response ends nothing.
-func (c *Conn) turnEnd(r request) []Event {
+// ended (and maybe began again) since: a stale response ends nothing. A
+// response that only accepted the prompt (ACP v2) ends it only if the
+// session went idle already; else its idle state ends it (idleState).
+func (c *Conn) turnEnd(r request, accepted bool) []Event {
 	s := c.madeIn(r)
 	if s == nil {
 		return nil
 	}
-	sid := s.id
+	if accepted && !s.idle {
+		s.accepted++
+		return nil
+	}
 	s.turns = max(s.turns-1-s.forgotten, 0)
 	s.forgotten = 0
+	return c.turnOver(s)
+}
+
+// idleState ends the turns of session s that an ACP v2 agent accepted,
+// and those no longer tracked, when its state goes idle: no foreground
+// work is left.
+func (c *Conn) idleState(s *session) []Event {
+	s.idle = true
+	if s.accepted == 0 && s.forgotten == 0 {
+		return nil // a repeated idle, or one on a connection that answers turns
+	}
+	s.turns = max(s.turns-s.accepted-s.forgotten, 0)
+	s.accepted, s.forgotten = 0, 0
+	return c.turnOver(s)
+}
+
+// turnOver is what follows a turn's end in session s: the session's
+// mark goes, and once no turn is left its awaited requests are due and
+// its background cards end, unless the agent reports their ends itself
+// (session.lists).
+func (c *Conn) turnOver(s *session) []Event {
 	s.marked = false // a mark tells the turn that set it (Update.Mark)
 	if s.turns == 0 {
-		c.dueNow(sid) // the agent stopped: it waits for no answer
+		c.dueNow(s.id) // the agent stopped: it waits for no answer
 	}
 	c.seq++
 	s.epoch = c.seq
 	if c.d != nil && c.d.SweepAtTurnEnd {
-		c.pending.SweepSession(sid)
+		c.pending.SweepSession(s.id)
 	}
-	if s.turns > 0 {
+	if s.turns > 0 || s.lists {
 		return nil // a queued prompt goes on: its background work too
 	}
 	return c.endBackground(s, EndExited)

@@ -179,10 +179,8 @@ func readWork(r *frame.Reader) (BackgroundWork, bool) {
 	return w, true
 }
 
-// stateEntry is how the Conn reads state_update on every connection.
-var stateEntry = Update{Kind: UpdateState, Standard: true, Event: StateEvent}
-
-// stateUpdate handles a state_update on any connection: its state event,
+// stateUpdate handles a state_update on any connection: the cards an
+// idle state ends with the turns it ends (idleState), its state event,
 // then the events of the dialect's own entries for the kind (h, or nil),
 // such as Claude's turn summary from an idle state's usage.
 func (c *Conn) stateUpdate(sid string, h *Update, u gjson.Result) []Event {
@@ -191,7 +189,19 @@ func (c *Conn) stateUpdate(sid string, h *Update, u gjson.Result) []Event {
 		c.stats.Malformed++
 		return nil
 	}
-	out := c.updateEvent(s, &stateEntry, u, nil)
+	var out []Event
+	if ev := StateEvent(u); ev != nil {
+		ev.Agent, ev.SessionID = c.Agent(), s.id
+		st := ev.State()
+		s.lists = s.lists || st.Background != nil
+		switch st.State {
+		case StateIdle:
+			out = c.idleState(s)
+		case StateRunning, StateRequiresAction:
+			s.idle = false
+		}
+		out = append(out, *ev)
+	}
 	if h != nil {
 		out = append(out, c.vendorUpdate(sid, h, u)...)
 	}

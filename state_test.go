@@ -3,6 +3,7 @@ package acpdialect_test
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -120,6 +121,8 @@ func TestStateUpdateConn(t *testing.T) {
 		{"unknown agent, update before the session id", "some-agent", late, []string{"state"}, `{"type":"state",` + state},
 		{"claude", claudeAgent, draftUpdate("s1", idle), []string{"state", "usage"}, `{"type":"state","agent":"claude",` + state},
 		{"claude, update before the session id", claudeAgent, late, []string{"state", "usage"}, `{"type":"state","agent":"claude",` + state},
+		{"grok, whose dialect keeps session state", "grok", draftUpdate("s1", idle), []string{"state"}, `{"type":"state","agent":"grok",` + state},
+		{"cursor", "cursor-agent", late, []string{"state"}, `{"type":"state","agent":"cursor",` + state},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// draftConn, with the capabilities event Claude's initialize gives.
@@ -194,4 +197,53 @@ func FuzzStateEvent(f *testing.F) {
 			}
 		}
 	})
+}
+
+// An ACP v2 agent answers a prompt when it accepts it ({messageId}); the
+// turn ends when the session's state goes idle. Its background cards end
+// then, unless a state reported the session's background list: the agent
+// then ends each piece itself. A v1 agent's answer ends the turn, as does
+// a v2 answer with a stop reason, or an acceptance after the idle state.
+func TestStateIdleEndsAcceptedTurn(t *testing.T) {
+	const (
+		v1init   = `<{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"bg"}}}`
+		v2init   = `<{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"info":{"name":"bg"}}}`
+		prompt   = `>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+		monitor  = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","status":"completed","rawInput":{"task":"m1"}}}}`
+		accepted = `<{"jsonrpc":"2.0","id":1,"result":{"messageId":"u1"}}`
+		empty    = `<{"jsonrpc":"2.0","id":1,"result":{}}`
+		stopped  = `<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`
+		running  = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"running"}}}`
+		idle     = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}}`
+		listed   = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn","background":[{"type":"tool_call","toolCallId":"t1"}]}}}`
+	)
+	init := `>{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2}}`
+	for _, c := range []struct {
+		name   string
+		frames []string
+		ends   []int // the frames whose events end a monitor
+	}{
+		{"v2: the idle state ends the turn", []string{init, v2init, prompt, monitor, accepted, running, idle, idle}, []int{6}},
+		{"v2: idle before the acceptance", []string{init, v2init, prompt, monitor, idle, accepted}, []int{5}},
+		{"v2: an answer with a stop reason", []string{init, v2init, prompt, monitor, stopped, idle}, []int{4}},
+		{"v2: a reported list leaves the ends to the agent", []string{init, v2init, prompt, monitor, accepted, listed, idle}, nil},
+		{"v2: a later prompt's acceptance after the last idle waits for its own", []string{init, v2init, prompt, monitor, accepted, idle,
+			strings.Replace(prompt, `"id":1`, `"id":2`, 1), strings.Replace(monitor, "t1", "t2", 1), strings.Replace(accepted, `"id":1`, `"id":2`, 1), idle}, []int{5, 9}},
+		{"v1: an answer without a stop reason still ends the turn", []string{init, v1init, prompt, monitor, empty}, []int{4}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn := acpdialect.NewRegistry(background()).NewConn(acpdialect.Options{Agent: "bg"})
+			var ends []int
+			for i, f := range c.frames {
+				for _, line := range feedFrames(t, conn, f) {
+					if strings.Contains(line, `"end_reason":"exited"`) {
+						ends = append(ends, i)
+					}
+				}
+			}
+			if !cmp.Equal(ends, c.ends) {
+				t.Errorf("frames %v ended a card, want %v", ends, c.ends)
+			}
+		})
+	}
 }
