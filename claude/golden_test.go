@@ -213,6 +213,17 @@ func TestGoldenSemantics(t *testing.T) {
 				`"mcp_tool":{"server":"docs","tool":"search__v2","arguments":{"q":"acp"},"output":"3 hits"}`},
 			[]string{`"compaction":{"compaction_id":"cmp_idle","status":"completed","trigger":"auto","pre_tokens":150000`},
 			[]string{`autonomous-turn`, `Claude is working`}},
+		// Hand-written: a v2 client's background work in 0.101.0: the
+		// lists on state_update, a monitor ended by its own final status,
+		// not by the turn's end.
+		{"v2-background-work-0.101",
+			[]string{`"tool_call_id":"toolu_mon","payload":{"kind":"monitor","status":"completed","title":"Watch API errors","tool":{"name":"Monitor"},"monitor":{"task_id":"bmon1","command":"tail -f api.log | grep ERROR","event_count":0,"ended":true,"end_reason":"completed"}}`},
+			[]string{`"session_id":"sess-bg","state":{"state":"idle","stop_reason":"end_turn","background":[{"type":"tool_call","id":"toolu_mon"},{"type":"_claude/task","id":"t7f2","description":"Index the repository"}]}}`,
+				`"session_id":"sess-bg","state":{"state":"running","background":[]}}`,
+				`"session_id":"sess-bg","state":{"state":"idle","background":[]}}`,
+				`"tool_call_id":"toolu_mon","payload":{"kind":"monitor","status":"paused"`,
+				`"usage":{"turn":true,"input_tokens":1200,"output_tokens":80,"total_tokens":1280}`},
+			[]string{`"end_reason":"exited"`}},
 		// Live through the tap, 0.101.0, signed out, an AIR client: the
 		// account status, and a prompt refused with -32000 and no typed
 		// record.

@@ -32,7 +32,9 @@ const EndCompleted = "completed"
 // monitorCall merges a Monitor update: rawInput's command, and the
 // registration ("Monitor started (task <id>, timeout <ms>ms)"), which gives
 // the task id. A registered monitor that has not ended is running, whatever
-// status its tool call reports.
+// status its tool call reports, until a later update without the
+// registration gives it a final status: its task ended so (end reason
+// completed, failed or cancelled).
 func monitorCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect.Payload {
 	prev.Kind = acpdialect.KindMonitor
 	var m acpdialect.Monitor
@@ -41,10 +43,16 @@ func monitorCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect
 	}
 	cmd, _ := readShellInput(u.RawInput)
 	set(&m.Command, cmd)
-	if m.TaskID == "" {
-		if id, ok := registeredTask(u); ok {
-			m.TaskID = strings.Clone(id)
-		}
+	id, registers := registeredTask(u)
+	if m.TaskID == "" && registers {
+		m.TaskID = strings.Clone(id)
+	} else if status := frame.Str(u.Status); m.TaskID != "" && !registers && !m.Ended && acpdialect.StatusEnded(status) {
+		// A v2 client's monitor: claude-agent-acp 0.101.0 reports its
+		// registration in_progress and its task's end as the tool call's
+		// final status, in a later update of its own (background-work.js,
+		// withRunningToolCall and taskEnded). A v1 client gets completed
+		// with the registration, while the watch goes on.
+		m.Ended, m.EndReason = true, status
 	}
 	if m.TaskID != "" && !m.Ended && prev.Status != acpdialect.StatusFailed && prev.Status != acpdialect.StatusCancelled &&
 		prev.Status != acpdialect.StatusPaused { // a v2 client's paused monitor (taskPaused) is not running

@@ -221,9 +221,18 @@ func (t *turnState) response(f replay.Frame, r row, dst []row) []row {
 	}
 	switch method {
 	case "session/prompt":
-		r.what, r.text = "end_turn", "stop_reason="+word(res.Get("stopReason").String())+" "+scalars(res.Get("usage"))
+		if stop := res.Get("stopReason"); stop.Exists() || !res.IsObject() {
+			r.what, r.text = "end_turn", "stop_reason="+word(stop.String())+" "+scalars(res.Get("usage"))
+		} else {
+			// ACP v2 answers when it accepts the prompt; its state row
+			// (idle) shows the turn's end.
+			r.what, r.text = "accepted", scalars(res)
+		}
 	case "initialize":
 		info := res.Get("agentInfo")
+		if !info.Exists() {
+			info = res.Get("info") // ACP v2's name for it
+		}
 		r.what, r.text = "agent", scalars(info)
 	case "session/new", "session/load":
 		// A load's result has no sessionId: the request named it.

@@ -315,3 +315,37 @@ func replayFrames(t *testing.T, frames [][]byte) string {
 	}
 	return out
 }
+
+// TestViewV2Turn: an ACP v2 agent names itself in info, answers a prompt
+// when it accepts it, and ends the turn with its idle state, whose
+// background list the state rows show.
+func TestViewV2Turn(t *testing.T) {
+	update := func(u string) []byte {
+		return []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + u + `}}`)
+	}
+	frames := [][]byte{
+		[]byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2}}`),
+		[]byte(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"info":{"name":"some-agent","version":"2.0.0"}}}`),
+		tw.Prompt(1, "s1", "Watch the log"),
+		update(`{"sessionUpdate":"state_update","state":"running","background":[{"type":"tool_call","toolCallId":"t1"}]}`),
+		[]byte(`{"jsonrpc":"2.0","id":1,"result":{"messageId":"u1"}}`),
+		update(`{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn","background":[]}`),
+		update(`{"sessionUpdate":"state_update","state":"requires_action"}`),
+	}
+	out := replayFrames(t, frames)
+	got := squash(out)
+	for _, w := range []string{
+		`2 agent - name=some-agent version=2.0.0`,
+		`4 state s1 state=running background=1 tool_call:t1`,
+		`5 accepted s1 messageId=u1`,
+		`6 state s1 state=idle stop_reason=end_turn background=0`,
+		`7 state s1 state=requires_action`,
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("view lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "end_turn s1") {
+		t.Errorf("an acceptance shown as the turn's end:\n%s", out)
+	}
+}

@@ -315,6 +315,8 @@ func objectText(ev acpdialect.Event) string {
 		out = append(out, ids...)
 	case ev.Permission() != nil:
 		out = append(out, permissionText(ev.Permission())...)
+	case ev.State() != nil:
+		out = append(out, stateText(ev.State())...)
 	case ev.Commands() != nil:
 		items := ev.Commands().Items
 		names := make([]string, len(items))
@@ -332,6 +334,23 @@ func objectText(ev acpdialect.Event) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// stateText is a work state, its stop reason, and its background list
+// when reported: its length, then each item as type:id.
+func stateText(st *acpdialect.State) []string {
+	out := []string{"state=" + token(st.State)}
+	if st.StopReason != "" {
+		out = append(out, "stop_reason="+token(st.StopReason))
+	}
+	if st.Background == nil {
+		return out
+	}
+	out = append(out, "background="+strconv.Itoa(len(st.Background)))
+	for _, w := range st.Background {
+		out = append(out, token(w.Type)+":"+token(orDash(w.ID)))
+	}
+	return out
 }
 
 // objectFields is an object's scalar members as k=v and its lists as
