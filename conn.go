@@ -795,7 +795,7 @@ func (c *Conn) invalidAround(frame string, start, end int) bool {
 func (c *Conn) fastUpdate(f fastUpdate) Result {
 	kind, sid, update := scan.UnsafeString(f.kind), scan.UnsafeString(f.sid), gjson.Parse(scan.UnsafeString(f.update))
 	if kind == UpdateState {
-		return Result{Events: c.stateUpdate(sid, c.d.update(kind), update)}
+		return Result{Events: c.stateUpdate(sid, c.d.update(kind), update), Quarantine: true}
 	}
 	if h := c.d.update(kind); h != nil && !toolKind(kind) {
 		// The dialect reads the update itself; a kind of its own is

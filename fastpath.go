@@ -130,8 +130,13 @@ func wants(kind string, h *Update) bool {
 
 // quarantines reports whether a session/update kind, whose handler h (or
 // nil) was looked up, is one the SDKs do not know: a dialect's own kind
-// (its entry decides), or a draft kind every connection reads.
+// (its entry decides), or a draft kind every connection reads, such as
+// ACP v2's state_update, which an SDK before v2 misreads as a
+// session_info_update.
 func quarantines(kind string, h *Update) bool {
+	if kind == UpdateState {
+		return true
+	}
 	if h != nil {
 		return !h.Standard
 	}

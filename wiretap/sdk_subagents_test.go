@@ -17,7 +17,8 @@ import (
 // shapes of subagent_update and the child's session_message reach the
 // client on the quarantine method, handled, params as sent, in order with
 // the standard frames around them, which reach the SDK as they were; and
-// the child's card and its nested tool call reach OnEvent.
+// the child's card and its nested tool call reach OnEvent. So does ACP
+// v2's state_update, which the SDK would read as a session_info_update.
 func TestSDKSubagentDraftQuarantine(t *testing.T) {
 	for _, agent := range []string{"some-new-agent", "cursor-agent", "@agentclientprotocol/claude-agent-acp", "codex-acp", "grok-build"} {
 		t.Run(agent, func(t *testing.T) {
@@ -38,6 +39,7 @@ func TestSDKSubagentDraftQuarantine(t *testing.T) {
 				upd(h.sid, map[string]any{"sessionUpdate": "subagent_update", "sessionId": "child-1", "state": map[string]any{"state": "idle", "stopReason": "end_turn"}}),
 				upd(h.sid, map[string]any{"sessionUpdate": "subagent_update", "subagentSessionId": "child-2", "state": "cancelled"}),
 				chunk(h.sid, "b"),
+				upd(h.sid, map[string]any{"sessionUpdate": "state_update", "state": "running", "background": []any{map[string]any{"type": "subagent", "sessionId": "child-1"}}}),
 			}
 			h.send(frames...)
 			end()
@@ -46,11 +48,11 @@ func TestSDKSubagentDraftQuarantine(t *testing.T) {
 			}
 			log, ext := h.client.calls()
 			q := "ext:" + wiretap.QuarantineMethod + ":"
-			want := strings.Join([]string{"chunk:a", q, q, "tool_call:run-1", q, q, q, "chunk:b"}, " ")
+			want := strings.Join([]string{"chunk:a", q, q, "tool_call:run-1", q, q, q, "chunk:b", q}, " ")
 			if got := strings.Join(log, " "); got != want {
 				t.Fatalf("client saw %s\nwant      %s", got, want)
 			}
-			quarantined := []int{1, 2, 4, 5, 6}
+			quarantined := []int{1, 2, 4, 5, 6, 8}
 			if len(ext) != len(quarantined) {
 				t.Fatalf("extension calls %+v", ext)
 			}
@@ -63,10 +65,17 @@ func TestSDKSubagentDraftQuarantine(t *testing.T) {
 				t.Fatalf("stats %+v", st)
 			}
 			cards := map[string]*acpdialect.Payload{}
+			var state *acpdialect.State
 			for _, ev := range h.rec.all() {
 				if ev.Payload != nil {
 					cards[ev.ToolCallID] = ev.Payload
 				}
+				if ev.State() != nil {
+					state = ev.State()
+				}
+			}
+			if state == nil || state.State != acpdialect.StateRunning || len(state.Background) != 1 || state.Background[0].ID != "child-1" {
+				t.Fatalf("state %+v", state)
 			}
 			if c := cards["child-1"]; c == nil || c.SubagentTask == nil || c.SubagentTask.ChildSessionID != "child-1" ||
 				c.Status != acpdialect.StatusCompleted || c.SubagentTask.Status != acpdialect.SubagentCompleted {

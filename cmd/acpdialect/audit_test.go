@@ -24,6 +24,7 @@ func TestAudit(t *testing.T) {
 		tw.Request(7, "cursor/teleport", map[string]any{}),
 		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "hi"}}),
 		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "mood_update"}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "state_update", "state": "idle"}),
 	}
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	var b strings.Builder
@@ -54,6 +55,7 @@ func TestAudit(t *testing.T) {
 		"update subagent_spawned":             {audit.Read, 1, 3},
 		"update agent_message_chunk":          {audit.Standard, 1, 7},
 		"update mood_update":                  {audit.Unknown, 1, 8},
+		"update state_update":                 {audit.Standard, 1, 9},
 		"meta _meta.cursor.toolCallId":        {audit.Read, 1, 3},
 		"meta _meta.cursor.brandNew":          {audit.Unknown, 1, 3},
 		"meta _meta.parameterizedModelPicker": {audit.Ignored, 1, 1},

@@ -268,4 +268,6 @@ var standardUpdate = map[string]bool{
 	"usage_update": true, "compaction_update": true,
 	// The subagents RFD's kinds, which the Conn reads on every connection.
 	acpdialect.UpdateSubagent: true, acpdialect.UpdateSessionMessage: true,
+	// ACP v2's work state, which the Conn reads on every connection too.
+	acpdialect.UpdateState: true,
 }
