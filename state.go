@@ -10,7 +10,7 @@ import (
 // the work stopped, and the work that runs on in the background as a
 // complete snapshot (its prompt lifecycle's "Background work").
 // claude-agent-acp sends it to a v2 client, with background lists from
-// 0.101.0 (its background-work.js). The Conn reads it on every
+// 0.100.0 (its background-work.js). The Conn reads it on every
 // connection, whatever the dialect, and a dialect's own entries for it
 // add their events after the state. The SDKs before v2 do not know the
 // kind (acp-go-sdk v0.13.0 reads any unknown kind as a
