@@ -170,9 +170,9 @@ type Result struct {
 	Awaiting bool
 	// Quarantine says the frame is a session/update of a kind of the
 	// dialect's own, or of a draft kind every connection reads
-	// (UpdateSubagent, UpdateSessionMessage): the SDKs do not know it and
-	// would misread it, so wiretap hands it to the client on a "_" method
-	// instead.
+	// (UpdateSubagent, UpdateSessionMessage, UpdateState): the SDKs do not
+	// know it and would misread it, so wiretap hands it to the client on a
+	// "_" method instead.
 	Quarantine bool
 	// Wire, unless nil, says the frame does not go on as it is: a
 	// dialect rewrote it (see Rewrite), or it is the agent's echo of the
@@ -306,9 +306,11 @@ type session struct {
 	// the next turn end ends them too.
 	forgotten int
 	// accepted counts those of turns an ACP v2 agent answered when it
-	// accepted the prompt: they end when its state goes idle (idle).
-	accepted int
-	lastTurn uint64 // seq of the latest turn start
+	// accepted the prompt: they end when its state goes idle
+	// (stateChange). finished counts idle states that ended a prompt
+	// whose acceptance is still to come: it ends at its acceptance.
+	accepted, finished int
+	lastTurn           uint64 // seq of the latest turn start
 	// epoch changes (to a new seq) when the session goes from idle to busy
 	// and at every turn end: a card made in one epoch takes a sweeping
 	// dialect's late metadata only in that epoch. A prompt queued behind
@@ -321,9 +323,10 @@ type session struct {
 	parent correlate.Key
 	// marked is the dialect's session mark (Update.Mark).
 	marked bool
-	// idle says the agent's last state_update since the last prompt
-	// went out was idle: a prompt accepted after it has ended already.
-	idle bool
+	// idle says the last state the agent reported was idle: another idle
+	// is a repeat, no new end. working says it reported another state
+	// since the last prompt went out: an idle then ends work.
+	idle, working bool
 	// lists says a state_update reported the session's background work:
 	// the agent then reports each piece's end itself, and the Conn ends
 	// none at a turn's end.
@@ -922,7 +925,7 @@ func (c *Conn) turnStart(s *session) {
 	}
 	s.turns++
 	s.lastTurn = c.seq
-	s.idle = false // an idle state now would be this turn's
+	s.working = false // an idle now, after work, would end this turn
 }
 
 // requestOverhead is what a tracked request costs beyond its strings: its
@@ -1312,32 +1315,56 @@ func agentNames(info gjson.Result) (name, title, version string) {
 
 // turnEnd ends the turn of a session/prompt request, unless its session
 // ended (and maybe began again) since: a stale response ends nothing. A
-// response that only accepted the prompt (ACP v2) ends it only if the
-// session went idle already; else its idle state ends it (idleState).
+// response that only accepted the prompt (ACP v2) ends it only if an
+// idle state ended it already; else its idle state will (stateChange).
 func (c *Conn) turnEnd(r request, accepted bool) []Event {
 	s := c.madeIn(r)
 	if s == nil {
 		return nil
 	}
-	if accepted && !s.idle {
-		s.accepted++
-		return nil
+	if accepted {
+		if s.finished == 0 {
+			s.accepted++
+			return nil
+		}
+		s.finished--
 	}
 	s.turns = max(s.turns-1-s.forgotten, 0)
 	s.forgotten = 0
 	return c.turnOver(s)
 }
 
-// idleState ends the turns of session s that an ACP v2 agent accepted,
-// and those no longer tracked, when its state goes idle: no foreground
-// work is left.
-func (c *Conn) idleState(s *session) []Event {
-	s.idle = true
-	if s.accepted == 0 && s.forgotten == 0 {
-		return nil // a repeated idle, or one on a connection that answers turns
+// stateChange takes a work state of session s (ACP v2) and ends the turns
+// an idle state ends. Only a change to idle ends any: a repeated idle is
+// no new end. It ends the turns the agent accepted; with none accepted,
+// and work reported since the last prompt went out, those no longer
+// tracked (whose acceptance would not be seen), else the prompt whose
+// acceptance is still to come, at its acceptance. An idle with no work
+// reported since the last prompt (a snapshot) ends none.
+func (c *Conn) stateChange(s *session, state string) []Event {
+	if state != StateIdle {
+		s.idle, s.working = false, true // unknown and own states are not idle either
+		return nil
 	}
-	s.turns = max(s.turns-s.accepted-s.forgotten, 0)
-	s.accepted, s.forgotten = 0, 0
+	if s.idle {
+		return nil
+	}
+	s.idle = true
+	switch {
+	case s.accepted > 0:
+		s.turns = max(s.turns-s.accepted, 0)
+		s.accepted = 0
+	case !s.working:
+		return nil
+	case s.forgotten > 0:
+		s.turns = max(s.turns-s.forgotten, 0)
+		s.forgotten = 0
+	case s.turns > s.finished:
+		s.finished++
+		return nil
+	default:
+		return nil
+	}
 	return c.turnOver(s)
 }
 

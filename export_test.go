@@ -27,3 +27,13 @@ func ReadSubagentUpdateNulls(update gjson.Result) (l Late, cwdNull, titleNull, n
 	l, nulls := readSubagentUpdate(update)
 	return l, nulls&clearCwd != 0, nulls&clearTitle != 0, nulls&clearCancel != 0
 }
+
+// Turns reports how many turns of session sid the Conn counts as going on
+// (-1 for a session it does not track): TestStateIdleEndsAcceptedTurn
+// checks that a turn whose cards the agent ends itself did end.
+func (c *Conn) Turns(sid string) int {
+	if s := c.sessions[sid]; s != nil {
+		return s.turns
+	}
+	return -1
+}

@@ -183,7 +183,7 @@ func readWork(r *frame.Reader) (BackgroundWork, bool) {
 }
 
 // stateUpdate handles a state_update on any connection: the cards an
-// idle state ends with the turns it ends (idleState), its state event,
+// idle state ends with the turns it ends (stateChange), its state event,
 // then the events of the dialect's own entries for the kind (h, or nil),
 // such as Claude's turn summary from an idle state's usage.
 func (c *Conn) stateUpdate(sid string, h *Update, u gjson.Result) []Event {
@@ -197,13 +197,7 @@ func (c *Conn) stateUpdate(sid string, h *Update, u gjson.Result) []Event {
 		ev.Agent, ev.SessionID = c.Agent(), s.id
 		st := ev.State()
 		s.lists = s.lists || st.Background != nil
-		switch st.State {
-		case StateIdle:
-			out = c.idleState(s)
-		case StateRunning, StateRequiresAction:
-			s.idle = false
-		}
-		out = append(out, *ev)
+		out = append(c.stateChange(s, st.State), *ev)
 	}
 	if h != nil {
 		out = append(out, c.vendorUpdate(sid, h, u)...)

@@ -200,39 +200,66 @@ func FuzzStateEvent(f *testing.F) {
 }
 
 // An ACP v2 agent answers a prompt when it accepts it ({messageId}); the
-// turn ends when the session's state goes idle. Its background cards end
-// then, unless a state reported the session's background list: the agent
-// then ends each piece itself. A v1 agent's answer ends the turn, as does
-// a v2 answer with a stop reason, or an acceptance after the idle state.
+// turn ends when the session's state changes to idle (a repeated idle is
+// no new end). Its background cards end then, unless a state reported the
+// session's background list: the agent then ends each piece itself. A v1
+// agent's answer ends the turn, as does a v2 answer with a stop reason,
+// or an acceptance after the idle that followed the prompt's work.
 func TestStateIdleEndsAcceptedTurn(t *testing.T) {
+	upd := func(sid, u string) string {
+		return `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + sid + `","update":` + u + `}}`
+	}
+	prompt := func(id string) string {
+		return `>{"jsonrpc":"2.0","id":` + id + `,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+	}
+	accept := func(id string) string {
+		return `<{"jsonrpc":"2.0","id":` + id + `,"result":{"messageId":"u` + id + `"}}`
+	}
+	monitor := func(id string) string {
+		return upd("s1", `{"sessionUpdate":"tool_call","toolCallId":"`+id+`","status":"completed","rawInput":{"task":"m-`+id+`"}}`)
+	}
 	const (
-		v1init   = `<{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"bg"}}}`
-		v2init   = `<{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"info":{"name":"bg"}}}`
-		prompt   = `>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
-		monitor  = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","status":"completed","rawInput":{"task":"m1"}}}}`
-		accepted = `<{"jsonrpc":"2.0","id":1,"result":{"messageId":"u1"}}`
-		empty    = `<{"jsonrpc":"2.0","id":1,"result":{}}`
-		stopped  = `<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`
-		running  = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"running"}}}`
-		idle     = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}}`
-		listed   = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn","background":[{"type":"tool_call","toolCallId":"t1"}]}}}`
+		init    = `>{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2}}`
+		v1init  = `<{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"bg"}}}`
+		v2init  = `<{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"info":{"name":"bg"}}}`
+		empty   = `<{"jsonrpc":"2.0","id":1,"result":{}}`
+		stopped = `<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`
 	)
-	init := `>{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2}}`
+	var (
+		running = upd("s1", `{"sessionUpdate":"state_update","state":"running"}`)
+		unknown = upd("s1", `{"sessionUpdate":"state_update","state":"unknown"}`)
+		idle    = upd("s1", `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`)
+		again   = upd("s1", `{"sessionUpdate":"state_update","state":"idle"}`)
+		listed  = upd("s1", `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn","background":[{"type":"tool_call","toolCallId":"t1"}]}`)
+	)
+	v2 := func(frames ...string) []string { return append([]string{init, v2init}, frames...) }
 	for _, c := range []struct {
 		name   string
 		frames []string
-		ends   []int // the frames whose events end a monitor
+		ends   []int // the frames whose events end a monitor, one entry per card
+		turns  int   // the turns going on at the end
+		max    int   // Options.MaxRequests, if set
 	}{
-		{"v2: the idle state ends the turn", []string{init, v2init, prompt, monitor, accepted, running, idle, idle}, []int{6}},
-		{"v2: idle before the acceptance", []string{init, v2init, prompt, monitor, idle, accepted}, []int{5}},
-		{"v2: an answer with a stop reason", []string{init, v2init, prompt, monitor, stopped, idle}, []int{4}},
-		{"v2: a reported list leaves the ends to the agent", []string{init, v2init, prompt, monitor, accepted, listed, idle}, nil},
-		{"v2: a later prompt's acceptance after the last idle waits for its own", []string{init, v2init, prompt, monitor, accepted, idle,
-			strings.Replace(prompt, `"id":1`, `"id":2`, 1), strings.Replace(monitor, "t1", "t2", 1), strings.Replace(accepted, `"id":1`, `"id":2`, 1), idle}, []int{5, 9}},
-		{"v1: an answer without a stop reason still ends the turn", []string{init, v1init, prompt, monitor, empty}, []int{4}},
+		{"v2: the idle state ends the turn", v2(prompt("1"), monitor("t1"), accept("1"), running, idle, again), []int{6}, 0, 0},
+		{"v2: idle after the work, before the acceptance", v2(prompt("1"), monitor("t1"), running, idle, accept("1")), []int{6}, 0, 0},
+		{"v2: an idle with no work since the prompt is a snapshot", v2(prompt("1"), idle, accept("1"), monitor("t1"), running, idle), []int{7}, 0, 0},
+		{"v2: an answer with a stop reason", v2(prompt("1"), monitor("t1"), stopped, running, idle), []int{4}, 0, 0},
+		{"v2: a reported list leaves the ends to the agent", v2(prompt("1"), monitor("t1"), accept("1"), running, listed), nil, 0, 0},
+		{"v2: a queued prompt accepted before its work", v2(prompt("1"), running, accept("1"), monitor("t1"), prompt("2"), idle, accept("2"), running, monitor("t2"), idle),
+			[]int{11, 11}, 0, 0},
+		{"v2: a repeated idle between a prompt and its acceptance", v2(prompt("1"), accept("1"), running, idle, prompt("2"), again, accept("2"), running, monitor("t2"), idle),
+			[]int{11}, 0, 0},
+		{"v2: a repeated idle after an acceptance", v2(prompt("1"), running, accept("1"), idle, prompt("2"), accept("2"), again, running, monitor("t2"), idle),
+			[]int{11}, 0, 0},
+		{"v2: unknown is not idle", v2(prompt("1"), again, unknown, accept("1"), monitor("t1"), idle), []int{7}, 0, 0},
+		{"v2: a prompt no longer tracked ends at the idle after its work", v2(prompt("1"), running, accept("1"), monitor("t1"), prompt("2"),
+			`>{"jsonrpc":"2.0","id":10,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"a"}}`,
+			`>{"jsonrpc":"2.0","id":11,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"b"}}`,
+			idle, running, accept("2"), monitor("t2"), idle), []int{13, 13}, 0, 2},
+		{"v1: an answer without a stop reason still ends the turn", []string{init, v1init, prompt("1"), monitor("t1"), empty}, []int{4}, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			conn := acpdialect.NewRegistry(background()).NewConn(acpdialect.Options{Agent: "bg"})
+			conn := acpdialect.NewRegistry(background()).NewConn(acpdialect.Options{Agent: "bg", MaxRequests: c.max})
 			var ends []int
 			for i, f := range c.frames {
 				for _, line := range feedFrames(t, conn, f) {
@@ -243,6 +270,9 @@ func TestStateIdleEndsAcceptedTurn(t *testing.T) {
 			}
 			if !cmp.Equal(ends, c.ends) {
 				t.Errorf("frames %v ended a card, want %v", ends, c.ends)
+			}
+			if n := conn.Turns("s1"); n != c.turns {
+				t.Errorf("%d turns go on, want %d", n, c.turns)
 			}
 		})
 	}

@@ -82,8 +82,9 @@ func Dialect() *acpdialect.Dialect {
 			{Kind: "tool_call_update", Standard: true, Event: CompactToolEvent},
 			// The ACP v2 draft ends a turn with state_update idle and its
 			// usage: the turn summary, after the state event every
-			// connection gets (the Conn quarantines the kind).
-			{Kind: "state_update", Event: StateEvent},
+			// connection gets (the Conn quarantines the kind, Standard
+			// as ACP's kinds are).
+			{Kind: "state_update", Standard: true, Event: StateEvent},
 			// AIR's typed failures (package air); the dialect reads
 			// nothing else of session_info_update.
 			{Kind: "session_info_update", Standard: true, Event: air.UpdateEvent},

@@ -46,13 +46,15 @@ func monitorCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect
 	id, registers := registeredTask(u)
 	if m.TaskID == "" && registers {
 		m.TaskID = strings.Clone(id)
-	} else if status := frame.Str(u.Status); m.TaskID != "" && !registers && !m.Ended && acpdialect.StatusEnded(status) {
+	} else if end := finalStatus(u.Status); m.TaskID != "" && !registers && !m.Ended && end != "" {
 		// A v2 client's monitor: claude-agent-acp 0.101.0 reports its
 		// registration in_progress and its task's end as the tool call's
 		// final status, in a later update of its own (background-work.js,
 		// withRunningToolCall and taskEnded). A v1 client gets completed
-		// with the registration, while the watch goes on.
-		m.Ended, m.EndReason = true, status
+		// with the registration, while the watch goes on, and no later
+		// status (taskEnded reaches only clients with background lists,
+		// which only v2 has).
+		m.Ended, m.EndReason = true, end
 	}
 	if m.TaskID != "" && !m.Ended && prev.Status != acpdialect.StatusFailed && prev.Status != acpdialect.StatusCancelled &&
 		prev.Status != acpdialect.StatusPaused { // a v2 client's paused monitor (taskPaused) is not running
@@ -62,6 +64,23 @@ func monitorCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect
 		prev.Monitor = frame.Keep(m)
 	}
 	return prev
+}
+
+// finalStatus returns a tool call status that ends the call, as the
+// package's constant (the frame is only borrowed), or "".
+func finalStatus(status gjson.Result) string {
+	if status.Type != gjson.String {
+		return ""
+	}
+	switch status.Str {
+	case acpdialect.StatusCompleted:
+		return acpdialect.StatusCompleted
+	case acpdialect.StatusFailed:
+		return acpdialect.StatusFailed
+	case acpdialect.StatusCancelled:
+		return acpdialect.StatusCancelled
+	}
+	return ""
 }
 
 // registeredTask reads the task id of a Monitor registration from

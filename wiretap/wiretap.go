@@ -65,7 +65,7 @@ type Stats struct {
 	Oversize      uint64 `json:"oversize"`       // frames over MaxFrame passed uninspected, both directions
 	Outbound      uint64 `json:"outbound"`       // whole client frames fed to the Conn
 	Unaliased     uint64 `json:"unaliased"`      // client frames whose "_" alias was removed
-	Quarantined   uint64 `json:"quarantined"`    // of Renamed, updates of a dialect's own kind moved to QuarantineMethod
+	Quarantined   uint64 `json:"quarantined"`    // of Renamed, updates of a dialect's own kind, or of a draft kind every connection reads, moved to QuarantineMethod
 	Rewritten     uint64 `json:"rewritten"`      // agent frames replaced by the dialect's rewrite (a response turned back)
 	Echoes        uint64 `json:"echoes"`         // agent frames dropped as the echo of the user's prompt
 	Redirected    uint64 `json:"redirected"`     // client frames sent to the agent in another form
@@ -147,9 +147,9 @@ func New(conn *acpdialect.Conn, opts Options) *Tap {
 
 // QuarantineMethod is the method a session/update of a kind of the
 // dialect's own (Cursor's subagent_spawned), or of a draft kind every
-// connection reads (acpdialect.UpdateSubagent, identified agent or not),
-// reaches the client on: the SDK would otherwise turn it into a message
-// chunk or an empty update. It arrives at HandleExtensionMethod, in order
+// connection reads (acpdialect.UpdateSubagent, acpdialect.UpdateState,
+// identified agent or not), reaches the client on: the SDK would otherwise
+// turn it into a message chunk or an empty update. It arrives at HandleExtensionMethod, in order
 // with the other notifications, with the update's params as they were
 // sent, and HandleExtension reports it handled.
 const QuarantineMethod = "_session/update"

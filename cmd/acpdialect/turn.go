@@ -24,6 +24,10 @@ type turnState struct {
 	requests    map[string]request       // client request id -> what it asked
 	permissions map[string]permissionReq // permission request id -> its session and options
 	depths      map[string]int           // tool call id -> depth
+	// v2 says the agent answered initialize as ACP v2 does (info, not
+	// agentInfo), as the Conn decides: its prompt answers may only
+	// accept the prompt.
+	v2 bool
 }
 
 const (
@@ -221,7 +225,7 @@ func (t *turnState) response(f replay.Frame, r row, dst []row) []row {
 	}
 	switch method {
 	case "session/prompt":
-		if stop := res.Get("stopReason"); stop.Exists() || !res.IsObject() {
+		if stop := res.Get("stopReason"); stop.Exists() || !res.IsObject() || !t.v2 {
 			r.what, r.text = "end_turn", "stop_reason="+word(stop.String())+" "+scalars(res.Get("usage"))
 		} else {
 			// ACP v2 answers when it accepts the prompt; its state row
@@ -232,6 +236,7 @@ func (t *turnState) response(f replay.Frame, r row, dst []row) []row {
 		info := res.Get("agentInfo")
 		if !info.Exists() {
 			info = res.Get("info") // ACP v2's name for it
+			t.v2 = info.Exists()
 		}
 		r.what, r.text = "agent", scalars(info)
 	case "session/new", "session/load":

@@ -348,4 +348,10 @@ func TestViewV2Turn(t *testing.T) {
 	if strings.Contains(out, "end_turn s1") {
 		t.Errorf("an acceptance shown as the turn's end:\n%s", out)
 	}
+	// A v1 agent's answer ends its turn, whatever it holds.
+	req, resp := tw.Initialize(0, "some-agent")
+	v1 := squash(replayFrames(t, [][]byte{req, resp, tw.Prompt(1, "s1", "go"), []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)}))
+	if !strings.Contains(v1, "4 end_turn s1") {
+		t.Errorf("a v1 answer without a stop reason is not the turn's end:\n%s", v1)
+	}
 }
