@@ -205,7 +205,18 @@ var seqDialects = []seqDialect{
 // a chunk, or a plain tool call in any session, children's included.
 func seqCommon(a, b byte, id int) ([]byte, bool) {
 	sid, tool := pick(seqSessions, a, 0), pick(seqTools, a, 4)
-	switch b % 5 {
+	switch b % 7 {
+	case 5:
+		// ACP v2's work state, with a background list when a's top bit is
+		// set; an idle ends the turns a v2 agent accepted.
+		list := ""
+		if a&0x80 != 0 {
+			list = fmt.Sprintf(`,"background":[{"type":"tool_call","toolCallId":%q}]`, tool)
+		}
+		return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"state_update","state":%q%s}`, pick(seqWorkStates, a, 1), list)), false
+	case 6:
+		// A v2 agent's acceptance of one of the last few requests.
+		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"messageId":"m"}}`, id-1-int(a>>6)), false
 	case 0:
 		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":%q,"prompt":[]}}`, id, sid), true
 	case 1:
@@ -230,6 +241,9 @@ func seqCommon(a, b byte, id int) ([]byte, bool) {
 	return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":%q,"status":"completed"}`, tool)), false
 }
 
+// seqWorkStates are the states seqCommon's state_update reports.
+var seqWorkStates = []string{acpdialect.StateRunning, acpdialect.StateIdle, acpdialect.StateRequiresAction, acpdialect.StateIdle, acpdialect.StateUnknown}
+
 var seqOpts = acpdialect.Options{
 	MaxBytes:     correlate.MinBudget,
 	Pending:      correlate.Limits{PerSession: 2, Total: 4},
@@ -243,6 +257,9 @@ var seqOpts = acpdialect.Options{
 
 // seqSeeds: each dialect's subagent told in order and out of it.
 var seqSeeds = [][]byte{
+	// An ACP v2 Cursor connection: a prompt accepted, running, a tool
+	// call, idle, then unknown with a background list.
+	{0x80, 7, 0, 0, 7, 0, 6, 7, 0, 5, 0, 0, 0, 7, 0x02, 5, 7, 0x80, 5},
 	// Cursor: Task tool call, cursor/task, spawn, state; then the state first.
 	{0, 0, 0x00, 0, 1, 0x00, 1, 2, 0x00, 1, 3, 0x00, 2, 3, 0x00, 2, 7, 0x00, 0},
 	{0, 3, 0x00, 2, 2, 0x00, 1, 0, 0x00, 0, 1, 0x00, 1, 7, 0x0c, 1},
@@ -299,6 +316,11 @@ func FuzzSubagentFrames(f *testing.F) {
 		opts := seqOpts
 		opts.Agent = d.agent
 		v := &seqView{t: t, c: dialects.Registry().NewConn(opts), cards: map[[2]string]*acpdialect.Payload{}, stale: seqNamesParents[d.agent]}
+		if prog[0]&0x80 != 0 {
+			// An ACP v2 agent: its prompt answers may only accept.
+			v.feed([]byte(`{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"protocolVersion":2}}`), true)
+			v.feed([]byte(`{"jsonrpc":"2.0","id":9,"result":{"protocolVersion":2,"info":{"name":"`+d.agent+`"}}}`), false)
+		}
 		id := 10
 		v.feed(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`, id), true)
 		ops := prog[1:]
