@@ -324,9 +324,11 @@ type session struct {
 	// marked is the dialect's session mark (Update.Mark).
 	marked bool
 	// idle says the last state the agent reported was idle: another idle
-	// is a repeat, no new end. working says it reported another state
-	// since the last prompt went out: an idle then ends work.
-	idle, working bool
+	// is a repeat, no new end. working says the spell of work since the
+	// last idle began while a prompt awaited its answer: it may be that
+	// prompt's, and its idle may end the prompt before its acceptance.
+	// stated says a state came at all.
+	idle, working, stated bool
 	// lists says a state_update reported the session's background work:
 	// the agent then reports each piece's end itself, and the Conn ends
 	// none at a turn's end.
@@ -925,7 +927,6 @@ func (c *Conn) turnStart(s *session) {
 	}
 	s.turns++
 	s.lastTurn = c.seq
-	s.working = false // an idle now, after work, would end this turn
 }
 
 // requestOverhead is what a tracked request costs beyond its strings: its
@@ -1008,6 +1009,11 @@ func (c *Conn) forgetTurn(r request) {
 	}
 	if s := c.madeIn(r); s != nil && s.turns > s.forgotten {
 		s.forgotten++
+		if s.finished > 0 {
+			// Its idle came already: it now ends with the next turn end,
+			// as the forgotten do.
+			s.finished--
+		}
 	}
 }
 
@@ -1324,9 +1330,16 @@ func (c *Conn) turnEnd(r request, accepted bool) []Event {
 	}
 	if accepted {
 		if s.finished == 0 {
-			s.accepted++
+			// The prompts no longer tracked are older: they were accepted
+			// before this one, and end with it.
+			s.accepted += 1 + s.forgotten
+			s.forgotten = 0
 			return nil
 		}
+		s.finished--
+	} else if s.finished > 0 {
+		// A refusal (or any answer of v1's) of a prompt an idle ended
+		// already: that end is this one's, not a later prompt's.
 		s.finished--
 	}
 	s.turns = max(s.turns-1-s.forgotten, 0)
@@ -1336,16 +1349,22 @@ func (c *Conn) turnEnd(r request, accepted bool) []Event {
 
 // stateChange takes a work state of session s (ACP v2) and ends the turns
 // an idle state ends. Only a change to idle ends any: a repeated idle is
-// no new end. It ends the turns the agent accepted; with none accepted,
-// and work reported since the last prompt went out, those no longer
-// tracked (whose acceptance would not be seen), else the prompt whose
-// acceptance is still to come, at its acceptance. An idle with no work
-// reported since the last prompt (a snapshot) ends none.
+// no new end. It ends the turns the agent accepted. With none accepted, an
+// idle that ends a spell of work begun while a prompt awaited its answer
+// ends the prompts no longer tracked (whose acceptance would not be seen),
+// else the oldest prompt still unanswered, at its answer (finished). Work
+// begun before any prompt awaited an answer (the agent's own, or a
+// resumed session's) ends none.
 func (c *Conn) stateChange(s *session, state string) []Event {
 	if state != StateIdle {
-		s.idle, s.working = false, true // unknown and own states are not idle either
+		if s.idle || !s.stated {
+			// A spell of work begins (unknown and own states are work too).
+			s.working = s.turns-s.accepted-s.finished > 0
+		}
+		s.idle, s.stated = false, true
 		return nil
 	}
+	s.stated = true
 	if s.idle {
 		return nil
 	}

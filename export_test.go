@@ -1,6 +1,8 @@
 package acpdialect
 
 import (
+	"fmt"
+
 	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/tidwall/gjson"
 )
@@ -36,4 +38,16 @@ func (c *Conn) Turns(sid string) int {
 		return s.turns
 	}
 	return -1
+}
+
+// TurnsBroken reports a session whose turn counts disagree: more turns
+// accepted, ended early or forgotten than go on. FuzzSubagentFrames
+// checks it after every frame.
+func (c *Conn) TurnsBroken() string {
+	for id, s := range c.sessions {
+		if s.accepted < 0 || s.finished < 0 || s.forgotten < 0 || s.accepted+s.finished+s.forgotten > s.turns {
+			return fmt.Sprintf("%s: turns %d, accepted %d, finished %d, forgotten %d", id, s.turns, s.accepted, s.finished, s.forgotten)
+		}
+	}
+	return ""
 }

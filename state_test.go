@@ -203,8 +203,17 @@ func FuzzStateEvent(f *testing.F) {
 // turn ends when the session's state changes to idle (a repeated idle is
 // no new end). Its background cards end then, unless a state reported the
 // session's background list: the agent then ends each piece itself. A v1
-// agent's answer ends the turn, as does a v2 answer with a stop reason,
-// or an acceptance after the idle that followed the prompt's work.
+// agent's answer ends the turn, as does a v2 answer with a stop reason, a
+// refusal, or an acceptance after the idle that ended the prompt's work.
+// Work that began before a prompt went out (Claude's own cycles, a resumed
+// session's) is not the prompt's. The orders are claude-agent-acp's and
+// codex-acp's, and the draft's others.
+//
+// Known limits, none of which these agents show: an agent that accepts a
+// queued prompt at once and goes idle between the two prompts' work ends
+// both turns at that idle; one that sends no running leaves each turn
+// after the first to the next change to idle; and a connection whose
+// initialize the Conn did not see is taken as v1.
 func TestStateIdleEndsAcceptedTurn(t *testing.T) {
 	upd := func(sid, u string) string {
 		return `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"` + sid + `","update":` + u + `}}`
@@ -215,23 +224,29 @@ func TestStateIdleEndsAcceptedTurn(t *testing.T) {
 	accept := func(id string) string {
 		return `<{"jsonrpc":"2.0","id":` + id + `,"result":{"messageId":"u` + id + `"}}`
 	}
+	empty := func(id string) string { return `<{"jsonrpc":"2.0","id":` + id + `,"result":{}}` }
+	stopped := func(id string) string { return `<{"jsonrpc":"2.0","id":` + id + `,"result":{"stopReason":"end_turn"}}` }
+	refuse := func(id string) string {
+		return `<{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32800,"message":"cancelled"}}`
+	}
 	monitor := func(id string) string {
 		return upd("s1", `{"sessionUpdate":"tool_call","toolCallId":"`+id+`","status":"completed","rawInput":{"task":"m-`+id+`"}}`)
 	}
+	st := func(sid, s string) string { return upd(sid, `{"sessionUpdate":"state_update","state":"`+s+`"}`) }
 	const (
 		init    = `>{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2}}`
 		v1init  = `<{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"bg"}}}`
 		v2init  = `<{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"info":{"name":"bg"}}}`
-		empty   = `<{"jsonrpc":"2.0","id":1,"result":{}}`
-		stopped = `<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`
+		cancel  = `>{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}`
+		setMode = `>{"jsonrpc":"2.0","id":90,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"a"}}`
 	)
 	var (
-		running = upd("s1", `{"sessionUpdate":"state_update","state":"running"}`)
-		unknown = upd("s1", `{"sessionUpdate":"state_update","state":"unknown"}`)
-		idle    = upd("s1", `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`)
-		again   = upd("s1", `{"sessionUpdate":"state_update","state":"idle"}`)
-		listed  = upd("s1", `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn","background":[{"type":"tool_call","toolCallId":"t1"}]}`)
+		running, action, unknown = st("s1", "running"), st("s1", "requires_action"), st("s1", "unknown")
+		idle                     = upd("s1", `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}`)
+		again                    = st("s1", "idle")
+		listed                   = upd("s1", `{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn","background":[{"type":"tool_call","toolCallId":"t1"}]}`)
 	)
+	v1 := func(frames ...string) []string { return append([]string{init, v1init}, frames...) }
 	v2 := func(frames ...string) []string { return append([]string{init, v2init}, frames...) }
 	for _, c := range []struct {
 		name   string
@@ -240,23 +255,44 @@ func TestStateIdleEndsAcceptedTurn(t *testing.T) {
 		turns  int   // the turns going on at the end
 		max    int   // Options.MaxRequests, if set
 	}{
-		{"v2: the idle state ends the turn", v2(prompt("1"), monitor("t1"), accept("1"), running, idle, again), []int{6}, 0, 0},
-		{"v2: idle after the work, before the acceptance", v2(prompt("1"), monitor("t1"), running, idle, accept("1")), []int{6}, 0, 0},
-		{"v2: an idle with no work since the prompt is a snapshot", v2(prompt("1"), idle, accept("1"), monitor("t1"), running, idle), []int{7}, 0, 0},
-		{"v2: an answer with a stop reason", v2(prompt("1"), monitor("t1"), stopped, running, idle), []int{4}, 0, 0},
-		{"v2: a reported list leaves the ends to the agent", v2(prompt("1"), monitor("t1"), accept("1"), running, listed), nil, 0, 0},
-		{"v2: a queued prompt accepted before its work", v2(prompt("1"), running, accept("1"), monitor("t1"), prompt("2"), idle, accept("2"), running, monitor("t2"), idle),
+		{"claude's order: running, the acceptance, idle, a repeated idle", v2(prompt("1"), running, accept("1"), monitor("t1"), idle, again), []int{6}, 0, 0},
+		{"idle after the work, before the acceptance", v2(prompt("1"), monitor("t1"), running, idle, accept("1")), []int{6}, 0, 0},
+		{"an idle with no work since the prompt is a snapshot", v2(prompt("1"), again, accept("1"), monitor("t1"), running, idle), []int{7}, 0, 0},
+		{"unknown is work, not idle", v2(prompt("1"), again, unknown, accept("1"), monitor("t1"), idle), []int{7}, 0, 0},
+		{"an answer with a stop reason", v2(prompt("1"), monitor("t1"), stopped("1"), running, idle), []int{4}, 0, 0},
+		{"a reported list leaves the ends to the agent", v2(prompt("1"), monitor("t1"), accept("1"), running, listed), nil, 0, 0},
+		{"a queued prompt accepted before its work", v2(prompt("1"), running, accept("1"), monitor("t1"), prompt("2"), idle, accept("2"), running, monitor("t2"), idle),
 			[]int{11, 11}, 0, 0},
-		{"v2: a repeated idle between a prompt and its acceptance", v2(prompt("1"), accept("1"), running, idle, prompt("2"), again, accept("2"), running, monitor("t2"), idle),
+		{"two prompts taken in while the first runs, one idle for both", v2(prompt("1"), running, accept("1"), monitor("t1"), prompt("2"), prompt("3"), accept("2"), accept("3"), idle),
+			[]int{10}, 0, 0},
+		{"a repeated idle between a prompt and its acceptance", v2(prompt("1"), accept("1"), running, idle, prompt("2"), again, accept("2"), running, monitor("t2"), idle),
 			[]int{11}, 0, 0},
-		{"v2: a repeated idle after an acceptance", v2(prompt("1"), running, accept("1"), idle, prompt("2"), accept("2"), again, running, monitor("t2"), idle),
+		{"a repeated idle after an acceptance", v2(prompt("1"), running, accept("1"), idle, prompt("2"), accept("2"), again, running, monitor("t2"), idle),
 			[]int{11}, 0, 0},
-		{"v2: unknown is not idle", v2(prompt("1"), again, unknown, accept("1"), monitor("t1"), idle), []int{7}, 0, 0},
-		{"v2: a prompt no longer tracked ends at the idle after its work", v2(prompt("1"), running, accept("1"), monitor("t1"), prompt("2"),
+		{"the agent's own work before the prompt is not the prompt's", v2(running, prompt("1"), action, running, idle, running, accept("1"), monitor("t1"), idle),
+			[]int{10}, 0, 0},
+		{"... and its monitor ends with the prompt's turn", v2(running, monitor("t0"), prompt("1"), action, running, idle, running, accept("1"), monitor("t1"), idle),
+			[]int{11, 11}, 0, 0},
+		{"a prompt refused after its idle leaves nothing for the next", v2(prompt("1"), running, idle, refuse("1"), prompt("2"), running, accept("2"), monitor("t2"), idle),
+			[]int{10}, 0, 0},
+		{"a cancelled prompt queued behind the agent's own work", v2(running, prompt("1"), action, cancel, idle, refuse("1"), prompt("2"), running, accept("2"), monitor("t2"), idle),
+			[]int{12}, 0, 0},
+		{"a prompt refused while work runs: that work's idle ends nothing", v2(prompt("1"), running, refuse("1"), idle, prompt("2"), running, accept("2"), monitor("t2"), idle),
+			[]int{10}, 0, 0},
+		{"an accepted turn, a queued prompt refused", v2(prompt("1"), running, accept("1"), monitor("t1"), prompt("2"), refuse("2"), idle), []int{8}, 0, 0},
+		{"a fast turn whose idle comes after the next prompt went out", v2(prompt("1"), running, monitor("t1"), prompt("2"), idle, accept("1"), running, accept("2"), idle),
+			[]int{10}, 0, 0},
+		{"a child session's states are its own", v2(prompt("1"), running, accept("1"), monitor("t1"), st("c1", "running"), st("c1", "idle"), idle), []int{8}, 0, 0},
+		{"prompts no longer tracked end with the next acceptance's turn", v2(prompt("1"), running, accept("1"), monitor("t1"), prompt("2"), prompt("3"), setMode, accept("3"), idle),
+			[]int{10}, 0, 2},
+		{"a prompt no longer tracked ends at the idle after its work", v2(prompt("1"), running, accept("1"), monitor("t1"), prompt("2"),
 			`>{"jsonrpc":"2.0","id":10,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"a"}}`,
 			`>{"jsonrpc":"2.0","id":11,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"b"}}`,
 			idle, running, accept("2"), monitor("t2"), idle), []int{13, 13}, 0, 2},
-		{"v1: an answer without a stop reason still ends the turn", []string{init, v1init, prompt("1"), monitor("t1"), empty}, []int{4}, 0, 0},
+		{"a prompt forgotten between its idle and its acceptance", v2(prompt("1"), running, idle, prompt("2"), setMode, accept("1"), running, accept("2"), monitor("t2"), idle),
+			[]int{11}, 0, 2},
+		{"v1: an answer without a stop reason still ends the turn", v1(prompt("1"), monitor("t1"), empty("1")), []int{4}, 0, 0},
+		{"v1: states change nothing", v1(prompt("1"), running, monitor("t1"), idle, stopped("1"), prompt("2"), running, monitor("t2"), idle, empty("2")), []int{6, 11}, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			conn := acpdialect.NewRegistry(background()).NewConn(acpdialect.Options{Agent: "bg", MaxRequests: c.max})

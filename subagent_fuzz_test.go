@@ -385,6 +385,9 @@ func (v *seqView) feed(fr []byte, out bool) {
 		st.RunLinks.Live > seqOpts.MaxRunLinks || len(v.c.Sessions()) > seqOpts.MaxSessions || st.Budget.Used > st.Budget.Limit {
 		t.Fatalf("after %s: bounds broken: %+v, sessions %v", fr, st, v.c.Sessions())
 	}
+	if broken := v.c.TurnsBroken(); broken != "" {
+		t.Fatalf("after %s: turn counts broken: %s", fr, broken)
+	}
 	for _, e := range r.Events {
 		b := roundTrip(t, e)
 		k := [2]string{e.SessionID, e.ToolCallID}
