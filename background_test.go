@@ -126,6 +126,33 @@ func TestSessionRestartEndsBackground(t *testing.T) {
 	}
 }
 
+// An ACP v2 session/resume that replays the history (replayFrom) is v1's
+// session/load: the process that ran the session's background work is
+// gone. A resume without it is not.
+func TestResumeWithReplayEndsBackground(t *testing.T) {
+	for _, c := range []struct {
+		params string
+		ends   bool
+	}{
+		{`"sessionId":"s1","cwd":"/w","replayFrom":{"type":"start"}`, true},
+		{`"sessionId":"s1","cwd":"/w"`, false},
+		{`"sessionId":"s1","cwd":"/w","replayFrom":null`, false},
+	} {
+		conn := acpdialect.NewRegistry(background()).NewConn(acpdialect.Options{Agent: "bg"})
+		got := feedFrames(t, conn,
+			`>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`,
+			`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call","toolCallId":"t1","rawInput":{"task":"m1"}}}}`,
+			`>{"jsonrpc":"2.0","id":2,"method":"session/resume","params":{`+c.params+`}}`,
+			`<{"jsonrpc":"2.0","id":2,"result":{}}`,
+		)
+		// The card and its beside message, then the end, if any.
+		ended := len(got) == 3 && strings.Contains(got[2], `"end_reason":"session_restart"`)
+		if ended != c.ends || len(got) != 2 && !ended {
+			t.Errorf("session/resume {%s}: events\n%s", c.params, strings.Join(got, "\n"))
+		}
+	}
+}
+
 // TestMaxOutput: a card's output keeps the tail within Options.MaxOutput.
 func TestMaxOutput(t *testing.T) {
 	c := acpdialect.NewRegistry(background()).NewConn(acpdialect.Options{Agent: "bg", MaxOutput: 8})

@@ -877,7 +877,11 @@ func (c *Conn) Outbound(frame []byte) (Result, error) {
 		}
 	}
 	var s *session
-	switch v.method.Str {
+	method := v.method.Str
+	if method == "session/resume" && replays(v.params) {
+		method = "session/load" // ACP v2's load: a resume that replays
+	}
+	switch method {
 	case "session/prompt":
 		s = c.touchSession(sid)
 	case "session/cancel":
@@ -890,12 +894,12 @@ func (c *Conn) Outbound(frame []byte) (Result, error) {
 		}
 		s = c.touchSession(sid) // session/new has no id yet: its response does this
 	}
-	if v.hasID && c.trackClient(v, sid) && s != nil {
+	if v.hasID && c.trackClient(v, method, sid) && s != nil {
 		// Only a request tracked now (its id not already awaiting a
 		// response, and not too large to keep) has a response that ends
 		// what it starts: any other would leave its session busy, or
 		// replaying history, for good.
-		switch v.method.Str {
+		switch method {
 		case "session/prompt":
 			c.turnStart(s)
 		case "session/load":
@@ -905,14 +909,24 @@ func (c *Conn) Outbound(frame []byte) (Result, error) {
 	return Result{}, nil
 }
 
-// trackClient tracks a client request until its response, and reports
-// whether it is tracked now (see track).
-func (c *Conn) trackClient(v frameView, sid string) bool {
-	r := request{method: v.method.Str, session: sid}
+// trackClient tracks a client request until its response, as method
+// (its own, or what it means), and reports whether it is tracked now (see
+// track).
+func (c *Conn) trackClient(v frameView, method, sid string) bool {
+	r := request{method: method, session: sid}
 	if s := c.sessions[sid]; s != nil {
 		r.created = s.created
 	}
 	return c.track(v.id.Raw, r, true)
+}
+
+// replays reports whether session/resume params ask for the session's
+// history (ACP v2's replayFrom, not null): such a resume is v1's
+// session/load, and claude-agent-acp serves it as one (dist/v2/session.js,
+// v1RestoreSessionRequest).
+func replays(params string) bool {
+	r := scan.Member(params, "replayFrom")
+	return r != "" && r != "null"
 }
 
 // turnStart starts a turn of s; the first of a busy spell starts an epoch,
