@@ -213,9 +213,10 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 
 	typ := EventToolCallUpdate
 	switch {
-	case (first && !(o.run && existed)) || (!st.surfaced && next.Kind != KindGeneric):
+	case (first && !(o.run && existed)) || (!st.surfaced && (next.Kind != KindGeneric || c.v2)):
 		// A tool call first seen through an update surfaces once a
-		// dialect recognizes something in it.
+		// dialect recognizes something in it. ACP v2 has no tool_call:
+		// there the first tool_call_update creates the tool call.
 		typ = EventToolCall
 		st.surfaced = true
 	case !st.surfaced || next.Equal(old):
