@@ -170,7 +170,8 @@ type Result struct {
 	Awaiting bool
 	// Quarantine says the frame is a session/update of a kind of the
 	// dialect's own, or of a draft kind every connection reads
-	// (UpdateSubagent, UpdateSessionMessage, UpdateState): the SDKs do not
+	// (UpdateSubagent, UpdateSessionMessage, UpdateState, UpdateTerminal,
+	// UpdateTerminalOutput): the SDKs do not
 	// know it and would misread it, so wiretap hands it to the client on a
 	// "_" method instead.
 	Quarantine bool
@@ -801,6 +802,9 @@ func (c *Conn) fastUpdate(f fastUpdate) Result {
 	kind, sid, update := scan.UnsafeString(f.kind), scan.UnsafeString(f.sid), gjson.Parse(scan.UnsafeString(f.update))
 	if kind == UpdateState {
 		return Result{Events: c.stateUpdate(sid, c.d.update(kind), update), Quarantine: true}
+	}
+	if terminalKind(kind) {
+		return Result{Events: c.terminalUpdate(sid, c.d.update(kind), update, kind), Quarantine: true}
 	}
 	if h := c.d.update(kind); h != nil && !toolKind(kind) {
 		// The dialect reads the update itself; a kind of its own is

@@ -79,8 +79,8 @@ type Dialect struct {
 	// draft kind the Conn reads on every connection (UpdateSubagent,
 	// UpdateSessionMessage) takes it over: the dialect's handler, and its
 	// Standard, replace the standard's reading. An entry for ACP v2's
-	// UpdateState adds its events after the state event every connection
-	// gets, and the kind stays quarantined.
+	// UpdateState, UpdateTerminal or UpdateTerminalOutput adds its events
+	// after those every connection gets, and the kind stays quarantined.
 	//
 	// A kind other than tool_call and tool_call_update may be listed more
 	// than once, for vendor data that two readers share (Codex's
@@ -195,8 +195,9 @@ type Update struct {
 	Kind string
 	// Standard says ACP defines the kind: the SDKs read it, so wiretap
 	// leaves it on the wire as it is instead of quarantining it. (ACP v2's
-	// UpdateState, which the SDKs before v2 misread, is quarantined on
-	// every connection whatever its entries say.)
+	// UpdateState, UpdateTerminal and UpdateTerminalOutput, which the SDKs
+	// before v2 misread, are quarantined on every connection whatever its
+	// entries say.)
 	Standard bool
 	// Event, if set, reads the update object into a session-level event
 	// (its Type and object), or returns nil. The Conn fills in Agent and
@@ -381,7 +382,8 @@ func (d *Dialect) repeatedKinds() []string {
 // dialect's own, which the SDKs do not know. (The Conn also quarantines
 // the draft kinds every connection reads, UpdateSubagent and
 // UpdateSessionMessage, unless the dialect lists them as Standard, and
-// UpdateState always: see Result.Quarantine.)
+// ACP v2's UpdateState, UpdateTerminal and UpdateTerminalOutput always:
+// see Result.Quarantine.)
 func (d *Dialect) Quarantines(kind string) bool {
 	u := d.update(kind)
 	return u != nil && !u.Standard

@@ -122,7 +122,8 @@ func (c *Conn) wantsUpdate(kind string) bool {
 // wants is wantsUpdate for a kind whose handler h (or nil) was looked up.
 func wants(kind string, h *Update) bool {
 	switch kind {
-	case "tool_call", "tool_call_update", "available_commands_update", UpdateSubagent, UpdateSessionMessage, UpdateState:
+	case "tool_call", "tool_call_update", "available_commands_update", UpdateSubagent, UpdateSessionMessage, UpdateState,
+		UpdateTerminal, UpdateTerminalOutput:
 		return true
 	}
 	return h != nil
@@ -131,10 +132,10 @@ func wants(kind string, h *Update) bool {
 // quarantines reports whether a session/update kind, whose handler h (or
 // nil) was looked up, is one the SDKs do not know: a dialect's own kind
 // (its entry decides), or a draft kind every connection reads, such as
-// ACP v2's state_update, which an SDK before v2 misreads as a
-// session_info_update.
+// ACP v2's state_update and terminal updates, which an SDK before v2
+// misreads as a session_info_update.
 func quarantines(kind string, h *Update) bool {
-	if kind == UpdateState {
+	if kind == UpdateState || terminalKind(kind) {
 		return true
 	}
 	if h != nil {

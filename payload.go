@@ -124,6 +124,10 @@ type Shell struct {
 	Signal          string `json:"signal,omitempty"`
 	// Background: the command goes on after the tool call completes.
 	Background bool `json:"background,omitempty"`
+	// Cancellable: the agent lets the client stop the command now (ACP
+	// v2's terminal/cancel, granted by the terminal's
+	// capabilities.cancel, which the agent withdraws once it exits).
+	Cancellable bool `json:"cancellable,omitempty"`
 }
 
 // MaxMCPArguments bounds, in bytes, the arguments the built-in dialects

@@ -86,6 +86,9 @@ func (c *Conn) handle(sid string, u *frame.ToolUpdate, h *Update) []Event {
 	if u.Kind == UpdateState {
 		return c.stateUpdate(sid, h, u.Raw)
 	}
+	if terminalKind(u.Kind) {
+		return c.terminalUpdate(sid, h, u.Raw, u.Kind)
+	}
 	if h != nil && !toolKind(u.Kind) {
 		return c.vendorUpdate(sid, h, u.Raw)
 	}

@@ -1,12 +1,16 @@
 package acpdialect_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 )
 
 // v2Frames are the frames that open a connection as ACP v2 (initialize
@@ -72,4 +76,208 @@ func TestV2UpdateCreatesToolCall(t *testing.T) {
 			}
 		})
 	}
+}
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+// TestReadTerminalUpdate: what each shape of ACP v2's terminal_update and
+// terminal_output_chunk says.
+func TestReadTerminalUpdate(t *testing.T) {
+	code := func(n int64) *int64 { return &n }
+	for _, c := range []struct {
+		name, kind, update string
+		want               acpdialect.TerminalUpdate
+		ok                 bool
+	}{
+		{"everything", acpdialect.UpdateTerminal,
+			`{"terminalId":"t1","command":"make","cwd":"/src","output":{"data":"` + b64("a\nb") + `"},"exitStatus":{"exitCode":2,"signal":"SIGTERM"},"capabilities":{"cancel":{}}}`,
+			acpdialect.TerminalUpdate{TerminalID: "t1", Command: "make", Cwd: "/src", Output: "a\nb", Snapshot: true, Exited: true, ExitCode: code(2), Signal: "SIGTERM", Cancel: 1}, true},
+		{"the id alone", acpdialect.UpdateTerminal, `{"terminalId":"t1"}`, acpdialect.TerminalUpdate{TerminalID: "t1"}, true},
+		{"an exit with nothing known", acpdialect.UpdateTerminal, `{"terminalId":"t1","exitStatus":{}}`, acpdialect.TerminalUpdate{TerminalID: "t1", Exited: true}, true},
+		{"a null exit is none", acpdialect.UpdateTerminal, `{"terminalId":"t1","exitStatus":null}`, acpdialect.TerminalUpdate{TerminalID: "t1"}, true},
+		{"a negative exit code, a null signal", acpdialect.UpdateTerminal, `{"terminalId":"t1","exitStatus":{"exitCode":-1073741510,"signal":null}}`,
+			acpdialect.TerminalUpdate{TerminalID: "t1", Exited: true, ExitCode: code(-1073741510)}, true},
+		{"an exit code of the wrong type", acpdialect.UpdateTerminal, `{"terminalId":"t1","exitStatus":{"exitCode":"2"}}`,
+			acpdialect.TerminalUpdate{TerminalID: "t1", Exited: true}, true},
+		{"capabilities null withdraw cancel", acpdialect.UpdateTerminal, `{"terminalId":"t1","capabilities":null}`, acpdialect.TerminalUpdate{TerminalID: "t1", Cancel: -1}, true},
+		{"capabilities without cancel withdraw it", acpdialect.UpdateTerminal, `{"terminalId":"t1","capabilities":{}}`, acpdialect.TerminalUpdate{TerminalID: "t1", Cancel: -1}, true},
+		{"a null cancel is none", acpdialect.UpdateTerminal, `{"terminalId":"t1","capabilities":{"cancel":null}}`, acpdialect.TerminalUpdate{TerminalID: "t1", Cancel: -1}, true},
+		{"malformed capabilities grant nothing", acpdialect.UpdateTerminal, `{"terminalId":"t1","capabilities":"cancel"}`, acpdialect.TerminalUpdate{TerminalID: "t1", Cancel: -1}, true},
+		{"output that is not base64 is none", acpdialect.UpdateTerminal, `{"terminalId":"t1","output":{"data":"not base64!"}}`, acpdialect.TerminalUpdate{TerminalID: "t1"}, true},
+		{"an empty snapshot clears the output", acpdialect.UpdateTerminal, `{"terminalId":"t1","output":{"data":""}}`, acpdialect.TerminalUpdate{TerminalID: "t1", Snapshot: true}, true},
+		{"a null output is none", acpdialect.UpdateTerminal, `{"terminalId":"t1","output":null}`, acpdialect.TerminalUpdate{TerminalID: "t1"}, true},
+		{"a chunk", acpdialect.UpdateTerminalOutput, `{"terminalId":"t1","data":"` + b64("more") + `"}`, acpdialect.TerminalUpdate{TerminalID: "t1", Output: "more"}, true},
+		{"a chunk's data only", acpdialect.UpdateTerminalOutput, `{"terminalId":"t1","data":"` + b64("x") + `","command":"rm","exitStatus":{"exitCode":1}}`,
+			acpdialect.TerminalUpdate{TerminalID: "t1", Output: "x"}, true},
+		{"an update's data is no output", acpdialect.UpdateTerminal, `{"terminalId":"t1","data":"` + b64("x") + `"}`, acpdialect.TerminalUpdate{TerminalID: "t1"}, true},
+		{"the first of a repeated key", acpdialect.UpdateTerminal, `{"terminalId":"t1","terminalId":"t2","command":"a","command":"b"}`,
+			acpdialect.TerminalUpdate{TerminalID: "t1", Command: "a"}, true},
+		{"no terminal", acpdialect.UpdateTerminal, `{"command":"make"}`, acpdialect.TerminalUpdate{Command: "make"}, false},
+		{"a terminal id of the wrong type", acpdialect.UpdateTerminalOutput, `{"terminalId":7,"data":""}`, acpdialect.TerminalUpdate{}, false},
+		{"not an object", acpdialect.UpdateTerminal, `["t1"]`, acpdialect.TerminalUpdate{}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := acpdialect.ReadTerminalUpdate(gjson.Parse(c.update), c.kind)
+			if ok != c.ok || !cmp.Equal(got, c.want) {
+				t.Errorf("got %v %+v, want %v %+v", ok, got, c.ok, c.want)
+			}
+		})
+	}
+}
+
+// TestTerminalUpdatesFoldIntoShell: a v2 terminal's updates reach the
+// shell card of the tool call named after it, in the orders
+// claude-agent-acp and codex-acp send them, and on every connection.
+func TestTerminalUpdatesFoldIntoShell(t *testing.T) {
+	term := func(fields string) string {
+		return update(`{"sessionUpdate":"terminal_update","terminalId":"t1"` + fields + `}`)
+	}
+	chunk := func(s string) string {
+		return update(`{"sessionUpdate":"terminal_output_chunk","terminalId":"t1","data":"` + b64(s) + `"}`)
+	}
+	call := update(`{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"make","kind":"execute","status":"in_progress"}`)
+	done := update(`{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed"}`)
+	code := func(n int64) *int64 { return &n }
+	for _, c := range []struct {
+		name   string
+		frames []string
+		max    int
+		events int // tool call events
+		want   *acpdialect.Shell
+	}{
+		{"claude: the terminal first, its command, output and exit after the tool call",
+			v2Frames(term(``), call, term(`,"command":"make","capabilities":{"cancel":{}}`), term(`,"output":{"data":"`+b64("ok\n")+`"}`),
+				term(`,"exitStatus":{"exitCode":0},"capabilities":null`), done),
+			0, 5, &acpdialect.Shell{Command: "make", TerminalID: "t1", Output: "ok\n", ExitCode: code(0)}},
+		{"codex: the terminal's command and cwd before the tool call, chunks, the exit with the last output",
+			v2Frames(term(`,"command":"make","cwd":"/src"`), call, chunk("a"), chunk("b"), term(`,"output":{"data":"`+b64("abc")+`"},"exitStatus":{"exitCode":2,"signal":null}`), done),
+			0, 5, &acpdialect.Shell{Command: "make", Cwd: "/src", TerminalID: "t1", Output: "abc", ExitCode: code(2)}},
+		{"a snapshot replaces the chunks; a chunk appends to it",
+			v2Frames(call, chunk("x"), term(`,"output":{"data":"`+b64("snap")+`"}`), chunk("!")),
+			0, 4, &acpdialect.Shell{TerminalID: "t1", Output: "snap!"}},
+		{"a repeated update changes nothing",
+			v2Frames(call, term(`,"command":"make"`), term(`,"command":"make"`)),
+			0, 2, &acpdialect.Shell{Command: "make", TerminalID: "t1"}},
+		{"output past MaxOutput keeps its tail",
+			v2Frames(call, chunk("0123456789"), chunk("abc")),
+			8, 3, &acpdialect.Shell{TerminalID: "t1", Output: "56789abc", OutputTruncated: true}},
+		{"... until a short snapshot replaces it",
+			v2Frames(call, chunk("0123456789"), term(`,"output":{"data":"`+b64("ok")+`"}`)),
+			8, 3, &acpdialect.Shell{TerminalID: "t1", Output: "ok"}},
+		{"a terminal whose tool call never comes shows nothing", v2Frames(term(`,"command":"make"`), chunk("a")), 0, 0, nil},
+		{"v1: the same updates, read the same", v1Frames(update(`{"sessionUpdate":"tool_call","toolCallId":"t1","title":"make","kind":"execute"}`), chunk("a"),
+			term(`,"exitStatus":{"exitCode":1}`)),
+			0, 3, &acpdialect.Shell{TerminalID: "t1", Output: "a", ExitCode: code(1)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn := acpdialect.NewRegistry().NewConn(acpdialect.Options{MaxOutput: c.max})
+			var n int
+			var last *acpdialect.Payload
+			for _, f := range c.frames {
+				res, err := conn.Inbound([]byte(f[1:]))
+				if f[0] == '>' {
+					res, err = conn.Outbound([]byte(f[1:]))
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(f, `"terminal_`) && !res.Quarantine {
+					t.Errorf("%s: not quarantined", f)
+				}
+				for _, ev := range res.Events {
+					if ev.Payload != nil {
+						n++
+						last = ev.Payload
+					}
+				}
+			}
+			if n != c.events {
+				t.Errorf("%d tool call events, want %d", n, c.events)
+			}
+			var got *acpdialect.Shell
+			if last != nil {
+				got = last.Shell
+			}
+			if !cmp.Equal(got, c.want) {
+				t.Errorf("shell %s", cmp.Diff(c.want, got))
+			}
+			if last != nil && (last.Kind != acpdialect.KindShell || last.Generic != nil) {
+				t.Errorf("payload %+v, want a shell", last)
+			}
+		})
+	}
+}
+
+// TestTerminalUpdateLeavesOtherCards: a terminal named after a card of
+// another kind than shell or generic changes nothing; one without a
+// terminal id is malformed.
+func TestTerminalUpdateLeavesOtherCards(t *testing.T) {
+	conn := acpdialect.NewRegistry().NewConn(acpdialect.Options{})
+	got := feedFrames(t, conn, v2Frames(
+		update(`{"sessionUpdate":"subagent_update","sessionId":"child-1","title":"Fix","state":{"state":"running"}}`),
+		update(`{"sessionUpdate":"terminal_update","terminalId":"child-1","command":"make"}`),
+		update(`{"sessionUpdate":"terminal_output_chunk","data":"`+b64("x")+`"}`),
+	)...)
+	if len(got) != 1 || strings.Contains(got[0], "shell") {
+		t.Errorf("events %q, want the subagent's card alone", got)
+	}
+	if st := conn.Stats(); st.Malformed != 1 {
+		t.Errorf("malformed %d, want 1", st.Malformed)
+	}
+}
+
+// FuzzTerminalUpdate: any update reads without a panic, and what it
+// reads folds into a card whose JSON round-trips.
+func FuzzTerminalUpdate(f *testing.F) {
+	f.Add(`{"terminalId":"t1","command":"make","output":{"data":"`+b64("ok")+`"},"exitStatus":{"exitCode":0},"capabilities":{"cancel":{}}}`, false)
+	f.Add(`{"terminalId":"t1","data":"`+b64("\xff\xfe")+`"}`, true)
+	f.Add(`{"terminalId":"t1","exitStatus":{},"capabilities":null}`, false)
+	// And every terminal update of the recorded v2 captures.
+	paths, _ := filepath.Glob(filepath.Join("claude", "testdata", "v2*.jsonl"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			u := gjson.Get(l, "params.update")
+			if k := u.Get("sessionUpdate").Str; k == acpdialect.UpdateTerminal || k == acpdialect.UpdateTerminalOutput {
+				f.Add(u.Raw, k == acpdialect.UpdateTerminalOutput)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, u string, chunk bool) {
+		kind := acpdialect.UpdateTerminal
+		if chunk {
+			kind = acpdialect.UpdateTerminalOutput
+		}
+		acpdialect.ReadTerminalUpdate(gjson.Parse(u), kind)
+		if !gjson.Valid(u) {
+			return
+		}
+		conn := acpdialect.NewRegistry().NewConn(acpdialect.Options{MaxOutput: 16})
+		tagged := `{"sessionUpdate":"` + kind + `",` + strings.TrimPrefix(strings.TrimSpace(u), "{")
+		for _, fr := range v2Frames(update(`{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"pending"}`), update(tagged)) {
+			if !gjson.Valid(fr[1:]) {
+				continue
+			}
+			res, _ := conn.Inbound([]byte(fr[1:]))
+			if fr[0] == '>' {
+				res, _ = conn.Outbound([]byte(fr[1:]))
+			}
+			for _, ev := range res.Events {
+				if p := ev.Payload; p != nil && p.Shell != nil && len(p.Shell.Output) > 16 {
+					t.Fatalf("output %d bytes past MaxOutput", len(p.Shell.Output))
+				}
+				b, err := json.Marshal(ev)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var back acpdialect.Event
+				if err := json.Unmarshal(b, &back); err != nil {
+					t.Fatalf("%s: %v", b, err)
+				}
+			}
+		}
+	})
 }

@@ -108,6 +108,28 @@ func TestShellRules(t *testing.T) {
 			`"output":"` + strings.Repeat("x", 61) + `END","output_truncated":true}`,
 			`"status":"completed","title":"yes","shell":{"command":"yes","cwd":"/w","terminal_id":"c1","output":"` + strings.Repeat("x", 61) + `END","output_truncated":true,"exit_code":0}`,
 		}, []string{`"output":"` + strings.Repeat("x", 65)}},
+		// An ACP v2 client of codex-acp 2.x: the terminal's own updates
+		// (base64 output) come before the tool call's, under its id.
+		{"v2: the terminal first, a chunk, a non-zero exit fails the call", acpdialect.Options{}, []string{
+			`>{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2}}`,
+			`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"info":{"name":"codex-acp"}}}`,
+			update(`{"sessionUpdate":"terminal_update","terminalId":"c1","command":"make","cwd":"/w"}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c1","kind":"execute","title":"make","status":"in_progress",` +
+				`"content":[{"type":"terminal","terminalId":"c1"}],"rawInput":{"command":"make","cwd":"/w"}}`),
+			update(`{"sessionUpdate":"terminal_output_chunk","terminalId":"c1","data":"Y2MgYS5vCg=="}`),
+			update(`{"sessionUpdate":"terminal_update","terminalId":"c1","exitStatus":{"exitCode":2,"signal":null}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}`),
+		}, []string{
+			`{"type":"tool_call","agent":"codex","session_id":"s1","tool_call_id":"c1","payload":{"kind":"shell","status":"in_progress","title":"make","shell":{"command":"make","cwd":"/w","terminal_id":"c1"}}}`,
+			`"payload":{"kind":"shell","status":"in_progress","title":"make","shell":{"command":"make","cwd":"/w","terminal_id":"c1","output":"cc a.o\n"}}`,
+			`"payload":{"kind":"shell","status":"failed","title":"make","shell":{"command":"make","cwd":"/w","terminal_id":"c1","output":"cc a.o\n","exit_code":2}}`,
+		}, []string{`"status":"completed"`}},
+		{"v2: a command that did not stream: its whole output with the exit", acpdialect.Options{}, []string{
+			update(`{"sessionUpdate":"terminal_update","terminalId":"c1","command":"ls","cwd":"/w"}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c1","kind":"execute","title":"ls","status":"in_progress","rawInput":{"command":"ls","cwd":"/w"}}`),
+			update(`{"sessionUpdate":"terminal_update","terminalId":"c1","output":{"data":"YQpiCg=="},"exitStatus":{"exitCode":0,"signal":null}}`),
+			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}`),
+		}, []string{`"payload":{"kind":"shell","status":"completed","title":"ls","shell":{"command":"ls","cwd":"/w","terminal_id":"c1","output":"a\nb\n","exit_code":0}}`}, []string{`"failed"`}},
 		{"a command parsed into a read stays generic", acpdialect.Options{}, []string{
 			update(`{"sessionUpdate":"tool_call","toolCallId":"r1","status":"in_progress","kind":"read","title":"Read file 'README.md'","locations":[{"path":"README.md"}]}`),
 			output("r1", `{"terminal_output_delta":{"data":"# Project\n","terminal_id":"r1"}}`, ""),

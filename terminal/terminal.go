@@ -25,6 +25,11 @@
 // [Limit] bytes the tail is kept and Shell.OutputTruncated says so; the
 // Conn then keeps acpdialect.Options.MaxOutput (64 KiB by default) of it.
 // A value of the wrong type is absent, never an error.
+//
+// ACP v2 replaces these keys with the agent-owned terminal's own updates
+// (terminal_update, terminal_output_chunk), which the Conn reads on every
+// connection into the same Shell (acpdialect.ReadTerminalUpdate): a
+// dialect needs nothing from this package for them.
 package terminal
 
 import (

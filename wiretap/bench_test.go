@@ -59,9 +59,14 @@ func mixedTranscript(tb testing.TB) []byte {
 	var b strings.Builder
 	line := func(s string) { b.WriteString(s); b.WriteByte('\n') }
 	for _, l := range captureLines(tb) {
-		// ACP v2's state_update is left out: every tap quarantines it, and
-		// the tests count what the SDK reads as a session update.
-		if gjson.GetBytes(l, "method").Str == "session/update" && gjson.GetBytes(l, "params.update.sessionUpdate").Str != "state_update" {
+		// ACP v2's state_update and terminal updates are left out: every
+		// tap quarantines them, and the tests count what the SDK reads as
+		// a session update.
+		switch gjson.GetBytes(l, "params.update.sessionUpdate").Str {
+		case acpdialect.UpdateState, acpdialect.UpdateTerminal, acpdialect.UpdateTerminalOutput:
+			continue
+		}
+		if gjson.GetBytes(l, "method").Str == "session/update" {
 			line(string(l))
 		}
 	}

@@ -17,8 +17,10 @@ import (
 // shapes of subagent_update and the child's session_message reach the
 // client on the quarantine method, handled, params as sent, in order with
 // the standard frames around them, which reach the SDK as they were; and
-// the child's card and its nested tool call reach OnEvent. So does ACP
-// v2's state_update, which the SDK would read as a session_info_update.
+// the child's card and its nested tool call reach OnEvent. So do ACP
+// v2's state_update and terminal updates, which the SDK would read as
+// session_info_updates; the terminal's output reaches the tool call's
+// card.
 func TestSDKSubagentDraftQuarantine(t *testing.T) {
 	for _, agent := range []string{"some-new-agent", "cursor-agent", "@agentclientprotocol/claude-agent-acp", "codex-acp", "grok-build"} {
 		t.Run(agent, func(t *testing.T) {
@@ -40,6 +42,8 @@ func TestSDKSubagentDraftQuarantine(t *testing.T) {
 				upd(h.sid, map[string]any{"sessionUpdate": "subagent_update", "subagentSessionId": "child-2", "state": "cancelled"}),
 				chunk(h.sid, "b"),
 				upd(h.sid, map[string]any{"sessionUpdate": "state_update", "state": "running", "background": []any{map[string]any{"type": "subagent", "sessionId": "child-1"}}}),
+				upd("child-1", map[string]any{"sessionUpdate": "terminal_update", "terminalId": "run-1", "command": "make", "capabilities": map[string]any{"cancel": map[string]any{}}}),
+				upd("child-1", map[string]any{"sessionUpdate": "terminal_output_chunk", "terminalId": "run-1", "data": "bWFrZTogKioqIEVycm9yIDI="}),
 			}
 			h.send(frames...)
 			end()
@@ -48,11 +52,11 @@ func TestSDKSubagentDraftQuarantine(t *testing.T) {
 			}
 			log, ext := h.client.calls()
 			q := "ext:" + wiretap.QuarantineMethod + ":"
-			want := strings.Join([]string{"chunk:a", q, q, "tool_call:run-1", q, q, q, "chunk:b", q}, " ")
+			want := strings.Join([]string{"chunk:a", q, q, "tool_call:run-1", q, q, q, "chunk:b", q, q, q}, " ")
 			if got := strings.Join(log, " "); got != want {
 				t.Fatalf("client saw %s\nwant      %s", got, want)
 			}
-			quarantined := []int{1, 2, 4, 5, 6, 8}
+			quarantined := []int{1, 2, 4, 5, 6, 8, 9, 10}
 			if len(ext) != len(quarantined) {
 				t.Fatalf("extension calls %+v", ext)
 			}
@@ -84,7 +88,8 @@ func TestSDKSubagentDraftQuarantine(t *testing.T) {
 			if c := cards["child-2"]; c == nil || c.SubagentTask == nil || c.Status != acpdialect.StatusCancelled || c.SubagentTask.Name != "explore" {
 				t.Fatalf("child-2 card %+v", c)
 			}
-			if c := cards["run-1"]; c == nil || c.ParentToolCallID != "child-1" {
+			if c := cards["run-1"]; c == nil || c.ParentToolCallID != "child-1" || c.Kind != acpdialect.KindShell ||
+				*c.Shell != (acpdialect.Shell{Command: "make", TerminalID: "run-1", Output: "make: *** Error 2", Cancellable: true}) {
 				t.Fatalf("child tool call %+v", c)
 			}
 		})

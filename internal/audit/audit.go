@@ -269,5 +269,5 @@ var standardUpdate = map[string]bool{
 	// The subagents RFD's kinds, which the Conn reads on every connection.
 	acpdialect.UpdateSubagent: true, acpdialect.UpdateSessionMessage: true,
 	// ACP v2's work state, which the Conn reads on every connection too.
-	acpdialect.UpdateState: true,
+	acpdialect.UpdateState: true, acpdialect.UpdateTerminal: true, acpdialect.UpdateTerminalOutput: true,
 }

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"encoding/base64"
 	"testing"
 )
 
@@ -103,6 +104,24 @@ func TestToolInputOutput(t *testing.T) {
 			`{"rawOutput":{"trigger":"automatic","preTokens":1000,"metadata":{"sessionId":"ses_1","model":{"providerID":"p","modelID":"m"}}}}`},
 		// outside a tool's input and output, kept keys keep their values
 		{`{"name":"falcon","code":"X7Q","type":"confidential","model":"falcon9"}`, `{"name":"falcon","code":"X7Q","type":"confidential","model":"falcon9"}`},
+	})
+}
+
+// TestTerminalOutputBase64: ACP v2's terminal output is base64 bytes: it
+// is redacted as output and encoded again, so that the line still carries
+// output; data that is not base64 is redacted as it is. v1's
+// _meta.terminal_output data is text.
+func TestTerminalOutputBase64(t *testing.T) {
+	b64 := base64.StdEncoding.EncodeToString
+	redactsTo(t, []struct{ in, want string }{
+		{`{"params":{"update":{"sessionUpdate":"terminal_update","terminalId":"t1","output":{"data":"` + b64([]byte("secret plans")) + `"}}}}`,
+			`{"params":{"update":{"sessionUpdate":"terminal_update","terminalId":"t1","output":{"data":"` + b64([]byte("<output-1>")) + `"}}}}`},
+		{`{"params":{"update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t1","data":"` + b64([]byte("more plans")) + `"}}}`,
+			`{"params":{"update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t1","data":"` + b64([]byte("<output-1>")) + `"}}}`},
+		{`{"params":{"update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t1","data":"not base64!"}}}`,
+			`{"params":{"update":{"sessionUpdate":"terminal_output_chunk","terminalId":"t1","data":"<text-1>"}}}`},
+		{`{"params":{"update":{"sessionUpdate":"tool_call_update","_meta":{"terminal_output":{"data":"plain text"}}}}}`,
+			`{"params":{"update":{"sessionUpdate":"tool_call_update","_meta":{"terminal_output":{"data":"<text-1>"}}}}}`},
 	})
 }
 

@@ -33,6 +33,7 @@ package redact
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -104,7 +105,9 @@ func (rd *Redactor) Line(line []byte) []byte {
 		return []byte(InvalidLine)
 	}
 	var out bytes.Buffer
-	w := walker{rd: rd, in: b, out: &out, subagentUpdate: gjson.GetBytes(b, "params.update.sessionUpdate").Str == "subagent_update"}
+	kind := gjson.GetBytes(b, "params.update.sessionUpdate").Str
+	w := walker{rd: rd, in: b, out: &out, subagentUpdate: kind == "subagent_update",
+		terminalUpdate: kind == "terminal_update" || kind == "terminal_output_chunk"}
 	w.value(nil, false)
 	return out.Bytes()
 }
@@ -123,6 +126,20 @@ type walker struct {
 	// (claude-agent-acp's subagent_type), which the Conn reads as such: it
 	// stays (roleAt).
 	subagentUpdate bool
+	// terminalUpdate says the line is an ACP v2 terminal_update or
+	// terminal_output_chunk, whose output bytes are base64: they are
+	// redacted as output and encoded again (terminalData), so that the
+	// redacted line still carries output the Conn reads.
+	terminalUpdate bool
+}
+
+// terminalData reports whether path is a v2 terminal update's base64
+// output: a terminal_update's output.data, a chunk's data.
+func (w *walker) terminalData(path []string) bool {
+	if !w.terminalUpdate || len(path) < 3 || path[0] != "params" || path[1] != "update" {
+		return false
+	}
+	return len(path) == 3 && path[2] == "data" || len(path) == 4 && path[2] == "output" && path[3] == "data"
 }
 
 // roleAt reports whether path is a subagent_update's description.
@@ -142,6 +159,13 @@ func (w *walker) value(path []string, secret bool) {
 		w.array(path, secret)
 	case '"':
 		raw, s := w.readString()
+		if w.terminalData(path) {
+			if data, err := base64.StdEncoding.DecodeString(s); err == nil {
+				red := w.rd.value([]string{"params", "update", "output"}, secret, string(data))
+				w.keepOr(raw, s, base64.StdEncoding.EncodeToString([]byte(red)))
+				return
+			}
+		}
 		if w.roleAt(path) && roleRE.MatchString(s) && !secretShaped(s) {
 			w.keepOr(raw, s, w.rd.secrets(s)) // a role, as subagent_type is
 			return

@@ -1,0 +1,206 @@
+package acpdialect
+
+import (
+	"encoding/base64"
+	"strings"
+
+	"github.com/acpdialect/acpdialect/correlate"
+	"github.com/acpdialect/acpdialect/frame"
+	"github.com/tidwall/gjson"
+)
+
+// ACP v2 moves a command's terminal out of the tool call: the agent owns
+// the terminal and reports it with its own updates, terminal_update (an
+// upsert: command, cwd, output as a whole base64 snapshot, exitStatus,
+// capabilities) and terminal_output_chunk (base64 bytes to append). A
+// tool call shows the terminal as {type: "terminal", terminalId} content.
+// claude-agent-acp (dist/v2/terminal.js) and codex-acp (AcpV2SessionUpdate)
+// send a v2 client these instead of v1's _meta.terminal_* keys, and both
+// name the terminal after its tool call. The Conn reads them on every
+// connection into the shell card of the tool call whose id is the
+// terminal's: its Shell's command, cwd, output (bounded by
+// Options.MaxOutput, the tail kept), exit code and signal, and whether
+// the agent lets the client cancel it. The SDKs before v2 do not know the
+// kinds (acp-go-sdk v0.13.0 reads them as session_info_update), so they
+// are quarantined on every connection.
+
+// The ACP v2 draft's terminal updates.
+const (
+	UpdateTerminal       = "terminal_update"
+	UpdateTerminalOutput = "terminal_output_chunk"
+)
+
+// terminalKind reports whether an update kind is one of ACP v2's terminal
+// updates.
+func terminalKind(kind string) bool {
+	return kind == UpdateTerminal || kind == UpdateTerminalOutput
+}
+
+// TerminalUpdate is what one terminal_update or terminal_output_chunk
+// says. Output is decoded; Command and Cwd view the frame.
+type TerminalUpdate struct {
+	TerminalID string
+	Command    string
+	Cwd        string
+	// Output is the terminal's whole output (a terminal_update's
+	// snapshot, which replaces what came before) when Snapshot, else
+	// bytes to append (a chunk).
+	Output   string
+	Snapshot bool
+	// Exited says a concrete exitStatus came: ExitCode (nil when null or
+	// absent) and Signal ("" when null) are its values.
+	Exited   bool
+	ExitCode *int64
+	Signal   string
+	// Cancel is 1 when the update grants capabilities.cancel, -1 when it
+	// withdraws it (capabilities null, or without cancel), 0 when it
+	// leaves it as it was (no capabilities).
+	Cancel int8
+}
+
+// ReadTerminalUpdate reads a terminal_update or a terminal_output_chunk
+// (kind says which); ok is false when it names no terminal. Of a key that
+// appears twice the first counts. Data that is not base64 is no output;
+// values of the wrong type are absent.
+func ReadTerminalUpdate(update gjson.Result, kind string) (t TerminalUpdate, ok bool) {
+	var seen uint16
+	r := frame.NewReader(update)
+	r.Object(func(k string) {
+		switch {
+		case k == "terminalId" && first(&seen, 1):
+			t.TerminalID = r.String()
+		case k == "data" && kind == UpdateTerminalOutput && first(&seen, 2):
+			t.Output, _ = decode(r.String())
+		case kind != UpdateTerminal:
+		case k == "command" && first(&seen, 4):
+			t.Command = r.String()
+		case k == "cwd" && first(&seen, 8):
+			t.Cwd = r.String()
+		case k == "output" && first(&seen, 16):
+			t.Output, t.Snapshot = snapshot(r)
+		case k == "exitStatus" && first(&seen, 32):
+			t.Exited = readExitStatus(r, &t)
+		case k == "capabilities" && first(&seen, 64):
+			// Anything but a grant clears the capabilities: the draft
+			// reads a malformed value as none, so that a client never
+			// cancels what the agent did not offer.
+			t.Cancel = -1
+			if cancel, _ := readCancel(r); cancel {
+				t.Cancel = 1
+			}
+		}
+	})
+	return t, t.TerminalID != ""
+}
+
+// snapshot reads terminal_update's output {data}: ok is false for a null
+// output or one whose data is not base64.
+func snapshot(r *frame.Reader) (out string, ok bool) {
+	r.Object(func(k string) {
+		if k == "data" && !ok {
+			out, ok = decode(r.String())
+		}
+	})
+	return out, ok
+}
+
+// readExitStatus reads exitStatus {exitCode, signal}; it reports whether
+// it was an object, which marks the terminal as exited.
+func readExitStatus(r *frame.Reader, t *TerminalUpdate) bool {
+	return r.Object(func(k string) {
+		switch k {
+		case "exitCode":
+			if n, ok := frame.Int64(r.Value()); ok && t.ExitCode == nil {
+				t.ExitCode = &n
+			}
+		case "signal":
+			if t.Signal == "" {
+				t.Signal = r.String()
+			}
+		}
+	})
+}
+
+// decode returns base64 data as the bytes it stands for.
+func decode(data string) (string, bool) {
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// terminalUpdate applies a terminal update to the card of the tool call
+// named after its terminal, making a card that waits, hidden, for its
+// tool call when there is none yet (codex-acp sends the terminal first).
+// A card of another kind than shell or generic is left alone.
+func (c *Conn) terminalUpdate(sid string, h *Update, u gjson.Result, kind string) []Event {
+	s := c.updateSession(sid)
+	t, ok := ReadTerminalUpdate(u, kind)
+	if s == nil || !ok {
+		c.stats.Malformed++
+		return nil
+	}
+	var out []Event
+	k := correlate.Key{Session: s.id, ID: t.TerminalID}
+	st := c.tools.Get(k)
+	if st == nil {
+		k.ID = strings.Clone(k.ID)
+		st = c.tools.Put(k, toolState{id: k.ID, epoch: c.turnEpoch(s), payload: Payload{Kind: KindGeneric,
+			ParentToolCallID: s.parent.ID}})
+	}
+	k.ID = st.id // the card's own copy: the frame is only borrowed
+	if old := st.payload; old.Kind == KindGeneric || old.Kind == KindShell {
+		next := old
+		next.Kind, next.Generic = KindShell, nil
+		next.Shell = foldTerminal(old.Shell, t)
+		st.payload = c.bound(next)
+		c.tools.Changed(k)
+		if next = st.payload; st.surfaced && !next.Equal(old) {
+			out = c.toolEvent(EventToolCallUpdate, k, next)
+		}
+	}
+	if h != nil {
+		out = append(out, c.vendorUpdate(sid, h, u)...)
+	}
+	return out
+}
+
+// foldTerminal returns sh with what t says, a new Shell (sh is shared
+// with events handed out); sh when nothing changed.
+func foldTerminal(sh *Shell, t TerminalUpdate) *Shell {
+	var n Shell
+	if sh != nil {
+		n = *sh
+	}
+	setClone(&n.TerminalID, t.TerminalID)
+	setClone(&n.Command, t.Command)
+	setClone(&n.Cwd, t.Cwd)
+	switch {
+	case t.Snapshot:
+		n.Output, n.OutputTruncated = t.Output, false
+	case t.Output != "":
+		n.Output += t.Output
+	}
+	if t.Exited {
+		if t.ExitCode != nil && (n.ExitCode == nil || *n.ExitCode != *t.ExitCode) {
+			code := *t.ExitCode
+			n.ExitCode = &code
+		}
+		setClone(&n.Signal, t.Signal)
+	}
+	if t.Cancel != 0 {
+		n.Cancellable = t.Cancel > 0
+	}
+	if sh != nil && sh.equal(&n) {
+		return sh
+	}
+	return &n
+}
+
+// setClone sets *dst to a copy of v when v is new and not empty.
+func setClone(dst *string, v string) {
+	if v != "" && v != *dst {
+		*dst = strings.Clone(v)
+	}
+}
