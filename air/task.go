@@ -12,7 +12,9 @@ import (
 // know, sent only to a client that lists "asyncTasks" in its AIR
 // capabilities. claude-agent-acp and codex-acp send the same three
 // records; a dialect lists the kinds it may get in its Updates (so the
-// tap quarantines them) with a handler that calls ReadTask.
+// tap quarantines them) with a handler that calls ReadTask. codex-acp
+// sends an ACP v2 client the spawn and the state as _async_task_spawned
+// and _async_task_state_update, which ReadTask reads as these.
 const (
 	UpdateTaskSpawned  = "async_task_spawned"
 	UpdateTaskProgress = "async_task_progress"
@@ -44,7 +46,7 @@ const MaxEvent = 4 << 10
 // The other fields (showInTranscript, canStop, outputFilePath, a
 // progress's lastToolName) are not read.
 type Task struct {
-	Update      string // the sessionUpdate kind
+	Update      string // the sessionUpdate kind, its v2 name's "_" taken off
 	ID          string // asyncTaskId
 	ToolCallID  string // the tool call that started the task, once known
 	Type        string // taskType
@@ -63,7 +65,9 @@ func ReadTask(update gjson.Result) Task {
 	r.Object(func(k string) {
 		switch k {
 		case "sessionUpdate":
-			first(&t.Update, r.String())
+			// codex-acp sends an ACP v2 client the same records under
+			// names of AIR's own: _async_task_spawned, ...
+			first(&t.Update, strings.TrimPrefix(r.String(), "_"))
 		case "asyncTaskId":
 			first(&t.ID, r.String())
 		case "toolCallId":

@@ -47,6 +47,11 @@ func TestTaskLate(t *testing.T) {
 			`{"ToolCallID":"call_bg","Alias":"thr_2:call_bg","Payload":{"kind":"","status":"failed","monitor":{"task_id":"thr_2:call_bg","event_count":0,"ended":true,"end_reason":"failed"}}}`},
 		{"codex state stopped", strings.Replace(codexState, "%s", "stopped", 1),
 			`{"ToolCallID":"call_bg","Alias":"thr_2:call_bg","Payload":{"kind":"","status":"cancelled","monitor":{"task_id":"thr_2:call_bg","event_count":0,"ended":true,"end_reason":"stopped"}}}`},
+		// codex-acp's names for an ACP v2 client read the same.
+		{"v2 codex state stopped", strings.Replace(strings.Replace(codexState, "%s", "stopped", 1), `"async_task`, `"_async_task`, 1),
+			`{"ToolCallID":"call_bg","Alias":"thr_2:call_bg","Payload":{"kind":"","status":"cancelled","monitor":{"task_id":"thr_2:call_bg","event_count":0,"ended":true,"end_reason":"stopped"}}}`},
+		{"v2 codex command spawn", strings.Replace(codexSpawn, `"async_task`, `"_async_task`, 1),
+			`{"ToolCallID":"call_bg","Alias":"call_bg","Payload":{"kind":"shell","status":"in_progress","shell":{"background":true}}}`},
 		{"state running", `{"sessionUpdate":"async_task_state_update","asyncTaskId":"t","state":"running"}`,
 			`{"ToolCallID":"","Alias":"t","Payload":{"kind":"","status":"in_progress"}}`},
 		{"state paused", `{"sessionUpdate":"async_task_state_update","asyncTaskId":"t","state":"paused"}`,

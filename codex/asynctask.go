@@ -25,6 +25,10 @@ const (
 	UpdateAsyncTaskSpawned  = air.UpdateTaskSpawned
 	UpdateAsyncTaskProgress = air.UpdateTaskProgress
 	UpdateAsyncTaskState    = air.UpdateTaskState
+	// The spawn and the state as codex-acp sends them to an ACP v2
+	// client (src/AcpV2SessionUpdate.ts): the same records.
+	UpdateV2AsyncTaskSpawned = "_" + air.UpdateTaskSpawned
+	UpdateV2AsyncTaskState   = "_" + air.UpdateTaskState
 )
 
 // HandleAsyncTask reads an async task update into a late half for the

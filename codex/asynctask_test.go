@@ -78,6 +78,11 @@ func TestAsyncTasks(t *testing.T) {
 			update(`{"sessionUpdate":"async_task_spawned","asyncTaskId":"thr_2:call_dev","name":"npm run dev","taskType":"shell","toolCallId":"call_dev"}`),
 			update(`{"sessionUpdate":"async_task_state_update","asyncTaskId":"thr_2:call_dev","state":"completed"}`)},
 			map[string]string{"call_dev": shell("completed", `,"background":true`)}},
+		// An ACP v2 client gets the same records under AIR's own names.
+		{"v2: spawn, stopped", []string{bgCall, bgOutput,
+			update(`{"sessionUpdate":"_async_task_spawned","asyncTaskId":"call_dev","name":"npm run dev","taskType":"shell","toolCallId":"call_dev"}`),
+			update(`{"sessionUpdate":"_async_task_state_update","asyncTaskId":"call_dev","state":"stopped","toolCallId":"call_dev"}`)},
+			map[string]string{"call_dev": shell("cancelled", `,"background":true`)}},
 		{"a state for an unknown task", []string{update(`{"sessionUpdate":"async_task_state_update","asyncTaskId":"call_x","state":"completed","toolCallId":"call_x"}`)},
 			map[string]string{"call_x": `{"kind":"generic","status":"completed"}`}},
 	}
@@ -114,10 +119,12 @@ func lastPayloads(t *testing.T, events string) map[string]string {
 
 // TestAsyncTaskKindsQuarantined: the SDKs do not know AIR's async task
 // kinds, so the dialect claims all three (progress too, which 2.6.0
-// declares but never sends), and the tap keeps them from the SDK.
+// declares but never sends) and the two of them an ACP v2 client gets;
+// the tap keeps them from the SDK.
 func TestAsyncTaskKindsQuarantined(t *testing.T) {
 	d := codex.Dialect()
-	for _, k := range []string{"async_task_spawned", "async_task_progress", "async_task_state_update"} {
+	for _, k := range []string{"async_task_spawned", "async_task_progress", "async_task_state_update",
+		"_async_task_spawned", "_async_task_state_update"} {
 		if !d.Quarantines(k) {
 			t.Errorf("update kind %s not claimed", k)
 		}

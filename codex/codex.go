@@ -144,6 +144,10 @@ func dialect() *acpdialect.Dialect {
 			{Kind: UpdateAsyncTaskSpawned, Handle: HandleAsyncTask},
 			{Kind: UpdateAsyncTaskProgress, Handle: HandleAsyncTask},
 			{Kind: UpdateAsyncTaskState, Handle: HandleAsyncTask},
+			// The same records to an ACP v2 client, under names of AIR's
+			// own ("_"): the progress kind is not sent there.
+			{Kind: UpdateV2AsyncTaskSpawned, Handle: HandleAsyncTask},
+			{Kind: UpdateV2AsyncTaskState, Handle: HandleAsyncTask},
 		},
 		Calls:     calls(TurnUsage),
 		MergeLate: MergeLate,
