@@ -502,7 +502,77 @@ func details(p *acpdialect.Payload) []string {
 		}
 		add("output_file", st.OutputFile)
 	}
+	return append(out, kindDetails(p)...)
+}
+
+// kindDetails are what the other kinds' objects say, as a client shows
+// them on the card: an output by its tail, a monitor by its last event.
+func kindDetails(p *acpdialect.Payload) []string {
+	var out []string
+	add := func(k, v string) {
+		if v != "" {
+			out = append(out, k+"="+v)
+		}
+	}
+	tok := func(k, v string) {
+		if v != "" {
+			add(k, token(v))
+		}
+	}
+	flag := func(k string, b bool) {
+		if b {
+			out = append(out, k+"=true")
+		}
+	}
+	num := func(k string, v *int64) {
+		if v != nil {
+			add(k, strconv.FormatInt(*v, 10))
+		}
+	}
+	if sh := p.Shell; sh != nil {
+		add("command", quote(sh.Command))
+		tok("cwd", sh.Cwd)
+		tok("terminal_id", sh.TerminalID)
+		add("output", tailQuote(sh.Output))
+		flag("output_truncated", sh.OutputTruncated)
+		num("exit_code", sh.ExitCode)
+		tok("signal", sh.Signal)
+		flag("background", sh.Background)
+		flag("cancellable", sh.Cancellable)
+	}
+	if m := p.MCPTool; m != nil {
+		tok("server", m.Server)
+		tok("tool", m.Tool)
+		add("output", tailQuote(m.Output))
+		add("error", quote(m.Error))
+	}
+	if m := p.Monitor; m != nil {
+		tok("task_id", m.TaskID)
+		add("command", quote(m.Command))
+		add("events", strconv.FormatInt(m.EventCount, 10))
+		if n := len(m.RecentEvents); n > 0 {
+			add("last_event", quote(m.RecentEvents[n-1]))
+		}
+		flag("ended", m.Ended)
+		tok("end_reason", m.EndReason)
+	}
+	if w := p.Wakeup; w != nil {
+		num("delay_seconds", w.DelaySeconds)
+		num("scheduled_for", w.ScheduledFor)
+		flag("invalid", w.Invalid)
+		add("reason", quote(w.Reason))
+	}
 	return out
+}
+
+// tailQuote is quote for an output, whose end is what a terminal shows:
+// past maxText characters its tail, after an ellipsis.
+func tailQuote(s string) string {
+	if utf8.RuneCountInString(s) <= maxText {
+		return quote(s)
+	}
+	r := []rune(s)
+	return strconv.Quote("…" + string(r[len(r)-maxText+1:]))
 }
 
 // quote shows a free-text value on one line, shortened; "" stays empty.

@@ -234,3 +234,43 @@ func TestViewSubagentCancellable(t *testing.T) {
 		}
 	}
 }
+
+// TestViewKindDetails: a shell, MCP tool, monitor or wakeup card shows
+// what its object says; an output past the view's width shows its tail,
+// which is what a terminal shows; an empty value shows nothing.
+func TestViewKindDetails(t *testing.T) {
+	code, delay, when := int64(2), int64(300), int64(1764892800000)
+	long := strings.Repeat("compiling a.o\n", 10) + "make: *** [all] Error 2"
+	card := func(p acpdialect.Payload) acpdialect.Event {
+		return acpdialect.Event{Type: acpdialect.EventToolCallUpdate, SessionID: "s1", ToolCallID: "c1", Payload: &p}
+	}
+	for _, tt := range []struct {
+		name string
+		ev   acpdialect.Event
+		want string
+	}{
+		{"shell", card(acpdialect.Payload{Kind: acpdialect.KindShell, Status: acpdialect.StatusFailed, Title: "make",
+			Shell: &acpdialect.Shell{Command: "make all", Cwd: "/src/my app", TerminalID: "c1", Output: long, OutputTruncated: true,
+				ExitCode: &code, Signal: "SIGTERM", Background: true, Cancellable: true}}),
+			`7 tool_call_update s1 c1 shell failed "make" command="make all" cwd="/src/my app" terminal_id=c1 ` +
+				`output="…ing a.o\ncompiling a.o\ncompiling a.o\nmake: *** [all] Error 2" output_truncated=true exit_code=2 signal=SIGTERM background=true cancellable=true`},
+		{"shell, nothing known yet", card(acpdialect.Payload{Kind: acpdialect.KindShell, Status: acpdialect.StatusPending, Shell: &acpdialect.Shell{}}),
+			`7 tool_call_update s1 c1 shell pending`},
+		{"mcp tool", card(acpdialect.Payload{Kind: acpdialect.KindMCPTool, Status: acpdialect.StatusFailed,
+			MCPTool: &acpdialect.MCPTool{Server: "docs", Tool: "search", Output: "partial", Error: "index offline"}}),
+			`7 tool_call_update s1 c1 mcp_tool failed server=docs tool=search output="partial" error="index offline"`},
+		{"monitor", card(acpdialect.Payload{Kind: acpdialect.KindMonitor, Status: acpdialect.StatusCompleted,
+			Monitor: &acpdialect.Monitor{TaskID: "bmon1", Command: "tail -f log", EventCount: 3, RecentEvents: []string{"a", "ERROR b"}, Ended: true, EndReason: "exited"}}),
+			`7 tool_call_update s1 c1 monitor completed task_id=bmon1 command="tail -f log" events=3 last_event="ERROR b" ended=true end_reason=exited`},
+		{"wakeup", card(acpdialect.Payload{Kind: acpdialect.KindWakeup, Status: acpdialect.StatusCompleted,
+			Wakeup: &acpdialect.Wakeup{Prompt: "not shown", DelaySeconds: &delay, ScheduledFor: &when, Reason: "check CI"}}),
+			`7 tool_call_update s1 c1 wakeup completed delay_seconds=300 scheduled_for=1764892800000 reason="check CI"`},
+		{"wakeup with an invalid time", card(acpdialect.Payload{Kind: acpdialect.KindWakeup, Status: acpdialect.StatusCompleted,
+			Wakeup: &acpdialect.Wakeup{Invalid: true}}),
+			`7 tool_call_update s1 c1 wakeup completed invalid=true`},
+	} {
+		if got := viewLine(tt.ev); got != tt.want {
+			t.Errorf("%s:\ngot  %s\nwant %s", tt.name, got, tt.want)
+		}
+	}
+}
