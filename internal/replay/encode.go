@@ -128,6 +128,7 @@ func appendShell(b []byte, sh *acpdialect.Shell) []byte {
 	b = addInt(b, "exit_code", sh.ExitCode)
 	b = addString(b, "signal", sh.Signal)
 	b = addBool(b, "background", sh.Background)
+	b = addBool(b, "cancellable", sh.Cancellable)
 	return append(b, '}')
 }
 

@@ -91,6 +91,9 @@ func FuzzAppendEvent(f *testing.F) {
 	f.Add([]byte("\x05\x01typeX\x03\x04abcd\x10\x0512345\x07\x02 \t\x00\x01\x02"))
 	f.Add([]byte("\x03\x06\xe2\x80\xa8\xe2\x80\xa9\x04\x03\xff\xfe<>&\x01\x05\x02\x03\x04\x05\x06\x07\x08\x09"))
 	f.Add(bytes.Repeat([]byte{1, 7, 'a', '"', '\\', '\n', 0x7f, 0xc3, 0xa9}, 40))
+	// Every byte odd: every bool true, every string and number set, so a
+	// bool appendEvent forgets (Shell.Cancellable once) shows.
+	f.Add(bytes.Repeat([]byte{'7'}, 1200))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var ev acpdialect.Event
 		(&filler{t: t, data: data}).fill(reflect.ValueOf(&ev).Elem())
