@@ -13,6 +13,7 @@ import (
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/dialecttest"
 	"github.com/acpdialect/acpdialect/frame"
+	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/tidwall/gjson"
 )
 
@@ -553,6 +554,10 @@ func panickyChildren(gjson.Result) []acpdialect.Child { panic("a broken tree") }
 // The goldens rule compares, reports a difference with a diff, and
 // rewrites with Update.
 func TestGoldens(t *testing.T) {
+	// The rule is tested with Options.Update alone: under go test
+	// -update the flag would rewrite what the test expects to differ.
+	defer func(was bool) { *testwire.Update = was }(*testwire.Update)
+	*testwire.Update = false
 	dir := t.TempDir()
 	req, resp := dialecttest.Initialize(0, "acme-agent")
 	snew, sresp := dialecttest.SessionNew(1, "s1")
