@@ -30,6 +30,16 @@ const (
 	UpdateTerminalOutput = "terminal_output_chunk"
 )
 
+// TerminalFields names fields of a terminal_update.
+type TerminalFields uint8
+
+// The fields of TerminalUpdate.Set.
+const (
+	TerminalCommand TerminalFields = 1 << iota
+	TerminalCwd
+	TerminalExitStatus
+)
+
 // terminalKind reports whether an update kind is one of ACP v2's terminal
 // updates.
 func terminalKind(kind string) bool {
@@ -37,18 +47,26 @@ func terminalKind(kind string) bool {
 }
 
 // TerminalUpdate is what one terminal_update or terminal_output_chunk
-// says. Output is decoded; Command and Cwd view the frame.
+// says. Output is decoded; TerminalID, Command, Cwd and Signal view the
+// frame.
+//
+// A terminal_update patches the terminal: a field it leaves out (or sends
+// with a value of the wrong type) stays as it was, a null clears it, a
+// value replaces it. Set names the fields it sets, to a value or null.
 type TerminalUpdate struct {
 	TerminalID string
-	Command    string
-	Cwd        string
+	Set        TerminalFields
+	Command    string // "" when null
+	Cwd        string // "" when null
 	// Output is the terminal's whole output (a terminal_update's
-	// snapshot, which replaces what came before) when Snapshot, else
-	// bytes to append (a chunk).
+	// snapshot, which replaces what came before; "" for a null output)
+	// when Snapshot, else bytes to append (a chunk).
 	Output   string
 	Snapshot bool
 	// Exited says a concrete exitStatus came: ExitCode (nil when null or
-	// absent) and Signal ("" when null) are its values.
+	// absent) and Signal ("" when null or absent) are its values, which
+	// replace the terminal's. With Set&TerminalExitStatus and not Exited,
+	// the exitStatus was null: the terminal has no exit status.
 	Exited   bool
 	ExitCode *int64
 	Signal   string
@@ -73,13 +91,18 @@ func ReadTerminalUpdate(update gjson.Result, kind string) (t TerminalUpdate, ok 
 			t.Output, _ = decode(r.String())
 		case kind != UpdateTerminal:
 		case k == "command" && first(&seen, 4):
-			t.Command = r.String()
+			t.Command = t.patch(r, TerminalCommand)
 		case k == "cwd" && first(&seen, 8):
-			t.Cwd = r.String()
+			t.Cwd = t.patch(r, TerminalCwd)
 		case k == "output" && first(&seen, 16):
 			t.Output, t.Snapshot = snapshot(r)
 		case k == "exitStatus" && first(&seen, 32):
-			t.Exited = readExitStatus(r, &t)
+			if r.Peek() == 'n' {
+				t.Set |= TerminalExitStatus
+				r.Skip()
+			} else if t.Exited = readExitStatus(r, &t); t.Exited {
+				t.Set |= TerminalExitStatus
+			}
 		case k == "capabilities" && first(&seen, 64):
 			// Anything but a grant clears the capabilities: the draft
 			// reads a malformed value as none, so that a client never
@@ -93,9 +116,27 @@ func ReadTerminalUpdate(update gjson.Result, kind string) (t TerminalUpdate, ok 
 	return t, t.TerminalID != ""
 }
 
-// snapshot reads terminal_update's output {data}: ok is false for a null
-// output or one whose data is not base64.
+// patch reads a string field of a terminal_update, noting in t.Set that
+// it is set when it is a string or null ("").
+func (t *TerminalUpdate) patch(r *frame.Reader, f TerminalFields) string {
+	switch r.Peek() {
+	case '"':
+		t.Set |= f
+		return r.String()
+	case 'n':
+		t.Set |= f
+	}
+	r.Skip()
+	return ""
+}
+
+// snapshot reads terminal_update's output {data}: ok is false for one
+// whose data is not base64; a null output is an empty snapshot.
 func snapshot(r *frame.Reader) (out string, ok bool) {
+	if r.Peek() == 'n' {
+		r.Skip()
+		return "", true
+	}
 	r.Object(func(k string) {
 		if k == "data" && !ok {
 			out, ok = decode(r.String())
@@ -156,7 +197,16 @@ func (c *Conn) terminalUpdate(sid string, h *Update, u gjson.Result, kind string
 		next.Shell = foldTerminal(old.Shell, t)
 		st.payload = c.bound(next)
 		c.tools.Changed(k)
-		if next = st.payload; st.surfaced && !next.Equal(old) {
+		next = st.payload
+		switch {
+		case !st.surfaced && next.Shell != nil && next.Shell.Cancellable:
+			// A command the client may stop is one it must see, with or
+			// without its tool call: a resumed session's running command
+			// comes back as a terminal_update alone (claude-agent-acp,
+			// dist/v2/background.js, currentItems).
+			st.surfaced = true
+			out = c.toolEvent(EventToolCall, k, next)
+		case st.surfaced && !next.Equal(old):
 			out = c.toolEvent(EventToolCallUpdate, k, next)
 		}
 	}
@@ -174,23 +224,29 @@ func foldTerminal(sh *Shell, t TerminalUpdate) *Shell {
 		n = *sh
 	}
 	setClone(&n.TerminalID, t.TerminalID)
-	setClone(&n.Command, t.Command)
-	setClone(&n.Cwd, t.Cwd)
+	if t.Set&TerminalCommand != 0 {
+		setClone(&n.Command, t.Command)
+	}
+	if t.Set&TerminalCwd != 0 {
+		setClone(&n.Cwd, t.Cwd)
+	}
 	switch {
 	case t.Snapshot:
 		n.Output, n.OutputTruncated = t.Output, false
 	case t.Output != "":
 		n.Output += t.Output
 	}
-	if t.Exited {
-		if t.ExitCode != nil && (n.ExitCode == nil || *n.ExitCode != *t.ExitCode) {
-			code := *t.ExitCode
-			n.ExitCode = &code
-		}
+	if t.Set&TerminalExitStatus != 0 {
+		n.ExitCode = sameCode(n.ExitCode, t.ExitCode)
 		setClone(&n.Signal, t.Signal)
 	}
 	if t.Cancel != 0 {
 		n.Cancellable = t.Cancel > 0
+	}
+	if t.Exited {
+		// An exited terminal cannot be cancelled (the draft answers
+		// terminal/cancel with -32602), whatever the update says.
+		n.Cancellable = false
 	}
 	if sh != nil && sh.equal(&n) {
 		return sh
@@ -198,9 +254,22 @@ func foldTerminal(sh *Shell, t TerminalUpdate) *Shell {
 	return &n
 }
 
-// setClone sets *dst to a copy of v when v is new and not empty.
+// setClone sets *dst to a copy of v when v differs.
 func setClone(dst *string, v string) {
-	if v != "" && v != *dst {
+	if v != *dst {
 		*dst = strings.Clone(v)
 	}
+}
+
+// sameCode returns code as a pointer of its own, cur when it holds the
+// same value.
+func sameCode(cur, code *int64) *int64 {
+	switch {
+	case code == nil:
+		return nil
+	case cur != nil && *cur == *code:
+		return cur
+	}
+	n := *code
+	return &n
 }

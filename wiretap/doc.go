@@ -73,8 +73,8 @@
 //
 // A session/update of a kind of the dialect's own (Cursor's
 // subagent_spawned), or of the drafts every connection reads
-// (subagent_update, session_message, ACP v2's state_update: an unknown
-// agent's too), which the SDK would misread as a standard update, is
+// (subagent_update, session_message, ACP v2's state_update,
+// terminal_update and terminal_output_chunk: an unknown agent's too), which the SDK would misread as a standard update, is
 // renamed to QuarantineMethod
 // ("_session/update"): it reaches HandleExtensionMethod in order with the
 // other notifications, params as sent, and HandleExtension reports it

@@ -43,7 +43,8 @@ func (t *Tap) inbound(frame []byte) edit {
 	case err != nil:
 	case d == nil && !res.Quarantine:
 		// An unknown agent gets standard behaviour: only the draft kinds
-		// every connection reads (subagent_update, state_update) are
+		// every connection reads (subagent_update, session_message,
+		// state_update, terminal_update, terminal_output_chunk) are
 		// quarantined.
 	case res.Wire != nil && res.Wire.Echo:
 		if !t.keepEchoes {
