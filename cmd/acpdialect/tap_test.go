@@ -549,9 +549,12 @@ func TestTapLimitLine(t *testing.T) {
 	if err := os.WriteFile(agent, []byte(lines[1]+lines[3]+tool), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The agent answers each request once the tap has passed it on.
+	// The agent answers each request once the tap has passed it on. The
+	// editor's side ends at once, so the grace period runs while the tap
+	// still passes lines of some 10 MB on: the default 2s is too short
+	// under -race on a loaded machine (CI saw the agent ended, exit 143).
 	script := `read l; head -n 1 "$0"; read l; tail -n +2 "$0"`
-	code := runCtx(context.Background(), []string{"tap", "--record", rec, "--events", evs, "--", "sh", "-c", script, agent},
+	code := runCtx(context.Background(), []string{"tap", "--grace", "2m", "--record", rec, "--events", evs, "--", "sh", "-c", script, agent},
 		strings.NewReader(lines[0]+lines[2]), io.Discard, io.Discard)
 	got, _ := os.ReadFile(evs)
 	if code != 0 || bytes.Contains(got, []byte(`"type":"config"`)) || !bytes.Contains(got, []byte(`"tool_call_id":"t1"`)) {
