@@ -104,13 +104,7 @@ func ReadTerminalUpdate(update gjson.Result, kind string) (t TerminalUpdate, ok 
 				t.Set |= TerminalExitStatus
 			}
 		case k == "capabilities" && first(&seen, 64):
-			// Anything but a grant clears the capabilities: the draft
-			// reads a malformed value as none, so that a client never
-			// cancels what the agent did not offer.
-			t.Cancel = -1
-			if cancel, _ := readCancel(r); cancel {
-				t.Cancel = 1
-			}
+			t.Cancel = readGrant(r)
 		}
 	})
 	return t, t.TerminalID != ""
@@ -130,15 +124,31 @@ func (t *TerminalUpdate) patch(r *frame.Reader, f TerminalFields) string {
 	return ""
 }
 
+// readGrant reads terminal_update's capabilities: 1 when they grant
+// cancel, else -1. Only an object grants it: the draft reads anything
+// else, a malformed value too (the subagents draft's true, say), as no
+// control, so that a client never cancels what the agent did not offer.
+func readGrant(r *frame.Reader) int8 {
+	var seen uint16
+	grant := int8(-1)
+	r.Object(func(k string) {
+		if k == "cancel" && first(&seen, 1) && r.Peek() == '{' {
+			grant = 1
+		}
+	})
+	return grant
+}
+
 // snapshot reads terminal_update's output {data}: ok is false for one
-// whose data is not base64; a null output is an empty snapshot.
+// whose data is not a base64 string; a null output is an empty snapshot.
 func snapshot(r *frame.Reader) (out string, ok bool) {
 	if r.Peek() == 'n' {
 		r.Skip()
 		return "", true
 	}
+	var seen uint16
 	r.Object(func(k string) {
-		if k == "data" && !ok {
+		if k == "data" && first(&seen, 1) && r.Peek() == '"' {
 			out, ok = decode(r.String())
 		}
 	})
@@ -148,16 +158,15 @@ func snapshot(r *frame.Reader) (out string, ok bool) {
 // readExitStatus reads exitStatus {exitCode, signal}; it reports whether
 // it was an object, which marks the terminal as exited.
 func readExitStatus(r *frame.Reader, t *TerminalUpdate) bool {
+	var seen uint16
 	return r.Object(func(k string) {
-		switch k {
-		case "exitCode":
-			if n, ok := frame.Int64(r.Value()); ok && t.ExitCode == nil {
+		switch {
+		case k == "exitCode" && first(&seen, 1):
+			if n, ok := frame.Int64(r.Value()); ok {
 				t.ExitCode = &n
 			}
-		case "signal":
-			if t.Signal == "" {
-				t.Signal = r.String()
-			}
+		case k == "signal" && first(&seen, 2):
+			t.Signal = r.String()
 		}
 	})
 }
@@ -241,11 +250,13 @@ func foldTerminal(sh *Shell, t TerminalUpdate) *Shell {
 		setClone(&n.Signal, t.Signal)
 	}
 	if t.Cancel != 0 {
-		n.Cancellable = t.Cancel > 0
+		// A terminal whose exit code or signal is known has exited, and
+		// cannot be cancelled (the draft answers terminal/cancel with
+		// -32602), whatever a grant says. (An exit with neither, {},
+		// leaves no trace for a later grant to meet.)
+		n.Cancellable = t.Cancel > 0 && n.ExitCode == nil && n.Signal == ""
 	}
 	if t.Exited {
-		// An exited terminal cannot be cancelled (the draft answers
-		// terminal/cancel with -32602), whatever the update says.
 		n.Cancellable = false
 	}
 	if sh != nil && sh.equal(&n) {
