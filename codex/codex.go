@@ -148,6 +148,8 @@ func dialect() *acpdialect.Dialect {
 			// own ("_"): the progress kind is not sent there.
 			{Kind: UpdateV2AsyncTaskSpawned, Handle: HandleAsyncTask},
 			{Kind: UpdateV2AsyncTaskState, Handle: HandleAsyncTask},
+			// And the native child sessions' two records, under one.
+			{Kind: UpdateV2Subagent, Handle: HandleV2Subagent},
 		},
 		Calls:     calls(TurnUsage),
 		MergeLate: MergeLate,

@@ -18,7 +18,26 @@ import (
 const (
 	UpdateSubagentSpawned = "subagent_spawned"
 	UpdateSubagentState   = "subagent_state_update"
+	// UpdateV2Subagent is both records as codex-acp sends them to an ACP
+	// v2 client (src/AcpV2SessionUpdate.ts), under one name of AIR's own:
+	// the spawn's fields {subagentSessionId, name, task, capabilities},
+	// or the state's {subagentSessionId, state}.
+	UpdateV2Subagent = "_subagent_update"
 )
+
+// HandleV2Subagent reads _subagent_update: one with a state as
+// HandleSubagentState, any other as HandleSubagentSpawned. The kind is
+// the spawn too, so it cannot wait for the spawn (Update.Waits) as
+// subagent_state_update does: a state that comes with no spawn before it
+// (a client that attached mid-run, after the spawn went out) makes the
+// child's card itself, ended. The adapter sends a child's spawn before
+// its state on the one stream, so no spawn comes after.
+func HandleV2Subagent(update gjson.Result) acpdialect.Late {
+	if frame.Get(update, "state").Exists() {
+		return HandleSubagentState(update)
+	}
+	return HandleSubagentSpawned(update)
+}
 
 // HandleSubagentSpawned reads subagent_spawned into a late half for the
 // child session's card: acpdialect.ReadSubagentSpawned (name, the agent's
