@@ -86,6 +86,8 @@ func FuzzToolCall(f *testing.F) {
 func FuzzUpdateEvents(f *testing.F) {
 	seeds(f, "params.update")
 	f.Add(`{"sessionUpdate":"session_info_update","_meta":{"codex":{"error":{"message":"Reconnecting","codexErrorInfo":{"responseStreamDisconnected":{"httpStatusCode":429}},"willRetry":true}}}}`)
+	f.Add(`{"sessionUpdate":"_subagent_update","subagentSessionId":"thr-a","name":"a","task":"t","capabilities":{}}`)
+	f.Add(`{"sessionUpdate":"_subagent_update","subagentSessionId":"thr-a","state":"completed"}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		u := gjson.Parse(s)
 		_ = codex.UsageEvent(u)
@@ -95,6 +97,9 @@ func FuzzUpdateEvents(f *testing.F) {
 			}
 		}
 		_, _ = codex.SystemError(u)
+		if l := codex.HandleV2Subagent(u); l.Payload.SubagentTask != nil && l.Payload.SubagentTask.ChildSessionID == "" {
+			t.Fatalf("a child's half without its session: %+v", l)
+		}
 		if ev := codex.PhaseEvent(u); ev != nil && ev.Message().Phase == "" {
 			t.Fatal("a message event without a phase")
 		}
