@@ -382,7 +382,8 @@ func TestNativeSubagentSessions(t *testing.T) {
 		}, nil},
 		{"without a child id: nothing", []string{
 			update(`{"sessionUpdate":"subagent_spawned","name":"a","task":"t"}`),
-		}, nil, []string{`subagent_task`}},		// An ACP v2 client gets both records as _subagent_update.
+		}, nil, []string{`subagent_task`}},
+		// An ACP v2 client gets both records as _subagent_update.
 		{"v2: spawned, worked, completed", []string{
 			update(`{"sessionUpdate":"_subagent_update","subagentSessionId":"thr-a","name":"weather_research","task":"Find the weather.","capabilities":{}}`),
 			`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"thr-a","update":{"sessionUpdate":"tool_call_update","toolCallId":"cmd1","kind":"execute","title":"curl wttr.in","status":"in_progress","rawInput":{"command":"curl wttr.in","cwd":"/w"}}}}`,
