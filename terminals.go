@@ -97,12 +97,7 @@ func ReadTerminalUpdate(update gjson.Result, kind string) (t TerminalUpdate, ok 
 		case k == "output" && first(&seen, 16):
 			t.Output, t.Snapshot = snapshot(r)
 		case k == "exitStatus" && first(&seen, 32):
-			if r.Peek() == 'n' {
-				t.Set |= TerminalExitStatus
-				r.Skip()
-			} else if t.Exited = readExitStatus(r, &t); t.Exited {
-				t.Set |= TerminalExitStatus
-			}
+			t.readExitStatus(r)
 		case k == "capabilities" && first(&seen, 64):
 			t.Cancel = readGrant(r)
 		}
@@ -155,11 +150,17 @@ func snapshot(r *frame.Reader) (out string, ok bool) {
 	return out, ok
 }
 
-// readExitStatus reads exitStatus {exitCode, signal}; it reports whether
-// it was an object, which marks the terminal as exited.
-func readExitStatus(r *frame.Reader, t *TerminalUpdate) bool {
+// readExitStatus reads exitStatus: an object {exitCode, signal} marks
+// the terminal as exited, null clears its exit status, any other value
+// is absent.
+func (t *TerminalUpdate) readExitStatus(r *frame.Reader) {
+	if r.Peek() == 'n' {
+		t.Set |= TerminalExitStatus
+		r.Skip()
+		return
+	}
 	var seen uint16
-	return r.Object(func(k string) {
+	t.Exited = r.Object(func(k string) {
 		switch {
 		case k == "exitCode" && first(&seen, 1):
 			if n, ok := frame.Int64(r.Value()); ok {
@@ -169,6 +170,9 @@ func readExitStatus(r *frame.Reader, t *TerminalUpdate) bool {
 			t.Signal = r.String()
 		}
 	})
+	if t.Exited {
+		t.Set |= TerminalExitStatus
+	}
 }
 
 // decode returns base64 data as the bytes it stands for.
@@ -249,15 +253,13 @@ func foldTerminal(sh *Shell, t TerminalUpdate) *Shell {
 		n.ExitCode = sameCode(n.ExitCode, t.ExitCode)
 		setClone(&n.Signal, t.Signal)
 	}
-	if t.Cancel != 0 {
-		// A terminal whose exit code or signal is known has exited, and
-		// cannot be cancelled (the draft answers terminal/cancel with
-		// -32602), whatever a grant says. (An exit with neither, {},
-		// leaves no trace for a later grant to meet.)
-		n.Cancellable = t.Cancel > 0 && n.ExitCode == nil && n.Signal == ""
-	}
-	if t.Exited {
-		n.Cancellable = false
+	if t.Cancel != 0 || t.Exited {
+		// An exited terminal, this update's or one whose exit code or
+		// signal is known, cannot be cancelled (the draft answers
+		// terminal/cancel with -32602), whatever a grant says. (An exit
+		// with neither, {}, leaves no trace for a later grant to meet.)
+		exited := t.Exited || n.ExitCode != nil || n.Signal != ""
+		n.Cancellable = t.Cancel > 0 && !exited
 	}
 	if sh != nil && sh.equal(&n) {
 		return sh

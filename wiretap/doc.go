@@ -74,11 +74,11 @@
 // A session/update of a kind of the dialect's own (Cursor's
 // subagent_spawned), or of the drafts every connection reads
 // (subagent_update, session_message, ACP v2's state_update,
-// terminal_update and terminal_output_chunk: an unknown agent's too), which the SDK would misread as a standard update, is
-// renamed to QuarantineMethod
-// ("_session/update"): it reaches HandleExtensionMethod in order with the
-// other notifications, params as sent, and HandleExtension reports it
-// handled.
+// terminal_update and terminal_output_chunk: an unknown agent's too),
+// which the SDK would misread as a standard update, is renamed to
+// QuarantineMethod ("_session/update"): it reaches HandleExtensionMethod
+// in order with the other notifications, params as sent, and
+// HandleExtension reports it handled.
 //
 // A vendor method the client sends (Cursor's "cursor/list_available_models")
 // goes through the SDK as its alias and loses the "_" on the wire: list it
