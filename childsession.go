@@ -381,19 +381,20 @@ func (c *Conn) mergeChild(k correlate.Key, st *toolState, p Payload) []Event {
 // as a possible one), the epoch of the session it runs under. Such a
 // session has no turns of its own: its parent's are its turns, so that a
 // child reused in a later turn (an OpenCode task resumed in the same
-// child session) starts afresh as its parent does.
-func (c *Conn) turnEpoch(s *session) uint64 {
+// child session) starts afresh as its parent does. A card keeps the
+// epoch's low half (toolState.epoch).
+func (c *Conn) turnEpoch(s *session) uint32 {
 	for range maxParents {
 		if s.lastTurn != 0 {
-			return s.epoch
+			return uint32(s.epoch)
 		}
 		p := c.sessions[c.parentOf(s)]
 		if p == nil || p == s {
-			return s.epoch
+			return uint32(s.epoch)
 		}
 		s = p
 	}
-	return s.epoch
+	return uint32(s.epoch)
 }
 
 // parentOf returns the id of the session s runs under: its parent card's

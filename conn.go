@@ -396,10 +396,11 @@ const redirectedOverhead = 64
 // toolState is a card: the store's value, measured for the budget (Size,
 // Cut).
 type toolState struct {
-	id       string // the tool call id, owned
-	epoch    uint64 // its session's epoch when the card started
-	acpKind  string // the latest ACP kind, for a generic payload
-	payload  Payload
+	id string // the tool call id, owned
+	// epoch is the low half of its session's epoch when the card started
+	// (turnEpoch): with the flags beside it, one word. Two epochs alike
+	// there are 2^32 turns apart, which no card outlives in practice.
+	epoch    uint32
 	surfaced bool
 	native   bool // made from a dialect's own update kind, not a tool call
 	// announced says a tool_call frame has named the card: until one
@@ -408,6 +409,8 @@ type toolState struct {
 	// stdName says the card's Tool.Name is ACP's standard name, which a
 	// vendor's name never replaces (withName).
 	stdName bool
+	acpKind string // the latest ACP kind, for a generic payload
+	payload Payload
 	child   string // the subagent run the card is for (Dialect.Runs), owned
 }
 

@@ -45,8 +45,14 @@ func StatusEnded(status string) bool {
 // card. Exactly one of the kind objects is set, the one named by Kind.
 // Empty values are omitted from the JSON, never written as "".
 type Payload struct {
-	Kind             string `json:"kind"`
-	Status           string `json:"status,omitempty"`
+	Kind   string `json:"kind"`
+	Status string `json:"status,omitempty"`
+	// Cancellable: the agent lets the client stop this tool call now with
+	// ACP v2's tool_call/cancel (its capabilities.cancel, as last
+	// reported). A card that has ended is never cancellable: the draft
+	// has the agent withdraw the grant at a final status, and a grant
+	// that comes with or after one is not kept.
+	Cancellable      bool   `json:"cancellable,omitempty"`
 	Title            string `json:"title,omitempty"`
 	ParentToolCallID string `json:"parent_tool_call_id,omitempty"`
 	// WireToolCallID is the tool call id the agent sent, on a card whose
@@ -247,7 +253,7 @@ func (p Payload) Clone() Payload {
 
 // Equal reports whether two payloads render the same.
 func (p Payload) Equal(q Payload) bool {
-	if p.Kind != q.Kind || p.Status != q.Status || p.Title != q.Title ||
+	if p.Kind != q.Kind || p.Status != q.Status || p.Cancellable != q.Cancellable || p.Title != q.Title ||
 		p.ParentToolCallID != q.ParentToolCallID || p.WireToolCallID != q.WireToolCallID || !p.Tool.equal(q.Tool) || !p.Chain.equal(q.Chain) {
 		return false
 	}
@@ -349,7 +355,7 @@ func intEqual(a, b *int64) bool {
 // constants, so that the counts are the same everywhere. Each is the
 // allocator's size class of the struct (TestKindSizes holds them to it).
 const (
-	payloadSize      = 144
+	payloadSize      = 160
 	subagentTaskSize = 224
 	genericSize      = 16
 	shellSize        = 112

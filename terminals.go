@@ -119,10 +119,11 @@ func (t *TerminalUpdate) patch(r *frame.Reader, f TerminalFields) string {
 	return ""
 }
 
-// readGrant reads terminal_update's capabilities: 1 when they grant
-// cancel, else -1. Only an object grants it: the draft reads anything
-// else, a malformed value too (the subagents draft's true, say), as no
-// control, so that a client never cancels what the agent did not offer.
+// readGrant reads the capabilities of a terminal_update or a tool call:
+// 1 when they grant cancel, else -1. Only an object grants it: the draft
+// reads anything else, a malformed value too (the subagents draft's
+// true, say), as no control, so that a client never cancels what the
+// agent did not offer.
 func readGrant(r *frame.Reader) int8 {
 	var seen uint16
 	grant := int8(-1)

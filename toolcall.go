@@ -196,6 +196,9 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 		// nests under it.
 		next.ParentToolCallID = o.parent
 	}
+	if StatusEnded(next.Status) {
+		next.Cancellable = false // the grant ends with the tool call
+	}
 	next = c.acyclicParent(k, old, next)
 	var nested []Event
 	if c.childSessions() {
@@ -300,9 +303,14 @@ func (c *Conn) toolEvent(typ string, k correlate.Key, p Payload) []Event {
 	return o.ev[:]
 }
 
-// mergeStandard applies what every agent's tool call says: status and
-// title. Wrong types and unknown statuses are ignored.
+// mergeStandard applies what every agent's tool call says: status, title
+// and ACP v2's cancel grant. Wrong types and unknown statuses are
+// ignored; capabilities that grant nothing (null, no cancel, a malformed
+// value) withdraw the grant, as the draft reads them.
 func mergeStandard(p Payload, u *frame.ToolUpdate) Payload {
+	if u.Capabilities.Exists() {
+		p.Cancellable = readGrant(frame.NewReader(u.Capabilities)) > 0
+	}
 	s := u.Status.Str
 	for _, known := range [...]string{StatusPending, StatusInProgress, StatusCompleted, StatusFailed, StatusCancelled, StatusPaused} {
 		if s == known && u.Status.Type == gjson.String {
@@ -314,7 +322,7 @@ func mergeStandard(p Payload, u *frame.ToolUpdate) Payload {
 }
 
 // toolStateExtra is what a toolState is beyond its payload (64-bit).
-const toolStateExtra = 64
+const toolStateExtra = 48
 
 // Size is what a card keeps beyond its id (the store counts its key): its
 // payload, its ACP kind and its run's child. The child is an id the card

@@ -241,6 +241,67 @@ func TestTerminalUpdatesFoldIntoShell(t *testing.T) {
 	}
 }
 
+// TestToolCallCancelGrant: ACP v2's capabilities.cancel on a tool call
+// sets the card's Cancellable as the draft reads it (omitted leaves it,
+// null or anything but a cancel object withdraws it, an object replaces
+// the whole previous value), a final status ends it, and a reused id's
+// new tool call starts without one. The stream of cancellable values is
+// that of every card event.
+func TestToolCallCancelGrant(t *testing.T) {
+	tc := func(fields string) string {
+		return update(`{"sessionUpdate":"tool_call_update","toolCallId":"t1"` + fields + `}`)
+	}
+	start := tc(`,"title":"Build","kind":"execute","status":"in_progress"`)
+	grant := tc(`,"capabilities":{"cancel":{}}`)
+	for _, c := range []struct {
+		name   string
+		frames []string
+		want   []bool
+	}{
+		{"granted, kept by an update without capabilities, withdrawn by null",
+			v2Frames(start, grant, tc(`,"title":"Build all"`), tc(`,"capabilities":null`)), []bool{false, true, true, false}},
+		{"granted with the update that creates the tool call",
+			v2Frames(tc(`,"title":"Build","status":"in_progress","capabilities":{"cancel":{}}`)), []bool{true}},
+		{"capabilities without cancel withdraw it: an object replaces the whole value",
+			v2Frames(start, grant, tc(`,"capabilities":{}`)), []bool{false, true, false}},
+		{"a null cancel withdraws it", v2Frames(start, grant, tc(`,"capabilities":{"cancel":null}`)), []bool{false, true, false}},
+		{"malformed values grant nothing and withdraw a grant",
+			v2Frames(start, grant, tc(`,"capabilities":{"cancel":true}`), grant, tc(`,"capabilities":true`), grant, tc(`,"capabilities":"cancel"`)),
+			[]bool{false, true, false, true, false, true, false}},
+		{"of a repeated cancel key the first counts",
+			v2Frames(start, tc(`,"capabilities":{"cancel":{},"cancel":null}`)), []bool{false, true}},
+		{"a final status ends the grant the agent forgot to withdraw",
+			v2Frames(start, grant, tc(`,"status":"completed"`)), []bool{false, true, false}},
+		{"a grant with a final status is void",
+			v2Frames(start, tc(`,"status":"failed","capabilities":{"cancel":{}}`)), []bool{false, false}},
+		{"... and after one, while the card stays ended",
+			v2Frames(start, tc(`,"status":"cancelled"`), grant), []bool{false, false}},
+		{"a paused tool call keeps its grant",
+			v2Frames(start, grant, tc(`,"status":"paused"`), tc(`,"status":"in_progress"`)), []bool{false, true, true, true}},
+		{"v1: a tool_call's grant is read the same, and a reused id's new tool call starts without one",
+			v1Frames(update(`{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Build","capabilities":{"cancel":{}}}`),
+				update(`{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Build again"}`)),
+			[]bool{true, false}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn := acpdialect.NewRegistry().NewConn(acpdialect.Options{})
+			var got []bool
+			for _, l := range feedFrames(t, conn, c.frames...) {
+				var ev acpdialect.Event
+				if err := json.Unmarshal([]byte(l), &ev); err != nil {
+					t.Fatal(err)
+				}
+				if ev.Payload != nil {
+					got = append(got, ev.Payload.Cancellable)
+				}
+			}
+			if !cmp.Equal(got, c.want) {
+				t.Errorf("cancellable %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
 // TestTerminalUpdateLeavesOtherCards: a terminal named after a card of
 // another kind than shell or generic changes nothing; one without a
 // terminal id is malformed.

@@ -19,6 +19,9 @@ type ToolUpdate struct {
 	RawInput  gjson.Result
 	RawOutput gjson.Result
 	Meta      gjson.Result // _meta
+	// Capabilities is ACP v2's capabilities: the controls the client may
+	// use on the tool call now (cancel, for tool_call/cancel).
+	Capabilities gjson.Result
 }
 
 // ReadToolUpdate reads the view of an update object. Of a key that appears
@@ -34,7 +37,7 @@ func ReadToolUpdate(update gjson.Result) ToolUpdate {
 // session/update frame carries it (inside the frame and its params, which
 // the nesting limit counts). When it is not, the view may stop short of
 // what ReadToolUpdate reads: read it again with ReadToolUpdate. It fills
-// the caller's view rather than returning one: a ToolUpdate is some 730
+// the caller's view rather than returning one: a ToolUpdate is some 820
 // bytes, and this is the read of every tool call frame.
 func ReadToolUpdateChecked(u *ToolUpdate, update gjson.Result) bool {
 	*u = ToolUpdate{}
@@ -70,6 +73,8 @@ func readToolUpdate(u *ToolUpdate, update gjson.Result, check bool) bool {
 			dst = &u.RawOutput
 		case "_meta":
 			dst = &u.Meta
+		case "capabilities":
+			dst = &u.Capabilities
 		default:
 			return true
 		}

@@ -472,6 +472,9 @@ func details(p *acpdialect.Payload) []string {
 		}
 	}
 	add("parent", p.ParentToolCallID)
+	if p.Cancellable {
+		add("cancellable", "true") // tool_call/cancel; a shell's own is its terminal's
+	}
 	if g := p.Generic; g != nil {
 		add("acp_kind", g.ACPKind)
 	}

@@ -51,6 +51,7 @@ func appendPayload(b []byte, p *acpdialect.Payload) (_ []byte, ok bool) {
 	b = appendKey(b, "kind")
 	b = appendString(b, p.Kind)
 	b = addString(b, "status", p.Status)
+	b = addBool(b, "cancellable", p.Cancellable)
 	b = addString(b, "title", p.Title)
 	b = addString(b, "parent_tool_call_id", p.ParentToolCallID)
 	b = addString(b, "wire_tool_call_id", p.WireToolCallID)
