@@ -214,7 +214,7 @@ func (c *Conn) endCards(sid, reason string) []Event {
 			continue
 		}
 		old := st.payload
-		st.payload = c.d.EndBackground(old, reason)
+		st.set(c.d.EndBackground(old, reason))
 		c.tools.Changed(k)
 		if next := st.payload; st.surfaced && !next.Equal(old) {
 			out = append(out, c.toolEvent(EventToolCallUpdate, k, next)...)

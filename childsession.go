@@ -365,7 +365,7 @@ func (c *Conn) mergeChild(k correlate.Key, st *toolState, p Payload) []Event {
 	}
 	c.stats.LateMerged++
 	old := st.payload
-	st.payload = next
+	st.set(next)
 	ck := correlate.Key{Session: k.Session, ID: st.id}
 	c.tools.Changed(ck)
 	next = st.payload // as kept: cut if it grew too large

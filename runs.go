@@ -207,7 +207,7 @@ func (c *Conn) touchRun(s *session, u *frame.ToolUpdate, r Run) []Event {
 	// run's, but the run's own is kept.
 	next := c.acyclicParent(k, old, st.withName(old, c.bound(c.d.ToolCall(*u, old)), gjson.Result{}))
 	next.Status = forwardStatus(old.Status, next.Status)
-	st.payload = next
+	st.set(next)
 	c.tools.Changed(k)
 	next = st.payload // as kept: cut if it grew too large
 	if !st.surfaced || next.Equal(old) {

@@ -209,7 +209,7 @@ func (c *Conn) terminalUpdate(sid string, h *Update, u gjson.Result, kind string
 		next := old
 		next.Kind, next.Generic = KindShell, nil
 		next.Shell = foldTerminal(old.Shell, t)
-		st.payload = c.bound(next)
+		st.set(c.bound(next))
 		c.tools.Changed(k)
 		next = st.payload
 		switch {

@@ -196,9 +196,6 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 		// nests under it.
 		next.ParentToolCallID = o.parent
 	}
-	if StatusEnded(next.Status) {
-		next.Cancellable = false // the grant ends with the tool call
-	}
 	next = c.acyclicParent(k, old, next)
 	var nested []Event
 	if c.childSessions() {
@@ -207,7 +204,7 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 	if a := next.alias(); a != "" && a != old.alias() && a != k.ID {
 		next = c.foldEarly(k.Session, a, next)
 	}
-	st.payload = next
+	st.set(next)
 	c.tools.Changed(k)
 	next = st.payload // as kept: cut if it grew too large
 	if a := next.alias(); a != old.alias() {
@@ -319,6 +316,17 @@ func mergeStandard(p Payload, u *frame.ToolUpdate) Payload {
 	}
 	frame.Set(&p.Title, u.Title)
 	return p
+}
+
+// set keeps p as the card's payload. An ended card is never cancellable:
+// whatever ends it (a frame, a vendor's late half, a turn's end), the
+// agent's grant to cancel the tool call ends with it, as ACP v2 has the
+// agent withdraw it at a final status.
+func (st *toolState) set(p Payload) {
+	if StatusEnded(p.Status) {
+		p.Cancellable = false
+	}
+	st.payload = p
 }
 
 // toolStateExtra is what a toolState is beyond its payload (64-bit).
@@ -623,7 +631,7 @@ func (c *Conn) late(l Late) cardChange {
 	if best != nil {
 		c.stats.LateMerged++
 		old := card.payload
-		card.payload = merged
+		card.set(merged)
 		key := correlate.Key{Session: best.id, ID: card.id}
 		c.tools.Changed(key)
 		merged = card.payload // as kept: cut if it grew too large

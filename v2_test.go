@@ -3,6 +3,7 @@ package acpdialect_test
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -297,6 +298,47 @@ func TestToolCallCancelGrant(t *testing.T) {
 			}
 			if !cmp.Equal(got, c.want) {
 				t.Errorf("cancellable %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestCancelGrantEndsWithTheCard: a card that ends by another way than
+// its own frame (a vendor's late half that names its status, a turn's end
+// that ends its background work) is not cancellable either.
+func TestCancelGrantEndsWithTheCard(t *testing.T) {
+	promptFrame := `>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}`
+	granted := update(`{"sessionUpdate":"tool_call","toolCallId":"t1","status":"in_progress","rawInput":{"task":"m1"},"capabilities":{"cancel":{}}}`)
+	for _, c := range []struct {
+		name string
+		end  string
+	}{
+		{"a late half", update(`{"sessionUpdate":"ping","task":"m1","status":"failed"}`)},
+		{"the turn's end", `<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := background()
+			merge := d.MergeLate
+			d.MergeLate = func(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
+				m, ok := merge(cur, late)
+				if late.Status != "" {
+					m.Status = late.Status // as Claude's and AIR's halves do
+				}
+				return m, ok
+			}
+			conn := acpdialect.NewRegistry(d).NewConn(acpdialect.Options{Agent: "bg"})
+			var got []string
+			for _, l := range feedFrames(t, conn, promptFrame, granted, c.end) {
+				var ev acpdialect.Event
+				if err := json.Unmarshal([]byte(l), &ev); err != nil {
+					t.Fatal(err)
+				}
+				if p := ev.Payload; p != nil {
+					got = append(got, fmt.Sprintf("%s %v", p.Status, p.Cancellable))
+				}
+			}
+			if len(got) != 2 || got[0] != "in_progress true" || !strings.HasSuffix(got[1], " false") {
+				t.Errorf("cards %q, want in_progress and cancellable, then ended and not", got)
 			}
 		})
 	}

@@ -310,7 +310,7 @@ func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload, merge func
 	if st.native && p.Status != "" && !old.ended() {
 		next.Status = p.Status
 	}
-	st.payload = next
+	st.set(next)
 	c.tools.Changed(k)
 	next = st.payload // as kept: cut if it grew too large
 	typ := EventToolCallUpdate
