@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/cursor"
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 )
@@ -341,6 +342,28 @@ func TestCancelGrantEndsWithTheCard(t *testing.T) {
 				t.Errorf("cards %q, want in_progress and cancellable, then ended and not", got)
 			}
 		})
+	}
+}
+
+// TestCancelGrantKeptWhenAVendorUpdateChangesTheKind: Cursor's
+// subagent_spawned makes a granted tool call a subagent_task card; the
+// grant, which the agent never withdrew, stays.
+func TestCancelGrantKeptWhenAVendorUpdateChangesTheKind(t *testing.T) {
+	conn := acpdialect.NewRegistry(cursor.Dialect()).NewConn(acpdialect.Options{Agent: "cursor"})
+	var got []string
+	for _, l := range feedFrames(t, conn,
+		update(`{"sessionUpdate":"tool_call","toolCallId":"tool-1","kind":"other","title":"Task","status":"in_progress","capabilities":{"cancel":{}}}`),
+		update(`{"sessionUpdate":"subagent_spawned","subagentSessionId":"sub-1","task":"Find dead CSS","name":"explore","_meta":{"cursor":{"toolCallId":"tool-1"}}}`)) {
+		var ev acpdialect.Event
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatal(err)
+		}
+		if p := ev.Payload; p != nil {
+			got = append(got, fmt.Sprintf("%s %v", p.Kind, p.Cancellable))
+		}
+	}
+	if want := []string{"generic true", "subagent_task true"}; !cmp.Equal(got, want) {
+		t.Errorf("cards %q, want %q", got, want)
 	}
 }
 

@@ -291,8 +291,8 @@ func (c *Conn) mergeNative(k correlate.Key, st *toolState, p Payload, merge func
 	old := st.payload
 	cur := old
 	if p.Kind != "" && cur.Kind != p.Kind {
-		cur = Payload{Kind: p.Kind, Status: cur.Status, Title: cur.Title, ParentToolCallID: cur.ParentToolCallID,
-			Tool: cur.Tool}
+		cur = Payload{Kind: p.Kind, Status: cur.Status, Cancellable: cur.Cancellable, Title: cur.Title,
+			ParentToolCallID: cur.ParentToolCallID, Tool: cur.Tool}
 	}
 	if cur.Kind == KindSubagentTask && cur.SubagentTask == nil {
 		cur.SubagentTask = &SubagentTask{}
