@@ -473,7 +473,7 @@ func details(p *acpdialect.Payload) []string {
 	}
 	add("parent", p.ParentToolCallID)
 	if p.Cancellable {
-		add("cancellable", "true") // tool_call/cancel; a shell's own is its terminal's
+		add("cancellable", "true") // tool_call/cancel
 	}
 	if g := p.Generic; g != nil {
 		add("acp_kind", g.ACPKind)
@@ -501,7 +501,7 @@ func details(p *acpdialect.Payload) []string {
 			add("is_async", "true")
 		}
 		if st.Cancellable {
-			add("cancellable", "true")
+			add("subagent_cancellable", "true") // the child's own grant, as subagent_status is its status
 		}
 		add("output_file", st.OutputFile)
 	}
@@ -541,7 +541,7 @@ func kindDetails(p *acpdialect.Payload) []string {
 		num("exit_code", sh.ExitCode)
 		tok("signal", sh.Signal)
 		flag("background", sh.Background)
-		flag("cancellable", sh.Cancellable)
+		flag("terminal_cancellable", sh.Cancellable) // terminal/cancel, beside the tool call's grant
 	}
 	if m := p.MCPTool; m != nil {
 		tok("server", m.Server)

@@ -212,24 +212,29 @@ func TestViewSubagentCwd(t *testing.T) {
 }
 
 // TestViewSubagentCancellable: a card whose child the agent lets the
-// client stop says so, after its async flag; one without the grant shows
-// nothing.
+// client stop says so, after its async flag, apart from the tool call's
+// own grant; one without either shows nothing.
 func TestViewSubagentCancellable(t *testing.T) {
-	card := func(cancellable bool) acpdialect.Event {
+	card := func(cancellable, call bool) acpdialect.Event {
 		return acpdialect.Event{Type: acpdialect.EventToolCallUpdate, SessionID: "s1", ToolCallID: "c1",
-			Payload: &acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress, Title: "Fix",
+			Payload: &acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusInProgress, Title: "Fix", Cancellable: call,
 				SubagentTask: &acpdialect.SubagentTask{Description: "Fix", Status: acpdialect.SubagentRunning, ChildSessionID: "c1",
 					IsAsync: true, Cancellable: cancellable, OutputFile: "/o"}}}
 	}
-	const head = `7 tool_call_update s1 c1 subagent_task in_progress "Fix" description="Fix" subagent_status=running child_session_id=c1 is_async=true`
+	const (
+		head = `7 tool_call_update s1 c1 subagent_task in_progress "Fix"`
+		tail = ` description="Fix" subagent_status=running child_session_id=c1 is_async=true`
+	)
 	for _, tt := range []struct {
-		cancellable bool
-		want        string
+		cancellable, call bool
+		want              string
 	}{
-		{true, head + ` cancellable=true output_file=/o`},
-		{false, head + ` output_file=/o`},
+		{true, false, head + tail + ` subagent_cancellable=true output_file=/o`},
+		{true, true, head + ` cancellable=true` + tail + ` subagent_cancellable=true output_file=/o`},
+		{false, true, head + ` cancellable=true` + tail + ` output_file=/o`},
+		{false, false, head + tail + ` output_file=/o`},
 	} {
-		if got := viewLine(card(tt.cancellable)); got != tt.want {
+		if got := viewLine(card(tt.cancellable, tt.call)); got != tt.want {
 			t.Errorf("got  %s\nwant %s", got, tt.want)
 		}
 	}
@@ -253,7 +258,10 @@ func TestViewKindDetails(t *testing.T) {
 			Shell: &acpdialect.Shell{Command: "make all", Cwd: "/src/my app", TerminalID: "c1", Output: long, OutputTruncated: true,
 				ExitCode: &code, Signal: "SIGTERM", Background: true, Cancellable: true}}),
 			`7 tool_call_update s1 c1 shell failed "make" command="make all" cwd="/src/my app" terminal_id=c1 ` +
-				`output="…ing a.o\ncompiling a.o\ncompiling a.o\nmake: *** [all] Error 2" output_truncated=true exit_code=2 signal=SIGTERM background=true cancellable=true`},
+				`output="…ing a.o\ncompiling a.o\ncompiling a.o\nmake: *** [all] Error 2" output_truncated=true exit_code=2 signal=SIGTERM background=true terminal_cancellable=true`},
+		{"shell with both grants", card(acpdialect.Payload{Kind: acpdialect.KindShell, Status: acpdialect.StatusInProgress, Cancellable: true,
+			Shell: &acpdialect.Shell{Command: "sleep 60", TerminalID: "t1", Cancellable: true}}),
+			`7 tool_call_update s1 c1 shell in_progress cancellable=true command="sleep 60" terminal_id=t1 terminal_cancellable=true`},
 		{"shell, nothing known yet", card(acpdialect.Payload{Kind: acpdialect.KindShell, Status: acpdialect.StatusPending, Shell: &acpdialect.Shell{}}),
 			`7 tool_call_update s1 c1 shell pending`},
 		{"mcp tool", card(acpdialect.Payload{Kind: acpdialect.KindMCPTool, Status: acpdialect.StatusFailed,
