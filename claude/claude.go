@@ -119,10 +119,9 @@ func Dialect() *acpdialect.Dialect {
 // standard ACP.
 func ignores() []string {
 	return []string{
-		// The v2 draft's plan_update and user_message (the prompt
-		// echoed); AIR's _meta.jetbrains.air beyond the compaction
-		// figures and the typed failures.
-		"update:plan_update", "update:user_message", "_meta.jetbrains.air",
+		// AIR's _meta.jetbrains.air beyond the compaction figures and
+		// the typed failures.
+		"_meta.jetbrains.air",
 		// AskUserQuestion's option preview: elicitation/create is not read.
 		"_meta._claude/askUserQuestionOption",
 		// A permission request's MCP server is read by name only; a tool

@@ -196,9 +196,10 @@ func ignores() []string {
 		"_meta.jetbrains.air.version", "_meta.jetbrains.air.capabilities",
 		// A diff's kind (add, delete, update) in tool call content.
 		"_meta.kind",
-		// Streamed plan text, sent only to a client that declares ACP's
-		// unstable plan capability, and its AIR delta (2.x).
-		"update:plan_update", "_meta.jetbrains.air.contentDelta",
+		// Streamed plan text's AIR delta (2.x); plan_update itself, sent
+		// only to a client that declares ACP's unstable plan capability,
+		// is standard.
+		"_meta.jetbrains.air.contentDelta",
 		// 2.x: AIR's copies of keys above (commandAction, goal, a
 		// permission option's decision), a session mode's kind, a
 		// skill's path, a config option's recommended value, the file

@@ -25,6 +25,8 @@ func TestAudit(t *testing.T) {
 		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "hi"}}),
 		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "mood_update"}),
 		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "state_update", "state": "idle"}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "user_message", "messageId": "u1", "content": []any{}}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "plan_update", "plan": map[string]any{"planId": "p1", "type": "items", "entries": []any{}}}),
 	}
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	var b strings.Builder
@@ -56,6 +58,8 @@ func TestAudit(t *testing.T) {
 		"update agent_message_chunk":          {audit.Standard, 1, 7},
 		"update mood_update":                  {audit.Unknown, 1, 8},
 		"update state_update":                 {audit.Standard, 1, 9},
+		"update user_message":                 {audit.Standard, 1, 10},
+		"update plan_update":                  {audit.Standard, 1, 11},
 		"meta _meta.cursor.toolCallId":        {audit.Read, 1, 3},
 		"meta _meta.cursor.brandNew":          {audit.Unknown, 1, 3},
 		"meta _meta.parameterizedModelPicker": {audit.Ignored, 1, 1},

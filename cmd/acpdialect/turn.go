@@ -311,14 +311,24 @@ func (t *turnState) update(f replay.Frame, r row, dst []row) []row {
 	case "tool_call", "tool_call_update", "available_commands_update", "agent_message_chunk", "agent_thought_chunk", "user_message_chunk":
 		return dst
 	case "plan":
-		entries := u.Get("entries").Array()
-		out := []string{"entries=" + strconv.Itoa(len(entries))}
-		for _, e := range entries {
-			out = append(out, "["+cmp.Or(e.Get("status").String(), "-")+"]", quote(e.Get("content").String()))
-		}
 		// The agent's own to-do list: not the plan event of a dialect
 		// (Cursor's cursor/create_plan), which waits for the user.
-		r.what, r.text, r.color = "plan", strings.Join(out, " "), colorOther
+		r.what, r.text, r.color = "plan", planEntries(u.Get("entries")), colorOther
+	case "plan_update":
+		// ACP v2's plan: a whole plan by id, its entries when its type
+		// is "items", else only its type (a custom shape).
+		p := u.Get("plan")
+		text := "plan_id=" + token(p.Get("planId").String())
+		if typ := p.Get("type").String(); typ == "items" {
+			text += " " + planEntries(p.Get("entries"))
+		} else {
+			text += " type=" + token(typ)
+		}
+		r.what, r.text, r.color = "plan", text, colorOther
+	case "user_message", "agent_message", "agent_thought":
+		// ACP v2's whole messages: the prompt as the agent took it in, and
+		// a message's content replaced (emptied before a load replays it).
+		r.what, r.text = kind, strings.TrimSpace("message_id="+token(u.Get("messageId").String())+" "+blocksText(u.Get("content")))
 	case "usage_update":
 		r.what, r.text = "usage", strings.TrimSpace(scalars(u)+" "+prefixed("cost.", u.Get("cost")))
 	case "current_mode_update":
@@ -327,6 +337,30 @@ func (t *turnState) update(f replay.Frame, r row, dst []row) []row {
 		r.what, r.text = kind, scalars(u)
 	}
 	return append(dst, r)
+}
+
+// planEntries shows a plan's entries: how many, then each status and text.
+func planEntries(entries gjson.Result) string {
+	list := entries.Array()
+	out := []string{"entries=" + strconv.Itoa(len(list))}
+	for _, e := range list {
+		out = append(out, "["+cmp.Or(e.Get("status").String(), "-")+"]", quote(e.Get("content").String()))
+	}
+	return strings.Join(out, " ")
+}
+
+// blocksText is a list of content blocks as one quoted text, "" when it
+// is empty.
+func blocksText(blocks gjson.Result) string {
+	var b strings.Builder
+	blocks.ForEach(func(_, v gjson.Result) bool {
+		b.WriteString(blockText(v))
+		return b.Len() <= utf8.UTFMax*(maxText+1) // past what quote shows
+	})
+	if b.Len() == 0 {
+		return ""
+	}
+	return quote(b.String())
 }
 
 // scalars shows an object's scalar members as k=v (strings quoted and cut),

@@ -63,6 +63,35 @@ func TestViewWholeTurn(t *testing.T) {
 	}
 }
 
+// TestViewV2Kinds: ACP v2's whole plans and whole messages show as rows:
+// a plan by id with its entries (or only its type, for a custom shape),
+// a message by id with its blocks' text (none when it is emptied).
+func TestViewV2Kinds(t *testing.T) {
+	text := func(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
+	req, resp := tw.Initialize(0, "some-agent")
+	nreq, nresp := tw.SessionNew(1, "s1")
+	frames := [][]byte{req, resp, nreq, nresp,
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "user_message", "messageId": "u1", "content": []any{text("Fix "), text("the parser")}}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "plan_update", "plan": map[string]any{"planId": "p1", "type": "items",
+			"entries": []any{map[string]any{"content": "Read it", "status": "completed"}, map[string]any{"content": "Fix it"}}}}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "plan_update", "plan": map[string]any{"planId": "p2", "type": "markdown", "text": "# Plan"}}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "agent_thought", "messageId": "m1", "content": []any{text("Hmm.")}}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "agent_message", "messageId": "m2", "content": []any{}}),
+	}
+	got := squash(replayFrames(t, frames))
+	for _, w := range []string{
+		`5 user_message s1 message_id=u1 "Fix the parser"`,
+		`6 plan s1 plan_id=p1 entries=2 [completed] "Read it" [-] "Fix it"`,
+		`7 plan s1 plan_id=p2 type=markdown`,
+		`8 agent_thought s1 message_id=m1 "Hmm."`,
+		`9 agent_message s1 message_id=m2`,
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("view lacks %q:\n%s", w, got)
+		}
+	}
+}
+
 // TestViewNested: a child session's tool call is indented under its
 // parent card.
 func TestViewNested(t *testing.T) {

@@ -270,4 +270,11 @@ var standardUpdate = map[string]bool{
 	acpdialect.UpdateSubagent: true, acpdialect.UpdateSessionMessage: true,
 	// ACP v2's work state, which the Conn reads on every connection too.
 	acpdialect.UpdateState: true, acpdialect.UpdateTerminal: true, acpdialect.UpdateTerminalOutput: true,
+	// ACP v2's other kinds (@agentclientprotocol/sdk 2.4.0's v2 schema and
+	// its unstable additions), which pass as standard: whole messages and
+	// plans, notices, and the chunks of a tool call's content, a
+	// compaction's summary and a child's message.
+	"user_message": true, "agent_message": true, "agent_thought": true,
+	"plan_update": true, "plan_removed": true, "notice": true,
+	"tool_call_content_chunk": true, "compaction_summary_chunk": true, "session_message_chunk": true,
 }
