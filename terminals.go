@@ -238,6 +238,14 @@ func foldTerminal(sh *Shell, t TerminalUpdate) *Shell {
 		n = *sh
 	}
 	setClone(&n.TerminalID, t.TerminalID)
+	if t.Set&TerminalCommand != 0 && t.Command != "" && (n.ExitCode != nil || n.Signal != "") {
+		// A command for a terminal that has exited starts a new run
+		// under its id (an agent that reuses a tool call id, and so its
+		// terminal's, in a later turn): the old run's output and exit go,
+		// so that they are not shown as the new command's, and a grant
+		// to cancel the new run holds.
+		n.Output, n.OutputTruncated, n.ExitCode, n.Signal = "", false, nil, ""
+	}
 	if t.Set&TerminalCommand != 0 {
 		setClone(&n.Command, t.Command)
 	}
