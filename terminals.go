@@ -238,12 +238,13 @@ func foldTerminal(sh *Shell, t TerminalUpdate) *Shell {
 		n = *sh
 	}
 	setClone(&n.TerminalID, t.TerminalID)
-	if t.Set&TerminalCommand != 0 && t.Command != "" && (n.ExitCode != nil || n.Signal != "") {
-		// A command for a terminal that has exited starts a new run
-		// under its id (an agent that reuses a tool call id, and so its
-		// terminal's, in a later turn): the old run's output and exit go,
-		// so that they are not shown as the new command's, and a grant
-		// to cancel the new run holds.
+	if t.Set&TerminalCommand != 0 && t.Command != "" && t.Command != n.Command && (n.ExitCode != nil || n.Signal != "") {
+		// A different command for a terminal that has exited starts a
+		// new run under its id (an agent that reuses a tool call id, and
+		// so its terminal's, in a later turn): the old run's output and
+		// exit go, so that they are not shown as the new command's, and a
+		// grant to cancel the new run holds. The same command re-sent
+		// (a state sent again whole) keeps what the run left.
 		n.Output, n.OutputTruncated, n.ExitCode, n.Signal = "", false, nil, ""
 	}
 	if t.Set&TerminalCommand != 0 {
