@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/acpdialect/acpdialect/internal/testwire"
+	"github.com/acpdialect/acpdialect/wiretap"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -40,8 +43,9 @@ const hostile = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protoc
 
 // hostileEverywhere puts $X (ESC, CSI, a bidi override and a forged row)
 // in every text of a Cursor session the view shows: prompt, chunks,
-// plan, usage, mode, commands, tool call, vendor requests and their
-// answers, permission, errors, stop reason.
+// plan, ACP v2's plans and whole messages, usage, mode, commands, tool
+// call, vendor requests and their answers, permission, errors, stop
+// reason.
 var hostileEverywhere = strings.ReplaceAll(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}
 {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"cursor-agent","version":"1"}}}
 {"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}
@@ -50,6 +54,11 @@ var hostileEverywhere = strings.ReplaceAll(`{"jsonrpc":"2.0","id":0,"method":"in
 {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"m$X"}}}}
 {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"image","uri":"$X"}}}}
 {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan","entries":[{"status":"$X","content":"c$X"}]}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan_update","plan":{"planId":"$X","type":"items","entries":[{"status":"$X","content":"$X"}]}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan_update","plan":{"planId":"p","type":"markdown","content":"$X"}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan_update","plan":{"planId":"p","type":"file","uri":"$X"}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan_update","plan":{"planId":"p","type":"$X"}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message","messageId":"$X","content":[{"type":"text","text":"$X"},{"type":"image","uri":"$X"}]}}}
 {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"usage_update","used":1,"size":"$X","cost":{"amount":1,"currency":"$X"}}}}
 {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"current_mode_update","currentModeId":"$X"}}}
 {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"$X","description":"d"}]}}}
@@ -116,15 +125,71 @@ var forged = regexp.MustCompile(`(?m)^9[3-9] `)
 
 func checkInert(t *testing.T, out string) {
 	t.Helper()
+	checkControls(t, out)
+	if m := forged.FindString(out); m != "" {
+		t.Errorf("a forged row %q:\n%s", m, out)
+	}
+}
+
+// checkControls fails when out holds a terminal control other than a
+// newline, a bidi control or an invalid byte.
+func checkControls(t *testing.T, out string) {
+	t.Helper()
 	for i, r := range out {
 		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Bidi_Control, r) ||
 			(r == utf8.RuneError && isInvalid(out[i:])) {
 			t.Fatalf("control %U at byte %d reaches the terminal:\n%q", r, i, out)
 		}
 	}
-	if m := forged.FindString(out); m != "" {
-		t.Errorf("a forged row %q:\n%s", m, out)
+}
+
+// FuzzView: whatever frames follow a session's start, the replay view
+// prints no terminal control and fails on none. The input is a few lines
+// after a fixed start, seeded two lines at a time: a whole transcript as
+// an input left a 10-second run to minimizing.
+func FuzzView(f *testing.F) {
+	seeds := []string{hostile, hostileEverywhere, hostileRaw}
+	for _, path := range []string{"sample.jsonl",
+		filepath.Join("..", "..", "claude", "testdata", "v2-background-work-0.101.jsonl"),
+		filepath.Join("..", "..", "claude", "testdata", "v2__bash-background.jsonl")} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, string(b))
 	}
+	for _, s := range seeds {
+		for _, w := range testwire.Windows([]byte(s), 2, 1<<10) {
+			f.Add(w)
+		}
+	}
+	const start = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"some-agent","version":"1"}}}
+{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}
+{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}
+`
+	f.Fuzz(func(t *testing.T, frames []byte) {
+		var out, errs bytes.Buffer
+		w := bufio.NewWriter(&out)
+		o, err := newOutput(replayFlags{}, w, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// replayStream without its large buffers and GC setting, which
+		// cost a short run most of its time.
+		s := stdio{out: w, err: &errs}
+		stream, err := replay.NewStream(replay.Builtins(), replay.Options{LimitLine: wiretap.MaxLine}, o.sink(s), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := stream.Feed(strings.NewReader(start + string(frames))); err != nil {
+			t.Fatal(err)
+		}
+		if err := o.finish(stream.Finish()); err != nil {
+			t.Fatal(err)
+		}
+		checkControls(t, out.String()+errs.String())
+	})
 }
 
 // hostileRaw adds what encoding/json leaves raw to a Cursor turn: DEL, C1

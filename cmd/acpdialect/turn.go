@@ -315,20 +315,11 @@ func (t *turnState) update(f replay.Frame, r row, dst []row) []row {
 		// (Cursor's cursor/create_plan), which waits for the user.
 		r.what, r.text, r.color = "plan", planEntries(u.Get("entries")), colorOther
 	case "plan_update":
-		// ACP v2's plan: a whole plan by id, its entries when its type
-		// is "items", else only its type (a custom shape).
-		p := u.Get("plan")
-		text := "plan_id=" + token(p.Get("planId").String())
-		if typ := p.Get("type").String(); typ == "items" {
-			text += " " + planEntries(p.Get("entries"))
-		} else {
-			text += " type=" + token(typ)
-		}
-		r.what, r.text, r.color = "plan", text, colorOther
+		r.what, r.text, r.color = "plan", planText(u.Get("plan")), colorOther
 	case "user_message", "agent_message", "agent_thought":
 		// ACP v2's whole messages: the prompt as the agent took it in, and
 		// a message's content replaced (emptied before a load replays it).
-		r.what, r.text = kind, strings.TrimSpace("message_id="+token(u.Get("messageId").String())+" "+blocksText(u.Get("content")))
+		r.what, r.text = kind, strings.Join(appendSet(appendSet(nil, "message_id", idWord(u.Get("messageId").String())), "", blocksText(u.Get("content"))), " ")
 	case "usage_update":
 		r.what, r.text = "usage", strings.TrimSpace(scalars(u)+" "+prefixed("cost.", u.Get("cost")))
 	case "current_mode_update":
@@ -339,19 +330,55 @@ func (t *turnState) update(f replay.Frame, r row, dst []row) []row {
 	return append(dst, r)
 }
 
-// planEntries shows a plan's entries: how many, then each status and text.
+// planText is ACP v2's whole plan: its id, then what its type holds:
+// entries (items), a text (markdown) or a file's uri (file). Another
+// type shows by name only.
+func planText(p gjson.Result) string {
+	out := appendSet(nil, "plan_id", idWord(p.Get("planId").String()))
+	switch typ := p.Get("type").String(); typ {
+	case "items":
+		out = append(out, planEntries(p.Get("entries")))
+	case "markdown":
+		out = appendSet(append(out, "type=markdown"), "", quote(p.Get("content").String()))
+	case "file":
+		out = appendSet(append(out, "type=file"), "uri", token(p.Get("uri").String()))
+	default:
+		out = append(out, "type="+token(typ))
+	}
+	return strings.Join(out, " ")
+}
+
+// idWord is an id as a word, "" when there is none.
+func idWord(id string) string {
+	if id == "" {
+		return ""
+	}
+	return token(id)
+}
+
+// planEntries shows a plan's entries: how many, then the first maxItems
+// of them, each as its status and text.
 func planEntries(entries gjson.Result) string {
-	list := entries.Array()
+	var list []gjson.Result
+	if entries.IsArray() {
+		list = entries.Array()
+	}
 	out := []string{"entries=" + strconv.Itoa(len(list))}
-	for _, e := range list {
-		out = append(out, "["+cmp.Or(e.Get("status").String(), "-")+"]", quote(e.Get("content").String()))
+	for i, e := range list {
+		if i == maxItems {
+			return strings.Join(append(out, "…"), " ")
+		}
+		out = appendSet(append(out, statusTag(e.Get("status").String())), "", quote(e.Get("content").String()))
 	}
 	return strings.Join(out, " ")
 }
 
 // blocksText is a list of content blocks as one quoted text, "" when it
-// is empty.
+// is empty or not a list.
 func blocksText(blocks gjson.Result) string {
+	if !blocks.IsArray() {
+		return ""
+	}
 	var b strings.Builder
 	blocks.ForEach(func(_, v gjson.Result) bool {
 		b.WriteString(blockText(v))

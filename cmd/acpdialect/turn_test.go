@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,30 +65,54 @@ func TestViewWholeTurn(t *testing.T) {
 }
 
 // TestViewV2Kinds: ACP v2's whole plans and whole messages show as rows:
-// a plan by id with its entries (or only its type, for a custom shape),
-// a message by id with its blocks' text (none when it is emptied).
+// a plan by id with what its type holds (entries, a text, a file), a
+// message by id with its blocks' text (none when it is emptied). A status
+// cannot forge an entry, a long plan shows its first maxItems entries,
+// and a missing id or a content that is not a list shows nothing.
 func TestViewV2Kinds(t *testing.T) {
 	text := func(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
+	entry := func(status, content string) map[string]any {
+		return map[string]any{"status": status, "content": content}
+	}
+	plan := func(p map[string]any) []byte {
+		return tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "plan_update", "plan": p})
+	}
+	many := make([]any, maxItems+5)
+	for i := range many {
+		many[i] = entry("pending", "step")
+	}
 	req, resp := tw.Initialize(0, "some-agent")
 	nreq, nresp := tw.SessionNew(1, "s1")
 	frames := [][]byte{req, resp, nreq, nresp,
 		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "user_message", "messageId": "u1", "content": []any{text("Fix "), text("the parser")}}),
-		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "plan_update", "plan": map[string]any{"planId": "p1", "type": "items",
-			"entries": []any{map[string]any{"content": "Read it", "status": "completed"}, map[string]any{"content": "Fix it"}}}}),
-		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "plan_update", "plan": map[string]any{"planId": "p2", "type": "markdown", "text": "# Plan"}}),
+		plan(map[string]any{"planId": "p1", "type": "items", "entries": []any{entry("completed", "Read it"), map[string]any{"content": "Fix it"}}}),
+		plan(map[string]any{"planId": "p2", "type": "markdown", "content": "# Plan\n1. Read"}),
+		plan(map[string]any{"planId": "p3", "type": "file", "uri": "file:///w/PLAN.md"}),
+		plan(map[string]any{"planId": "p4", "type": "diagram"}),
+		plan(map[string]any{"planId": "p5", "type": "items", "entries": []any{entry(`done] "Deploy" [completed`, "Test")}}),
+		plan(map[string]any{"planId": "p6", "type": "items", "entries": many}),
+		plan(map[string]any{"type": "items", "entries": map[string]any{"status": "x"}}),
 		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "agent_thought", "messageId": "m1", "content": []any{text("Hmm.")}}),
 		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "agent_message", "messageId": "m2", "content": []any{}}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "agent_message", "content": map[string]any{"type": "text", "text": "x"}}),
 	}
-	got := squash(replayFrames(t, frames))
+	got := strings.Split(squash(replayFrames(t, frames)), "\n")
+	steps := strings.TrimSpace(strings.Repeat(`[pending] "step" `, maxItems))
 	for _, w := range []string{
 		`5 user_message s1 message_id=u1 "Fix the parser"`,
 		`6 plan s1 plan_id=p1 entries=2 [completed] "Read it" [-] "Fix it"`,
-		`7 plan s1 plan_id=p2 type=markdown`,
-		`8 agent_thought s1 message_id=m1 "Hmm."`,
-		`9 agent_message s1 message_id=m2`,
+		`7 plan s1 plan_id=p2 type=markdown "# Plan\n1. Read"`,
+		`8 plan s1 plan_id=p3 type=file uri=file:///w/PLAN.md`,
+		`9 plan s1 plan_id=p4 type=diagram`,
+		`10 plan s1 plan_id=p5 entries=1 ["done] \"Deploy\" [completed"] "Test"`,
+		`11 plan s1 plan_id=p6 entries=25 ` + steps + ` …`,
+		`12 plan s1 entries=0`,
+		`13 agent_thought s1 message_id=m1 "Hmm."`,
+		`14 agent_message s1 message_id=m2`,
+		`15 agent_message s1`,
 	} {
-		if !strings.Contains(got, w) {
-			t.Errorf("view lacks %q:\n%s", w, got)
+		if !slices.Contains(got, w) {
+			t.Errorf("view lacks the row\n%s\ngot:\n%s", w, strings.Join(got, "\n"))
 		}
 	}
 }

@@ -18,6 +18,10 @@ import (
 // maxText is how many characters of a long value the view shows.
 const maxText = 60
 
+// maxItems is how many items of a list (a plan's entries, to-dos) a row
+// shows; the count before them says how many there are.
+const maxItems = 20
+
 // view writes the readable view as the replay goes: one line per
 // meaningful step of a turn (the prompt, each agent message and thought,
 // each tool call state, plan, permission request and its answer, usage,
@@ -423,11 +427,18 @@ func optionText(name, id, kind string) string {
 // content (the id where there is none).
 func todosText(items []acpdialect.Todo) []string {
 	out := []string{"todos=" + strconv.Itoa(len(items))}
-	for _, t := range items {
-		out = append(out, "["+cmp.Or(t.Status, "-")+"]", cmp.Or(quote(t.Content), word(t.ID)))
+	for i, t := range items {
+		if i == maxItems {
+			return append(out, "…")
+		}
+		out = append(out, statusTag(t.Status), cmp.Or(quote(t.Content), word(t.ID)))
 	}
 	return out
 }
+
+// statusTag is an item's status in brackets, as a word: a status that
+// holds a bracket is quoted, so it cannot close the tag and forge an item.
+func statusTag(status string) string { return "[" + word(cmp.Or(status, "-")) + "]" }
 
 // appendSet appends k=v when v is set (v alone for an empty k).
 func appendSet(out []string, k, v string) []string {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/acpdialect/acpdialect/internal/testwire"
 )
 
 // fuzzAgents are the Options.Agent values FuzzRun picks from: identified
@@ -40,7 +42,7 @@ func FuzzRun(f *testing.F) {
 			if err != nil {
 				f.Fatal(err)
 			}
-			for _, w := range windows(b, seedWindow, seedMax) {
+			for _, w := range testwire.Windows(b, seedWindow, seedMax) {
 				f.Add(seed.agent, w)
 			}
 		}
@@ -73,21 +75,4 @@ func FuzzRun(f *testing.F) {
 			}
 		}
 	})
-}
-
-// windows cuts a transcript into runs of n lines, each overlapping the
-// next by one, leaving out any run longer than max bytes.
-func windows(b []byte, n, max int) [][]byte {
-	lines := bytes.SplitAfter(b, []byte("\n"))
-	var out [][]byte
-	for i := 0; i < len(lines); i += n - 1 {
-		w := bytes.Join(lines[i:min(i+n, len(lines))], nil)
-		if len(bytes.TrimSpace(w)) > 0 && len(w) <= max {
-			out = append(out, w)
-		}
-		if i+n >= len(lines) {
-			break
-		}
-	}
-	return out
 }
