@@ -238,13 +238,14 @@ func foldTerminal(sh *Shell, t TerminalUpdate) *Shell {
 		n = *sh
 	}
 	setClone(&n.TerminalID, t.TerminalID)
-	if t.Set&TerminalCommand != 0 && t.Command != "" && t.Command != n.Command && (n.ExitCode != nil || n.Signal != "") {
-		// A different command for a terminal that has exited starts a
-		// new run under its id (an agent that reuses a tool call id, and
-		// so its terminal's, in a later turn): the old run's output and
-		// exit go, so that they are not shown as the new command's, and a
-		// grant to cancel the new run holds. The same command re-sent
-		// (a state sent again whole) keeps what the run left.
+	if t.Set&TerminalCommand != 0 && t.Command != "" && t.Set&TerminalExitStatus == 0 && (n.ExitCode != nil || n.Signal != "") {
+		// A command for a terminal that has exited starts a new run
+		// under its id (an agent that reuses a tool call id, and so its
+		// terminal's, in a later turn, even for the same command): the
+		// old run's output and exit go, so that they are not shown as the
+		// new run's, and a grant to cancel the new run holds. An update
+		// that states an exit too is a state sent again whole, or a run
+		// reported at its end, and keeps what it does not replace.
 		n.Output, n.OutputTruncated, n.ExitCode, n.Signal = "", false, nil, ""
 	}
 	if t.Set&TerminalCommand != 0 {
