@@ -143,8 +143,8 @@ func checkControls(t *testing.T, out string) {
 	}
 }
 
-// FuzzView: whatever frames follow a session's start, the replay view
-// prints no terminal control and fails on none. The input is a few lines
+// FuzzView: whatever frames follow a session's start (ACP v1 or v2), the
+// replay view prints no terminal control and fails on none. The input is a few lines
 // after a fixed start, seeded two lines at a time: a whole transcript as
 // an input left a 10-second run to minimizing.
 func FuzzView(f *testing.F) {
@@ -158,17 +158,27 @@ func FuzzView(f *testing.F) {
 		}
 		seeds = append(seeds, string(b))
 	}
-	for _, s := range seeds {
+	for i, s := range seeds {
 		for _, w := range testwire.Windows([]byte(s), 2, 1<<10) {
-			f.Add(w)
+			f.Add(i >= 4, w) // the Claude captures are ACP v2
 		}
 	}
-	const start = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}
+	const (
+		v1 = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}
 {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentInfo":{"name":"some-agent","version":"1"}}}
-{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}
+`
+		v2 = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"info":{"name":"some-agent","version":"2"}}}
+`
+		session = `{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}
 {"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}
 `
-	f.Fuzz(func(t *testing.T, frames []byte) {
+	)
+	f.Fuzz(func(t *testing.T, isV2 bool, frames []byte) {
+		start := v1 + session
+		if isV2 {
+			start = v2 + session
+		}
 		var out, errs bytes.Buffer
 		w := bufio.NewWriter(&out)
 		o, err := newOutput(replayFlags{}, w, false)

@@ -145,7 +145,7 @@ func blockText(b gjson.Result) string {
 	if name == "" {
 		name = b.Get("resource.uri").String()
 	}
-	return strings.TrimSpace("[" + b.Get("type").String() + " " + name + "]")
+	return "[" + strings.TrimSpace(b.Get("type").String()+" "+name) + "]"
 }
 
 // rows appends the frame's own lines: what a frame shows when no event
@@ -325,7 +325,7 @@ func (t *turnState) update(f replay.Frame, r row, dst []row) []row {
 	case "current_mode_update":
 		r.what, r.text = "mode", word(u.Get("currentModeId").String())
 	default:
-		r.what, r.text = kind, scalars(u)
+		r.what, r.text = truncate(kind), scalars(u)
 	}
 	return append(dst, r)
 }
@@ -341,14 +341,14 @@ func planText(p gjson.Result) string {
 	case "markdown":
 		out = appendSet(append(out, "type=markdown"), "", quote(p.Get("content").String()))
 	case "file":
-		out = appendSet(append(out, "type=file"), "uri", token(p.Get("uri").String()))
+		out = appendSet(append(out, "type=file"), "uri", idWord(p.Get("uri").String()))
 	default:
 		out = append(out, "type="+token(typ))
 	}
 	return strings.Join(out, " ")
 }
 
-// idWord is an id as a word, "" when there is none.
+// idWord is an id (or a uri) as a token, "" when there is none.
 func idWord(id string) string {
 	if id == "" {
 		return ""
@@ -403,9 +403,9 @@ func prefixed(prefix string, o gjson.Result) string {
 		switch {
 		case k.Str == "sessionUpdate" || k.Str == "_meta" || k.Str == "sessionId":
 		case v.Type == gjson.String:
-			out = append(out, prefix+k.Str+"="+token(v.Str))
+			out = append(out, prefix+word(k.Str)+"="+token(v.Str))
 		case v.Type == gjson.Number || v.Type == gjson.True || v.Type == gjson.False:
-			out = append(out, prefix+k.Str+"="+v.Raw)
+			out = append(out, prefix+word(k.Str)+"="+truncate(v.Raw))
 		}
 		return true
 	})

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -68,7 +69,8 @@ func TestViewWholeTurn(t *testing.T) {
 // a plan by id with what its type holds (entries, a text, a file), a
 // message by id with its blocks' text (none when it is emptied). A status
 // cannot forge an entry, a long plan shows its first maxItems entries,
-// and a missing id or a content that is not a list shows nothing.
+// and a missing id, uri or a content that is not a list shows nothing.
+// Any other kind's keys are words and its numbers are cut.
 func TestViewV2Kinds(t *testing.T) {
 	text := func(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
 	entry := func(status, content string) map[string]any {
@@ -95,6 +97,11 @@ func TestViewV2Kinds(t *testing.T) {
 		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "agent_thought", "messageId": "m1", "content": []any{text("Hmm.")}}),
 		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "agent_message", "messageId": "m2", "content": []any{}}),
 		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "agent_message", "content": map[string]any{"type": "text", "text": "x"}}),
+		plan(map[string]any{"planId": "p7", "type": "file"}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "usage_update", "used": 5, "size": 100, "x used": 99999,
+			"big": json.RawMessage(strings.Repeat("9", 100))}),
+		tw.SessionUpdate("s1", map[string]any{"sessionUpdate": "user_message", "messageId": "u2", "content": []any{
+			map[string]any{"type": "image"}, map[string]any{"type": "resource_link", "uri": "file:///a.go"}}}),
 	}
 	got := strings.Split(squash(replayFrames(t, frames)), "\n")
 	steps := strings.TrimSpace(strings.Repeat(`[pending] "step" `, maxItems))
@@ -110,6 +117,9 @@ func TestViewV2Kinds(t *testing.T) {
 		`13 agent_thought s1 message_id=m1 "Hmm."`,
 		`14 agent_message s1 message_id=m2`,
 		`15 agent_message s1`,
+		`16 plan s1 plan_id=p7 type=file`,
+		`17 usage s1 big=` + strings.Repeat("9", maxText-1) + `… size=100 used=5 "x used"=99999`,
+		`18 user_message s1 message_id=u2 "[image][resource_link file:///a.go]"`,
 	} {
 		if !slices.Contains(got, w) {
 			t.Errorf("view lacks the row\n%s\ngot:\n%s", w, strings.Join(got, "\n"))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -182,6 +183,29 @@ func TestLineKind(t *testing.T) {
 	} {
 		if got := LineKind([]byte(tt.line), tt.outbound, "codex"); got != tt.want {
 			t.Errorf("LineKind(%s) = %q; want %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+// TestWindows: runs of n lines overlap by one, a run over the limit is
+// left out, and an n under 2 is taken as 2 rather than looping forever.
+func TestWindows(t *testing.T) {
+	in := []byte("a\nb\nc\nlong line\n")
+	for _, tt := range []struct {
+		n, limit int
+		want     []string
+	}{
+		{3, 100, []string{"a\nb\nc\n", "c\nlong line\n"}},
+		{2, 6, []string{"a\nb\n", "b\nc\n"}},
+		{1, 100, []string{"a\nb\n", "b\nc\n", "c\nlong line\n", "long line\n"}},
+		{0, 100, []string{"a\nb\n", "b\nc\n", "c\nlong line\n", "long line\n"}},
+	} {
+		var got []string
+		for _, w := range Windows(in, tt.n, tt.limit) {
+			got = append(got, string(w))
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Windows(n=%d, limit=%d) = %q, want %q", tt.n, tt.limit, got, tt.want)
 		}
 	}
 }
