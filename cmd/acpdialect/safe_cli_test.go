@@ -185,14 +185,15 @@ func FuzzView(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// replayStream without its large buffers and GC setting, which
-		// cost a short run most of its time.
+		// replayStream without its large buffers (the writer's, and
+		// Feed's 256 KiB reader) and GC setting, which cost a short run
+		// most of its time.
 		s := stdio{out: w, err: &errs}
 		stream, err := replay.NewStream(replay.Builtins(), replay.Options{LimitLine: wiretap.MaxLine}, o.sink(s), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := stream.Feed(strings.NewReader(start + string(frames))); err != nil {
+		if err := stream.Feed(bufio.NewReaderSize(strings.NewReader(start+string(frames)), 4<<10)); err != nil {
 			t.Fatal(err)
 		}
 		if err := o.finish(stream.Finish()); err != nil {
