@@ -144,9 +144,9 @@ func checkControls(t *testing.T, out string) {
 }
 
 // FuzzView: whatever frames follow a session's start (ACP v1 or v2), the
-// replay view prints no terminal control and fails on none. The input is a few lines
-// after a fixed start, seeded two lines at a time: a whole transcript as
-// an input left a 10-second run to minimizing.
+// replay view prints no terminal control and fails on none. The input is
+// a few lines after a fixed start, seeded two lines at a time: a whole
+// transcript as an input left a 10-second run to minimizing.
 func FuzzView(f *testing.F) {
 	seeds := []string{hostile, hostileEverywhere, hostileRaw}
 	for _, path := range []string{"sample.jsonl",

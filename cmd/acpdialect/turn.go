@@ -319,7 +319,7 @@ func (t *turnState) update(f replay.Frame, r row, dst []row) []row {
 	case "user_message", "agent_message", "agent_thought":
 		// ACP v2's whole messages: the prompt as the agent took it in, and
 		// a message's content replaced (emptied before a load replays it).
-		r.what, r.text = kind, strings.Join(appendSet(appendSet(nil, "message_id", idWord(u.Get("messageId").String())), "", blocksText(u.Get("content"))), " ")
+		r.what, r.text = kind, strings.Join(appendSet(appendSet(nil, "message_id", idToken(u.Get("messageId").String())), "", blocksText(u.Get("content"))), " ")
 	case "usage_update":
 		r.what, r.text = "usage", strings.TrimSpace(scalars(u)+" "+prefixed("cost.", u.Get("cost")))
 	case "current_mode_update":
@@ -334,22 +334,22 @@ func (t *turnState) update(f replay.Frame, r row, dst []row) []row {
 // entries (items), a text (markdown) or a file's uri (file). Another
 // type shows by name only.
 func planText(p gjson.Result) string {
-	out := appendSet(nil, "plan_id", idWord(p.Get("planId").String()))
+	out := appendSet(nil, "plan_id", idToken(p.Get("planId").String()))
 	switch typ := p.Get("type").String(); typ {
 	case "items":
 		out = append(out, planEntries(p.Get("entries")))
 	case "markdown":
 		out = appendSet(append(out, "type=markdown"), "", quote(p.Get("content").String()))
 	case "file":
-		out = appendSet(append(out, "type=file"), "uri", idWord(p.Get("uri").String()))
+		out = appendSet(append(out, "type=file"), "uri", idToken(p.Get("uri").String()))
 	default:
 		out = append(out, "type="+token(typ))
 	}
 	return strings.Join(out, " ")
 }
 
-// idWord is an id (or a uri) as a token, "" when there is none.
-func idWord(id string) string {
+// idToken is an id (or a uri) as a token, "" when there is none.
+func idToken(id string) string {
 	if id == "" {
 		return ""
 	}

@@ -419,3 +419,20 @@ func TestViewV2Turn(t *testing.T) {
 		t.Errorf("a v1 answer without a stop reason is not the turn's end:\n%s", v1)
 	}
 }
+
+// TestTodosTextBounds: a to-do list's row shows its first maxItems items
+// after the count, and a status cannot close its tag to forge an item.
+func TestTodosTextBounds(t *testing.T) {
+	items := make([]acpdialect.Todo, maxItems+3)
+	for i := range items {
+		items[i] = acpdialect.Todo{ID: strconv.Itoa(i), Content: "step", Status: "pending"}
+	}
+	items[0].Status = `done] "x" [completed`
+	got := todosText(items)
+	if len(got) != 1+2*maxItems+1 || got[0] != "todos=23" || got[len(got)-1] != "…" {
+		t.Errorf("todosText = %q, want the count, %d items and …", got, maxItems)
+	}
+	if got[1] != `["done] \"x\" [completed"]` {
+		t.Errorf("status tag %q, want it quoted inside the brackets", got[1])
+	}
+}
