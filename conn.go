@@ -1184,7 +1184,7 @@ func (c *Conn) response(v frameView) (Result, error) {
 	case "initialize":
 		info, v2 := v.agentInfo()
 		c.v2 = v2
-		c.identify(info)
+		c.identify(info, &v)
 	case "session/new":
 		// gjson's path looks in every result object for a sessionId: the
 		// first one's is the usual case.
@@ -1300,17 +1300,21 @@ func (v *frameView) resultSessionID() gjson.Result {
 	return frame.Get(scan.Result(v.resultMember()), "sessionId")
 }
 
-// identify picks the dialect from an initialize result's agent info,
-// unless one was named explicitly, and then the variant for the agent's
-// release (Dialect.ForVersion): of the named dialect too, as the user
-// names the vendor and the agent its release.
-func (c *Conn) identify(info gjson.Result) {
+// identify picks the dialect from an initialize result's agent info, or
+// else from a vendor's mark in the result (Dialect.MatchResult), unless
+// one was named explicitly, and then the variant for the agent's release
+// (Dialect.ForVersion): of the named dialect too, as the user names the
+// vendor and the agent its release.
+func (c *Conn) identify(info gjson.Result, v *frameView) {
 	if c.fixed && (c.base == nil || c.base.ForVersion == nil) {
 		return // nothing in the info could change the dialect
 	}
 	name, title, version := agentNames(info)
 	if !c.fixed {
 		c.base = c.reg.ByAgent(name, title)
+		if c.base == nil {
+			c.base = c.reg.ByResult(scan.Result(v.resultMember()))
+		}
 	}
 	c.d = c.base.refine(version)
 	c.repeated = c.d.repeatedKinds()

@@ -10,6 +10,7 @@ import (
 	"github.com/acpdialect/acpdialect/cursor"
 	"github.com/acpdialect/acpdialect/internal/testwire"
 	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 )
 
 // claude is a stand-in for another vendor's dialect: it matches Claude's
@@ -165,6 +166,59 @@ func TestIdentify(t *testing.T) {
 				t.Errorf("Allows(cursor/task) = %v", got)
 			}
 		})
+	}
+}
+
+// An agent that names itself only by a mark in its initialize result
+// (Grok's CLI sends no agentInfo) is identified by the dialect's
+// MatchResult, asked only when no name matches.
+func TestIdentifyByResult(t *testing.T) {
+	marked := &acpdialect.Dialect{ID: "marked", MatchResult: func(r gjson.Result) bool {
+		return r.Get("_meta.mark").Type == gjson.True
+	}}
+	reg := acpdialect.NewRegistry(cursor.Dialect(), marked)
+	tests := []struct {
+		name   string
+		opts   acpdialect.Options
+		result string
+		want   string
+	}{
+		{"the mark alone", acpdialect.Options{}, `{"protocolVersion":1,"_meta":{"mark":true}}`, "marked"},
+		{"a name that matches wins", acpdialect.Options{}, `{"agentInfo":{"name":"cursor-agent"},"_meta":{"mark":true}}`, "cursor"},
+		{"an unknown name, then the mark", acpdialect.Options{}, `{"agentInfo":{"name":"other"},"_meta":{"mark":true}}`, "marked"},
+		{"another value is no mark", acpdialect.Options{}, `{"_meta":{"mark":"yes"}}`, ""},
+		{"the mark nested elsewhere", acpdialect.Options{}, `{"x":{"_meta":{"mark":true}}}`, ""},
+		{"a result that is not an object", acpdialect.Options{}, `[{"_meta":{"mark":true}}]`, ""},
+		{"an explicit dialect wins", acpdialect.Options{Agent: "cursor"}, `{"_meta":{"mark":true}}`, "cursor"},
+	}
+	for _, tc := range tests {
+		for _, checked := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/checked=%v", tc.name, checked), func(t *testing.T) {
+				tc.opts.Checked = checked
+				h := newHarness(t, reg, tc.opts)
+				h.out([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`))
+				h.quiet([]byte(`{"jsonrpc":"2.0","id":1,"result":` + tc.result + `}`))
+				if got := h.c.Agent(); got != tc.want {
+					t.Errorf("Agent() = %q; want %q", got, tc.want)
+				}
+			})
+		}
+	}
+	// Each initialize identifies again: one without the mark is unknown.
+	h := newHarness(t, reg, acpdialect.Options{})
+	h.out([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`))
+	h.quiet([]byte(`{"jsonrpc":"2.0","id":1,"result":{"_meta":{"mark":true}}}`))
+	h.out([]byte(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":1}}`))
+	h.quiet([]byte(`{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":1}}`))
+	if got := h.c.Agent(); got != "" {
+		t.Errorf("after an unmarked initialize Agent() = %q; want none", got)
+	}
+	if reg.ByResult(gjson.Parse(`{"_meta":{"mark":true}}`)) != marked || reg.ByResult(gjson.Parse(`{}`)) != nil {
+		t.Error("ByResult did not pick the marked dialect alone")
+	}
+	var none *acpdialect.Registry
+	if none.ByResult(gjson.Parse(`{"_meta":{"mark":true}}`)) != nil {
+		t.Error("a nil registry found a dialect")
 	}
 }
 

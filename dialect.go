@@ -25,6 +25,13 @@ type Dialect struct {
 	// title identify this agent: by the agent's known names (MatchName),
 	// never by a substring, so that no other agent runs its rules.
 	Match func(name, title string) bool
+	// MatchResult, if set, reports whether an initialize result is this
+	// agent's by a mark the agent puts in it besides its name: for an
+	// agent that sends no agentInfo (Grok's CLI 1.0.41 sends none, but
+	// _meta.grokShell). The Conn asks it only when no dialect's Match
+	// accepts the agentInfo name and title, in registration order. Like
+	// Match it must accept only a mark no other agent sends.
+	MatchResult func(result gjson.Result) bool
 	// Methods is the allowlist of vendor methods the agent may send to the
 	// client. Any other non-standard request is answered -32601 and any
 	// other non-standard notification is ignored and counted. An entry

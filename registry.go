@@ -1,6 +1,10 @@
 package acpdialect
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
 
 // Registry is the set of dialects a client supports. Build it explicitly;
 // there is no global registry.
@@ -65,6 +69,22 @@ func (r *Registry) ByAgent(name, title string) *Dialect {
 	}
 	for _, d := range r.dialects {
 		if d.Match != nil && d.Match(name, title) {
+			return d
+		}
+	}
+	return nil
+}
+
+// ByResult returns the first dialect whose MatchResult accepts an
+// initialize result, or nil. A Conn asks it when ByAgent finds no dialect
+// for the result's agentInfo (or there is none), so that an agent that
+// names itself only by a mark in its result is still identified.
+func (r *Registry) ByResult(result gjson.Result) *Dialect {
+	if r == nil || !result.IsObject() {
+		return nil
+	}
+	for _, d := range r.dialects {
+		if d.MatchResult != nil && d.MatchResult(result) {
 			return d
 		}
 	}

@@ -34,7 +34,8 @@
 //     SessionHooks' Notification, ContextWindow and Result, and Rewrites'
 //     Request and Response, on the transcripts' frames, params and
 //     results and on empty ones, with no session state; Match and
-//     CommandDescription on names and descriptions.
+//     CommandDescription on names and descriptions; MatchResult on the
+//     transcripts' initialize results, {} and null.
 //     The cards ToolCall, MergeLate and EndBackground return are of one
 //     of acpdialect's kinds and carry that kind's object and no other's.
 //     MergeLate, ToolCall and EndBackground leave the payload they are
@@ -53,8 +54,10 @@
 //     variant by their initialize results' versions.
 //   - isolation: the dialect's frames change nothing on a connection
 //     identified as another agent or as an unknown one (the output is
-//     byte-identical with and without the dialect registered), and Match
-//     accepts each of Options.Agents but none of their near misses.
+//     byte-identical with and without the dialect registered), Match
+//     accepts each of Options.Agents but none of their near misses, and
+//     MatchResult accepts no initialize result without the agent's mark
+//     (a plain one with another agent's agentInfo, {}, {"_meta":{}}).
 //   - fail_closed: hostile variants of the dialect's frames (wrong types,
 //     missing fields, huge values, deep nesting, invalid UTF-8, odd ids)
 //     never panic, and every request gets exactly one reply whose id is the

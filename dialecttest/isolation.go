@@ -7,6 +7,7 @@ import (
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/internal/replay"
+	"github.com/tidwall/gjson"
 )
 
 // checkIsolation replays the dialect's frames on a connection identified
@@ -84,9 +85,22 @@ func replayedBoth(reg *acpdialect.Registry, transcript []byte) ([]byte, error) {
 }
 
 // checkNames checks that Match accepts the dialect's agent names and
-// rejects their near misses.
+// rejects their near misses, and that MatchResult claims no initialize
+// result that lacks the agent's own mark: a plain one, as any other agent
+// may send, or an empty one.
 func (k *kit) checkNames() []string {
 	var fails []string
+	if k.d.MatchResult != nil {
+		_, plain := Initialize(0, "unknown-agent")
+		for _, r := range []string{gjson.GetBytes(plain, "result").Raw, `{}`, `{"_meta":{}}`} {
+			var ok bool
+			if msg := protect(func() { ok = k.d.MatchResult(gjson.Parse(r)) }); msg != "" {
+				fails = append(fails, fmt.Sprintf("MatchResult(%s) %s", r, msg))
+			} else if ok {
+				fails = append(fails, fmt.Sprintf("MatchResult accepts %s, an initialize result without the agent's mark", r))
+			}
+		}
+	}
 	if k.d.Match == nil {
 		if len(k.opts.Agents) > 0 {
 			fails = append(fails, "Options.Agents names agents, but the dialect has no Match")

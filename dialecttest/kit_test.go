@@ -290,6 +290,21 @@ func TestBrokenDialectsFail(t *testing.T) {
 			rule: "isolation", says: "changed the output of a connection identified as unknown-agent",
 		},
 		{
+			name: "claims every initialize result",
+			break_: func(d *acpdialect.Dialect) {
+				d.MatchResult = func(gjson.Result) bool { return true }
+			},
+			rule: "isolation", says: `MatchResult accepts {}, an initialize result without the agent's mark`,
+		},
+		{
+			name: "gives two answers to one initialize result",
+			break_: func(d *acpdialect.Dialect) {
+				n := 0
+				d.MatchResult = func(r gjson.Result) bool { n++; return r.Type == gjson.Null && n%2 == 1 }
+			},
+			rule: "pure", says: `MatchResult(null) gave two answers`,
+		},
+		{
 			name: "matches by substring",
 			break_: func(d *acpdialect.Dialect) {
 				d.Match = func(name, _ string) bool { return strings.Contains(name, "acme") }

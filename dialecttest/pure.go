@@ -258,9 +258,20 @@ func pureCalls(k *kit) []string {
 	return fails
 }
 
-// pureStrings checks the string hooks: Match and CommandDescription.
+// pureStrings checks the string hooks: Match and CommandDescription, and
+// MatchResult, which reads an initialize result as Match reads a name.
 func pureStrings(k *kit) []string {
 	var fails []string
+	if k.d.MatchResult != nil {
+		for _, r := range append([]string{`{}`, `null`}, k.answers["initialize"]...) {
+			var a, b bool
+			if msg := protect(func() { a, b = k.d.MatchResult(gjson.Parse(r)), k.d.MatchResult(gjson.Parse(r)) }); msg != "" {
+				fails = append(fails, fmt.Sprintf("MatchResult(%.80s) %s", r, msg))
+			} else if a != b {
+				fails = append(fails, fmt.Sprintf("MatchResult(%.80s) gave two answers: %v then %v", r, a, b))
+			}
+		}
+	}
 	if k.d.Match != nil {
 		for _, name := range append(k.opts.Agents, k.nearMisses()...) {
 			var a, b bool

@@ -185,12 +185,18 @@ func judge(d *acpdialect.Dialect, kind, name string) string {
 	if kind == KindUpdate {
 		decl = "update:" + name
 	}
+	// A method's "_" alias (Grok's _x.ai/...) is the method, for the
+	// declarations as for the Conn.
+	alias := decl
+	if kind == KindMethod && len(name) > 1 && name[0] == '_' {
+		alias = name[1:]
+	}
 	switch {
 	case d != nil && reads(d, kind, name):
 		return Read
-	case d != nil && covered(d.Reads, decl):
+	case d != nil && (covered(d.Reads, decl) || covered(d.Reads, alias)):
 		return Read
-	case d != nil && covered(d.Ignores, decl):
+	case d != nil && (covered(d.Ignores, decl) || covered(d.Ignores, alias)):
 		return Ignored
 	case kind == KindUpdate && standardUpdate[name]:
 		return Standard
