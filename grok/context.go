@@ -33,7 +33,8 @@ func ParseTotalTokens(meta gjson.Result) (int64, bool) {
 
 // ParseUsage reads a session/prompt result's token counts: _meta.usage
 // (inputTokens, outputTokens, totalTokens, cachedReadTokens,
-// reasoningTokens as thought tokens), else, when it has no count, the
+// reasoningTokens as thought tokens, cacheCreationTokens as cache writes),
+// else, when it has no count, the
 // flat counters on _meta, which count the last model call rather than
 // the turn (Estimated). The model is _meta.modelId. No cost is reported.
 // ok is false when there is no count.
@@ -58,6 +59,7 @@ func readCounts(u *acpdialect.Usage, src gjson.Result) bool {
 		{"totalTokens", &u.TotalTokens},
 		{"cachedReadTokens", &u.CachedReadTokens},
 		{"reasoningTokens", &u.ThoughtTokens},
+		{"cacheCreationTokens", &u.CachedWriteTokens},
 	}
 	found := false
 	for _, k := range counts {

@@ -39,6 +39,6 @@ func ExampleAnswered() {
 	fmt.Println(string(grok.Answered(grok.Answer{Question: "Which database?", Labels: []string{"Postgres"}})))
 	fmt.Println(string(grok.Declined()))
 	// Output:
-	// {"outcome":"answered","answers":{"Which database?":"Postgres"}}
-	// {"outcome":"declined"}
+	// {"outcome":"accepted","answers":{"Which database?":"Postgres"}}
+	// {"outcome":"cancelled"}
 }

@@ -68,9 +68,9 @@ func TestGoldenSemantics(t *testing.T) {
 			[]string{`"line":7,"to":"client","echo"`, `"line":10,"to":"client","echo"`, `"line":12,"to":"client","echo"`}},
 		{"question", []string{
 			`"tool_call_id":"call_ask_1","method":"x.ai/ask_user_question","id":"q1","question":{"questions":[{"id":"Which database?","prompt":"Which database?","options":[{"id":"Postgres","label":"Postgres"},{"id":"SQLite","label":"SQLite"}]},{"id":"Which extras?","prompt":"Which extras?","options":[{"id":"Auth","label":"Auth"},{"id":"Cache","label":"Cache"}],"allow_multiple":true}]}`,
-			`"answer":{"result":{"outcome":"answered","answers":{"Which database?":"Postgres","Which extras?":"Auth, Cache"}}}`,
+			`"answer":{"result":{"outcome":"accepted","answers":{"Which database?":"Postgres","Which extras?":"Auth, Cache"}}}`,
 			// the enveloped alias, unanswered: the safe default
-			`"tool_call_id":"call_ask_2","method":"x.ai/ask_user_question","id":"q2"`, `"answer":{"result":{"outcome":"declined"}}`},
+			`"tool_call_id":"call_ask_2","method":"x.ai/ask_user_question","id":"q2"`, `"answer":{"result":{"outcome":"cancelled"}}`},
 			[]string{`-32601`, `"skipped"`}},
 		{"vendor-methods", []string{
 			`"currentValue":"grok-code-fast"`, `"currentValue":"low"`,
@@ -83,6 +83,22 @@ func TestGoldenSemantics(t *testing.T) {
 			`"tool":{"name":"read_file","kind":"read","namespace":"grok_build","label":"Read","read_only":true},"generic":{"acp_kind":"read"}`,
 			`"tool_call_id":"call_3","payload":{"kind":"generic","status":"completed","title":"Edit main.go","generic":{"acp_kind":"edit"}}`},
 			nil},
+		// A real run of Grok's CLI 1.0.41 (agent stdio, its model served
+		// by a local stub): no agentInfo, the mark identifies it.
+		{"cli-1.0.41", []string{
+			`"type":"stats","agent":"grok"`,
+			// the output arrives as byte values; the exit code with the end
+			`"status":"in_progress","title":"Execute ` + "`echo hello from grok`" + `","tool":{"name":"run_terminal_command","kind":"execute","namespace":"grok_build","label":"Run Command"},"shell":{"command":"echo hello from grok","cwd":"/tmp/grokcwd","output":"hello from grok\n"}}}`,
+			`"shell":{"command":"echo hello from grok","cwd":"/tmp/grokcwd","output":"hello from grok\n","exit_code":0}`,
+			`"shell":{"command":"ls /nonexistent-dir","cwd":"/tmp/grokcwd","output":"ls: cannot access '/nonexistent-dir': No such file or directory\n","exit_code":2}`,
+			// the answer Grok accepts
+			`"answer":{"result":{"outcome":"accepted","answers":{"Which color?":"Blue"}}}`,
+			// the turn's counts, not the last model call's
+			`"usage":{"model":"fake-model","turn":true,"input_tokens":2451,"output_tokens":60,"cached_read_tokens":2000,"cached_write_tokens":0,"thought_tokens":10,"total_tokens":2511}}`,
+			`"context_window":{"used":2262,"size":128000,"remaining":125738}}`,
+			// Grok's own config options and set_config_option pass as sent
+			`"ignored_notifications":32`},
+			[]string{`"method":"session/set_model"`, `"estimated"`, `"type":"config"`, `"rewritten"`}},
 		{"other-agent", []string{`"declined":1`, `"ignored_notifications":1`},
 			[]string{`"agent":"grok"`, `"type":"wire"`, `"config"`, `"context_window"`, `"usage"`, `"question"`}},
 	}

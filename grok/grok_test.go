@@ -39,6 +39,30 @@ func TestMatch(t *testing.T) {
 	}
 }
 
+// TestMatchResult pins the mark Grok 1.0.41 puts in an initialize result
+// that has no agentInfo: _meta.grokShell, the boolean true only.
+func TestMatchResult(t *testing.T) {
+	tests := []struct {
+		result string
+		want   bool
+	}{
+		{`{"protocolVersion":1,"agentCapabilities":{},"_meta":{"grokShell":true,"agentVersion":"1.0.41"}}`, true},
+		{`{"_meta":{"grokShell":false}}`, false},
+		{`{"_meta":{"grokShell":"true"}}`, false},
+		{`{"_meta":{"grokShell":1}}`, false},
+		{`{"grokShell":true}`, false},
+		{`{"_meta":{"x.ai/fs_notify":true}}`, false},
+		{`{"_meta":true}`, false},
+		{`{}`, false},
+		{`[]`, false},
+	}
+	for _, tt := range tests {
+		if got := grok.MatchResult(gjson.Parse(tt.result)); got != tt.want {
+			t.Errorf("MatchResult(%s) = %v, want %v", tt.result, got, tt.want)
+		}
+	}
+}
+
 func TestParseCatalog(t *testing.T) {
 	tests := []struct {
 		name         string
@@ -262,17 +286,17 @@ func TestParseQuestionAndAnswers(t *testing.T) {
 	if diff := cmp.Diff(want, q); diff != "" {
 		t.Error(diff)
 	}
-	if got := string(grok.Answered(grok.Answer{Question: " Q1 ", Labels: []string{"A", " B "}})); got != `{"outcome":"answered","answers":{" Q1 ":"A, B"}}` {
+	if got := string(grok.Answered(grok.Answer{Question: " Q1 ", Labels: []string{"A", " B "}})); got != `{"outcome":"accepted","answers":{" Q1 ":"A, B"}}` {
 		t.Errorf("Answered: %s", got)
 	}
-	if got := string(grok.Answered(grok.Answer{Question: "Q1"})); got != `{"outcome":"declined"}` {
+	if got := string(grok.Answered(grok.Answer{Question: "Q1"})); got != `{"outcome":"cancelled"}` {
 		t.Errorf("an empty answer: %s", got)
 	}
 	act := grok.HandleQuestion(gjson.Parse(`{"method":"x.ai/ask_user_question","params":{"questions":[{"question":"Q","options":["A"]}]}}`))
-	if !act.Await || act.Event.Question() == nil || len(act.Event.Question().Questions) != 1 || string(act.Result) != `{"outcome":"declined"}` {
+	if !act.Await || act.Event.Question() == nil || len(act.Event.Question().Questions) != 1 || string(act.Result) != `{"outcome":"cancelled"}` {
 		t.Errorf("envelope: %+v", act)
 	}
-	if act := grok.HandleQuestion(gjson.Parse(`5`)); act.Event != nil || act.Await || string(act.Result) != `{"outcome":"declined"}` {
+	if act := grok.HandleQuestion(gjson.Parse(`5`)); act.Event != nil || act.Await || string(act.Result) != `{"outcome":"cancelled"}` {
 		t.Errorf("not an object: %+v", act)
 	}
 }

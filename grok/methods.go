@@ -65,8 +65,8 @@ func Notification(method string, params gjson.Result, state func(string) any) (s
 
 // HandleQuestion reads x.ai/ask_user_question (or its envelope) into a
 // question event. The client answers with Answered; the default, when it
-// has no handler or is late, is Declined: Grok fails the tool on -32601
-// or on a result without an outcome. Each question's id is its text, the
+// has no handler or is late, is Declined: Grok fails the tool on -32601,
+// on a result without an outcome and on an outcome it does not know. Each question's id is its text, the
 // key Grok's answers use; each option's id is its label.
 func HandleQuestion(params gjson.Result) acpdialect.Action {
 	_, params = Unwrap(MethodAskUserQuestion, params)
@@ -122,9 +122,10 @@ type Answer struct {
 }
 
 // Answered is the reply to x.ai/ask_user_question with the user's answers:
-// {"outcome":"answered","answers":{"<question>":"<label>"}}, several
+// {"outcome":"accepted","answers":{"<question>":"<label>"}}, several
 // labels joined with ", ". Answers without a question or a label are
-// skipped; with none left it is Declined.
+// skipped; with none left it is Declined. Grok 1.0.41 reads no other
+// outcome for answers: it fails the tool on "answered".
 func Answered(answers ...Answer) json.RawMessage {
 	m := map[string]string{}
 	for _, a := range answers {
@@ -144,7 +145,7 @@ func Answered(answers ...Answer) json.RawMessage {
 	b, err := json.Marshal(struct {
 		Outcome string            `json:"outcome"`
 		Answers map[string]string `json:"answers"`
-	}{"answered", m})
+	}{"accepted", m})
 	if err != nil {
 		return Declined()
 	}
@@ -152,11 +153,13 @@ func Answered(answers ...Answer) json.RawMessage {
 }
 
 // Declined is the reply when the user (or a client without a handler)
-// does not answer: {"outcome":"declined"}. It is the default.
-func Declined() json.RawMessage { return json.RawMessage(`{"outcome":"declined"}`) }
+// does not answer, and the default: {"outcome":"cancelled"}, which Grok
+// tells its model as "User declined to answer the questions". Grok 1.0.41
+// knows no "declined" outcome and fails the tool on it.
+func Declined() json.RawMessage { return json.RawMessage(`{"outcome":"cancelled"}`) }
 
 // Cancelled is the reply when the question is cancelled with its turn:
-// {"outcome":"cancelled"}.
+// {"outcome":"cancelled"}, the same reply as Declined.
 func Cancelled() json.RawMessage { return json.RawMessage(`{"outcome":"cancelled"}`) }
 
 // declined is the handlers' default, shared: the Conn copies it.

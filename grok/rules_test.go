@@ -73,6 +73,28 @@ func TestShellCard(t *testing.T) {
 				`{"toolCallId":"c","rawOutput":{"output":"a"}}`,
 				`{"toolCallId":"c","rawOutput":{"output":"a","exit_code":1}}`},
 			`{"command":"ls","output":"a","exit_code":1}`},
+		// Grok 1.0.41: the output as byte values, the directory beside
+		// it, and exit_code 0 on every update while the command runs.
+		{"byte values, and no exit code while it runs",
+			[]string{`{"toolCallId":"c","rawInput":{"variant":"Bash","command":"ls x"},` + tool + `}`,
+				`{"toolCallId":"c","status":"in_progress","rawOutput":{"type":"Bash","output":[],"output_for_prompt":"","exit_code":0,"current_dir":"/w"}}`,
+				`{"toolCallId":"c","status":"in_progress","rawOutput":{"type":"Bash","output":[110,111,10],"output_for_prompt":"no\n","exit_code":0}}`},
+			`{"command":"ls x","cwd":"/w","output":"no\n"}`},
+		{"the exit code with the end",
+			[]string{`{"toolCallId":"c","rawInput":{"command":"ls x"},` + tool + `}`,
+				`{"toolCallId":"c","status":"in_progress","rawOutput":{"output":[110,111,10],"exit_code":0}}`,
+				`{"toolCallId":"c","status":"completed","rawOutput":{"output":[110,111,10],"output_for_prompt":"exit: 2\nno\n","exit_code":2}}`},
+			`{"command":"ls x","output":"no\n","exit_code":2}`},
+		{"a list that is not bytes is not output",
+			[]string{`{"toolCallId":"c","rawInput":{"command":"ls"},` + tool + `}`,
+				`{"toolCallId":"c","rawOutput":{"output":[104,256],"stdout":"kept"}}`,
+				`{"toolCallId":"c","rawOutput":{"output":[104,"i"]}}`,
+				`{"toolCallId":"c","rawOutput":{"output":[104,1.5]}}`},
+			`{"command":"ls","output":"kept"}`},
+		{"the command's own cwd wins over the directory it ran in",
+			[]string{`{"toolCallId":"c","rawInput":{"command":"ls","cwd":"/a"},` + tool + `}`,
+				`{"toolCallId":"c","rawOutput":{"output":[],"current_dir":"/b"}}`},
+			`{"command":"ls","cwd":"/a"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,7 +128,7 @@ func TestQuestionBounds(t *testing.T) {
 
 // An answer without its question's text names no question: skipped.
 func TestAnsweredWithoutQuestion(t *testing.T) {
-	if got := string(grok.Answered(grok.Answer{Labels: []string{"A"}})); got != `{"outcome":"declined"}` {
+	if got := string(grok.Answered(grok.Answer{Labels: []string{"A"}})); got != `{"outcome":"cancelled"}` {
 		t.Errorf("got %s, want declined", got)
 	}
 }

@@ -49,19 +49,61 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	setFirst(&sh.Cwd, u.RawInput, "cwd", "working_directory", "workingDirectory")
 	if out := u.RawOutput; out.Type == gjson.String {
 		frame.Set(&sh.Output, out)
-	} else {
-		setFirst(&sh.Output, out, "output", "stdout")
-		for _, k := range [...]string{"exit_code", "exitCode"} {
-			if n, ok := frame.Int64(out.Get(k)); ok && (sh.ExitCode == nil || *sh.ExitCode != n) {
-				sh.ExitCode = &n
-				break
-			}
-		}
+	} else if out.IsObject() {
+		readShellOutput(&sh, out, u.Status.Str)
 	}
 	if prev.Shell == nil || !shellEqual(*prev.Shell, sh) {
 		prev.Shell = frame.Keep(sh)
 	}
 	return prev
+}
+
+// readShellOutput reads the terminal tool's rawOutput: the output so far
+// (a string, or Grok 1.0.41's array of byte values beside a copy for the
+// model), the working directory it ran in, and the exit code. Grok 1.0.41
+// sends exit_code 0 on every update while the command runs, so an update
+// that says the tool call still runs (pending, in_progress) has no code.
+func readShellOutput(sh *acpdialect.Shell, out gjson.Result, status string) {
+	if b, ok := byteValues(out.Get("output")); ok {
+		if b != sh.Output {
+			sh.Output = b
+		}
+	} else {
+		setFirst(&sh.Output, out, "output", "stdout")
+	}
+	if sh.Cwd == "" {
+		setFirst(&sh.Cwd, out, "current_dir")
+	}
+	if status == "pending" || status == "in_progress" {
+		return
+	}
+	for _, k := range [...]string{"exit_code", "exitCode"} {
+		if n, ok := frame.Int64(out.Get(k)); ok && (sh.ExitCode == nil || *sh.ExitCode != n) {
+			sh.ExitCode = &n
+			break
+		}
+	}
+}
+
+// byteValues reads a JSON array of byte values (0 to 255) as the bytes
+// they spell. ok is false for anything else, an element out of range
+// included, so that a list of other numbers is never read as text.
+func byteValues(v gjson.Result) (string, bool) {
+	if !v.IsArray() {
+		return "", false
+	}
+	var b []byte
+	ok := true
+	v.ForEach(func(_, e gjson.Result) bool {
+		n, isInt := frame.Int64(e)
+		if !isInt || n < 0 || n > 255 {
+			ok = false
+			return false
+		}
+		b = append(b, byte(n))
+		return true
+	})
+	return string(b), ok
 }
 
 // setFirst sets *dst from the first of keys that obj has as a non-empty
