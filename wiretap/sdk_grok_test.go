@@ -142,7 +142,7 @@ func TestSDKGrokQuestion(t *testing.T) {
 	}
 	reply := h.next()
 	if gjson.GetBytes(reply, "id").Raw != "30" || gjson.GetBytes(reply, `result.answers.Which database\?`).Str != "SQLite" ||
-		gjson.GetBytes(reply, "result.outcome").Str != "answered" {
+		gjson.GetBytes(reply, "result.outcome").Str != "accepted" {
 		t.Fatalf("agent got %s", reply)
 	}
 	h.send(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "user_message_chunk", "content": map[string]any{"type": "text", "text": "go"}}))
