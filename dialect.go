@@ -65,6 +65,15 @@ type Dialect struct {
 	// under one tool call id or reports on a run from other tool calls
 	// (Codex): see Run. Nil or no runs leaves the frame to ToolCall alone.
 	Runs func(u frame.ToolUpdate) []Run
+	// EndNested, if set, reads whether a tool_call or tool_call_update
+	// ends the work nested under a card, for an agent that never ends a
+	// subagent's own tool calls (Devin): the cards of the frame's session
+	// whose ParentToolCallID is parent, other than parent's own, that have
+	// not ended take status, which must be an ended one (StatusEnded); the
+	// client gets a tool_call_update for each it was shown, after the
+	// frame's own events. ok false, or a status that does not end, ends
+	// nothing. Like ToolCall it is pure.
+	EndNested func(u frame.ToolUpdate) (parent, status string, ok bool)
 	// ToolEvent, if set, reads a session-level event a tool_call or
 	// tool_call_update carries besides its card (Codex's context
 	// compaction), or returns nil. The Conn fills in Agent, SessionID and

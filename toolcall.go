@@ -125,10 +125,48 @@ func (c *Conn) toolFrame(sid string, u *frame.ToolUpdate) []Event {
 		c.stats.Malformed++
 		return nil
 	}
+	var out []Event
 	if c.d != nil && (c.d.Runs != nil || c.d.ToolEvent != nil) {
-		return c.runFrame(s, u)
+		out = c.runFrame(s, u)
+	} else {
+		out = c.cardFrame(s, u, u.ID.Str, cardOpts{})
 	}
-	return c.cardFrame(s, u, u.ID.Str, cardOpts{})
+	if c.d != nil && c.d.EndNested != nil {
+		out = c.endNested(s, u, out)
+	}
+	return out
+}
+
+// endNested ends the cards nested under the card a frame ends
+// (Dialect.EndNested) and appends their updates to out.
+func (c *Conn) endNested(s *session, u *frame.ToolUpdate, out []Event) []Event {
+	parent, status, ok := c.d.EndNested(*u)
+	if !ok || parent == "" || !StatusEnded(status) {
+		return out
+	}
+	// The cards change after the walk, which must not change the store.
+	var ids []string
+	c.tools.Each(s.id, func(k correlate.Key, st *toolState) bool {
+		if k.ID != parent && st.payload.ParentToolCallID == parent && !StatusEnded(st.payload.Status) {
+			ids = append(ids, k.ID)
+		}
+		return true
+	})
+	for _, id := range ids {
+		k := correlate.Key{Session: s.id, ID: id}
+		st := c.tools.Get(k)
+		if st == nil {
+			continue
+		}
+		next := st.payload
+		next.Status = strings.Clone(status)
+		st.set(next)
+		c.tools.Changed(k)
+		if st.surfaced {
+			out = append(out, c.toolEvent(EventToolCallUpdate, k, st.payload)...)
+		}
+	}
+	return out
 }
 
 // cardOpts says how a frame applies to a card other than as ACP says.

@@ -14,7 +14,9 @@
 //     the result text, or the error when success is false. The subagent's own
 //     tool calls carry _meta["cognition.ai/subagent_context"].parentAgentId:
 //     they nest under that agent's card (parent_tool_call_id); "root" is
-//     the session's own agent, no parent.
+//     the session's own agent, no parent. Devin never completes them:
+//     the subagent's completion ends those still open with its own status
+//     (EndNested).
 //   - usage_update carries the request's tokens in
 //     _meta["cognition.ai/inputTokens"], "cachedReadTokens",
 //     "cachedWriteTokens", "outputTokens" and "totalTokens": a usage event
@@ -66,9 +68,10 @@ const (
 // Dialect returns the Devin dialect. Each call returns a fresh value.
 func Dialect() *acpdialect.Dialect {
 	return &acpdialect.Dialect{
-		ID:       ID,
-		Match:    Match,
-		ToolCall: ToolCall,
+		ID:        ID,
+		Match:     Match,
+		ToolCall:  ToolCall,
+		EndNested: EndNested,
 		Updates: []acpdialect.Update{
 			{Kind: "usage_update", Standard: true, Event: UsageEvent},
 		},

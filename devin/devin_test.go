@@ -276,3 +276,31 @@ func TestLongErrorCut(t *testing.T) {
 		t.Errorf("error of %d bytes and result %q, want %d bytes and none", len(st.Error), st.ResultText, devin.MaxText)
 	}
 }
+
+// TestEndNested pins which frames end a subagent's own tool calls: its
+// completion marker, with its status.
+func TestEndNested(t *testing.T) {
+	tests := []struct {
+		name, update   string
+		parent, status string
+		ok             bool
+	}{
+		{"completed", `{"toolCallId":"a1","status":"completed","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":true,"summary":"done"}}}`,
+			"a1", acpdialect.StatusCompleted, true},
+		{"failed", `{"toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1","success":false,"summary":"boom"}}}`,
+			"a1", acpdialect.StatusFailed, true},
+		{"success missing: completed", `{"toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"a1"}}}`,
+			"a1", acpdialect.StatusCompleted, true},
+		{"no agent id", `{"toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"success":true}}}`, "", "", false},
+		{"the root agent", `{"toolCallId":"a1","_meta":{"cognition.ai/subagent_completed":{"agentId":"root","success":true}}}`, "", "", false},
+		{"a start is no end", `{"toolCallId":"a1","_meta":{"cognition.ai/subagent_started":{"agentId":"a1","title":"t"}}}`, "", "", false},
+		{"a child's own update", `{"toolCallId":"c1","status":"completed","_meta":{"cognition.ai/subagent_context":{"parentAgentId":"a1"}}}`, "", "", false},
+		{"no _meta", `{"toolCallId":"a1","status":"completed"}`, "", "", false},
+	}
+	for _, tt := range tests {
+		parent, status, ok := devin.EndNested(frame.ReadToolUpdate(gjson.Parse(tt.update)))
+		if parent != tt.parent || status != tt.status || ok != tt.ok {
+			t.Errorf("%s: EndNested = %q, %q, %v; want %q, %q, %v", tt.name, parent, status, ok, tt.parent, tt.status, tt.ok)
+		}
+	}
+}

@@ -18,8 +18,16 @@ func TestGoldenSemantics(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
+		// A public client's capture of devin acp 3000.11.3: the child
+		// tool call Devin leaves open ends with its subagent.
+		{"t2a-subagent", []string{
+			`"tool_call_id":"call_1a00#5f94","payload":{"kind":"generic","title":"Read file","parent_tool_call_id":"1342dfc1"`,
+			`{"type":"tool_call_update","agent":"devin","session_id":"devin-s1","tool_call_id":"call_1a00#5f94","payload":{"kind":"generic","status":"completed","title":"Read file","parent_tool_call_id":"1342dfc1"`},
+			[]string{`"tool_call_id":"call_c64d#c348","payload":{"kind":"generic","status"`}},
 		{"nested", []string{
 			`"tool_call_id":"toolu_bdrk_01Ha8Uac","payload":{"kind":"generic","status":"in_progress","title":"Wrote /tmp/x/mathutils.py","parent_tool_call_id":"a0ac9364","tool":{"name":"write"}`,
+			// Devin never ends it: its subagent's completion does
+			`{"type":"tool_call_update","agent":"devin","session_id":"devin-s1","tool_call_id":"toolu_bdrk_01Ha8Uac","payload":{"kind":"generic","status":"completed","title":"Wrote /tmp/x/mathutils.py","parent_tool_call_id":"a0ac9364"`,
 			`"tool_call_id":"exec:0","payload":{"kind":"generic","status":"completed","title":"Ran pytest","parent_tool_call_id":"a0ac9364","tool":{"name":"exec"}`,
 			`"tool_call_id":"a0ac9364","payload":{"kind":"subagent_task","status":"completed","title":"mathutils","subagent_task":{"description":"mathutils"`,
 			`"result_text":"Created mathutils.py and test_mathutils.py; 3 tests pass."`,

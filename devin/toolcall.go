@@ -179,3 +179,21 @@ func head(s string) string {
 	}
 	return s[:n]
 }
+
+// EndNested reads a subagent's completion marker as the end of the tool
+// calls it ran: Devin sends each of them as a tool_call and never ends
+// it, so the cards nested under the subagent's (parent_tool_call_id, the
+// agent id) that are still open end with the subagent: completed, or
+// failed when success is false. A card that ended on its own keeps its
+// status.
+func EndNested(u frame.ToolUpdate) (parent, status string, ok bool) {
+	c := ParseMeta(u.Meta).Completed
+	if c == nil || c.AgentID == RootAgent {
+		return "", "", false
+	}
+	id := strings.Clone(c.AgentID) // AgentID views the frame
+	if c.Failed {
+		return id, acpdialect.StatusFailed, true
+	}
+	return id, acpdialect.StatusCompleted, true
+}

@@ -27,7 +27,7 @@
 //     nothing it returns views the frame (the kit overwrites the frame's
 //     buffer after the call and looks again). The hooks and their inputs:
 //     Methods' Handle on the dialect's frames; Updates' Handle, HandleAll,
-//     Event, Mark and Marked on its updates; ToolCall, ToolEvent and Runs
+//     Event, Mark and Marked on its updates; ToolCall, ToolEvent, Runs and EndNested
 //     on tool_call and tool_call_update; Calls' Result and Children on
 //     the transcripts' results and {}; MergeLate on every late half and
 //     card those produced; EndBackground on those cards; the

@@ -16,7 +16,7 @@ type pair[A, B any] struct {
 }
 
 // pureUpdateEvents checks the update hooks besides Handle and HandleAll:
-// Event, Mark and Marked, and on tool calls ToolEvent and Runs.
+// Event, Mark and Marked, and on tool calls ToolEvent, Runs and EndNested.
 func pureUpdateEvents(k *kit, where, kind, update string) []string {
 	var fails []string
 	if h := k.update(kind); h != nil {
@@ -53,6 +53,13 @@ func pureUpdateEvents(k *kit, where, kind, update string) []string {
 	if k.d.Runs != nil {
 		_, msg := twice(update, func(u gjson.Result) []acpdialect.Run { return k.d.Runs(frame.ReadToolUpdate(u)) })
 		fails = appendMsg(fails, where, "Runs", msg)
+	}
+	if k.d.EndNested != nil {
+		_, msg := twice(update, func(u gjson.Result) [3]any {
+			parent, status, ok := k.d.EndNested(frame.ReadToolUpdate(u))
+			return [3]any{parent, status, ok}
+		})
+		fails = appendMsg(fails, where, "EndNested", msg)
 	}
 	return fails
 }
