@@ -188,15 +188,21 @@ type Tool struct {
 	Kind      string `json:"kind,omitempty"`      // the vendor's own kind (Grok: read, edit, exit_plan, ...)
 	Namespace string `json:"namespace,omitempty"` // the tool's provider (Grok: grok_build, an MCP server)
 	Label     string `json:"label,omitempty"`     // what the vendor's own UI calls it
-	ReadOnly  bool   `json:"read_only,omitempty"`
+	// ReadOnly says the vendor marks the tool as one that changes nothing
+	// (Grok's read_only: true); false when it says otherwise or nothing.
+	ReadOnly bool `json:"read_only,omitempty"`
 }
 
 // Chain is a group of tool calls the agent made as one step: its id,
-// shared by every call of the group, and the summary the agent gives it
-// (Goose's _meta["_goose/tool-chain-id"] and "_goose/tool-chain-summary").
+// shared by every call of the group, the summary the agent gives it, and
+// how many calls it holds when the agent says (Goose's
+// _meta.goose.toolChainSummary {summary, count}, on the chain's first
+// call; older Goose's _meta["_goose/tool-chain-id"] and
+// "_goose/tool-chain-summary").
 type Chain struct {
 	ID      string `json:"id,omitempty"`
 	Summary string `json:"summary,omitempty"`
+	Count   int64  `json:"count,omitempty"`
 }
 
 // Generic is a tool call no dialect claims.
@@ -363,7 +369,7 @@ const (
 	monitorSize      = 96
 	wakeupSize       = 64
 	toolSize         = 80
-	chainSize        = 32
+	chainSize        = 48
 )
 
 // Size returns the bytes the payload keeps, as a Conn's byte budget

@@ -24,6 +24,16 @@ func TestGoldenSemantics(t *testing.T) {
 			`"tool_call_id":"tool-2","payload":{"kind":"generic","status":"completed","title":"developer__text_editor","chain":{"id":"chain-1","summary":"Explored the project layout"}`,
 			`"replies":2,"declined":0,"ignored_notifications":1`},
 			[]string{`-32601`, `"action":"submit"`}},
+		// Current Goose (docs/goose.md section 3): the summary on the
+		// chain's first card only, no chain id; the replayed one of
+		// session/load too.
+		{"chain-summary", []string{
+			`"tool_call_id":"req_1","payload":{"kind":"generic","status":"completed","title":"developer: shell · ls src","chain":{"summary":"applied dark mode","count":4}`,
+			`"tool_call_id":"req_2","payload":{"kind":"generic","status":"completed","title":"reading the stylesheet","generic":{}}`,
+			`"tool_call_id":"req_4","payload":{"kind":"generic","status":"completed","title":"developer: shell · npm test","generic":{}}`,
+			`"type":"tool_call","agent":"goose","session_id":"20260820_7","tool_call_id":"req_first","payload":{"kind":"generic","status":"pending","title":"applied dark mode polish","chain":{"summary":"applied dark mode polish","count":3}`,
+			`"tool_call_id":"req_second","payload":{"kind":"generic","status":"completed","title":"developer: edit","generic":{}}`},
+			[]string{`"chain":{"id"`, `"working"`}},
 		{"other-agent", []string{`"error":{"code":-32601`, `"declined":1`},
 			[]string{`"agent":"goose"`, `"chain"`, `"action":"cancel"`}},
 	}

@@ -66,7 +66,11 @@ func appendPayload(b []byte, p *acpdialect.Payload) (_ []byte, ok bool) {
 	if c := p.Chain; c != nil {
 		b = append(appendKey(b, "chain"), '{')
 		b = addString(b, "id", c.ID)
-		b = append(addString(b, "summary", c.Summary), '}')
+		b = addString(b, "summary", c.Summary)
+		if c.Count != 0 {
+			b = strconv.AppendInt(appendKey(b, "count"), c.Count, 10)
+		}
+		b = append(b, '}')
 	}
 	if t := p.SubagentTask; t != nil {
 		b = appendSubagentTask(appendKey(b, "subagent_task"), t)
