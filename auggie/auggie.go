@@ -6,12 +6,16 @@
 // method's _meta.terminal-auth, session/list's _meta.messageCount, and the
 // client-to-agent methods completion/* and augment/session/history. The
 // one thing only its dialect knows is how it shows a
-// subagent: a tool call titled "sub-agent-<type>: <description>" (kind
-// other, no rawInput) that is the subagent's whole run, with no events of
-// the child in between, and whose final text is rawOutput.output. That
-// tool call becomes a subagent_task card: its type and description from
-// the title, its result text from rawOutput.output (its error, when the
-// tool call failed). Every other tool call is a standard one.
+// subagent: a tool call titled "sub-agent-<type>: <description>", or
+// "sub-agent: <description>" for its generic subagent tool (kind other,
+// no rawInput), that is the subagent's whole run, with no events of the
+// child in between, and whose final text is rawOutput.output; session/load
+// replays it titled with the bare tool name ("sub-agent-<type>",
+// "sub-agent") and with rawInput. That tool call becomes a subagent_task
+// card: its type and description from the title, its prompt, name (and
+// description, for a bare title) from rawInput, its result text from
+// rawOutput.output (its error, when the tool call failed). Every other
+// tool call is a standard one.
 //
 // The wire facts each rule relies on, with their public sources, are in
 // the module's docs/auggie.md.

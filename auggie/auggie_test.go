@@ -45,12 +45,38 @@ func TestParseTitle(t *testing.T) {
 		{"sub-agent-explore: Find the config", "explore", "Find the config", true},
 		{"sub-agent- plan :  Draft: the fix ", "plan", "Draft: the fix", true}, // the first ":" ends the type
 		{"sub-agent-review:", "review", "", true},                              // a cut description may be empty
-		{"sub-agent-explore", "", "", false},                                   // no ":"
 		{"sub-agent-: no type", "", "", false},
 		{"sub-agent-  : blank type", "", "", false},
 		{"Sub-Agent-explore: x", "", "", false}, // Auggie writes the prefix in lower case
 		{"run sub-agent-explore: x", "", "", false},
 		{"", "", "", false},
+		// the generic tool, live: "sub-agent: <instruction>", no type
+		{"sub-agent: Find where the config file is loaded", "", "Find where the config file is loaded", true},
+		{"sub-agent: ", "", "", true}, // action "output": no instruction
+		{"sub-agent:", "", "", true},
+		{"sub-agent: a: b", "", "a: b", true},
+		// session/load: the bare tool name
+		{"sub-agent", "", "", true},
+		{"sub-agent-explore", "explore", "", true},
+		{"sub-agent-code_review-2", "code_review-2", "", true},
+		{"sub-agent--x", "-x", "", true}, // Auggie turns a leading space of the name into "-"
+		// other titles that only start alike
+		{"sub-agents", "", "", false},
+		{"sub-agents-list", "", "", false},
+		{"sub-agent_explore", "", "", false},
+		{"sub-agentx: y", "", "", false},
+		{"sub-agent : x", "", "", false},
+		{"sub-agent ", "", "", false},
+		{" sub-agent", "", "", false},
+		{"Sub-Agent", "", "", false},
+		{"Sub-Agent: x", "", "", false},
+		{"run sub-agent: x", "", "", false},
+		{"sub-agent-", "", "", false},                 // no type
+		{"sub-agent- ", "", "", false},                // a blank type
+		{"sub-agent-explore the repo", "", "", false}, // text, not a tool name
+		{"sub-agent-explore.v2", "", "", false},       // Auggie makes "." a "-"
+		{"sub-agent-é", "", "", false},                // and any non-ASCII letter
+		{"sub-agent-explore\n", "", "", false},
 	}
 	for _, tt := range tests {
 		typ, desc, ok := auggie.ParseTitle(tt.title)
@@ -127,6 +153,42 @@ func TestToolCall(t *testing.T) {
 			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: "in_progress", Title: "sub-agent-x: y", SubagentTask: task("x", "y", "")},
 			`{"sessionUpdate":"tool_call_update","toolCallId":"t","rawOutput":{"output":"partial"}}`,
 			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: "in_progress", Title: "sub-agent-x: y", SubagentTask: task("x", "y", "partial")}},
+		{"the generic tool's live title: no type",
+			acpdialect.Payload{Kind: acpdialect.KindGeneric},
+			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent: Find it","kind":"other"}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent: Find it", SubagentTask: task("", "Find it", "")}},
+		{"a replayed subagent: the type from the tool name, the rest from rawInput",
+			acpdialect.Payload{Kind: acpdialect.KindGeneric},
+			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent-explore","rawInput":{"action":"run","name":"finder","instruction":" Find it "},"kind":"other","content":[]}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-explore", SubagentTask: &acpdialect.SubagentTask{SubagentType: "explore", Description: "Find it", Prompt: "Find it", Name: "finder"}}},
+		{"a replayed generic subagent: no type; name is not a type",
+			acpdialect.Payload{Kind: acpdialect.KindGeneric},
+			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent","rawInput":{"instruction":"Find it","name":"finder"},"kind":"other"}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent", SubagentTask: &acpdialect.SubagentTask{Description: "Find it", Prompt: "Find it", Name: "finder"}}},
+		{"a replayed output action has no instruction",
+			acpdialect.Payload{Kind: acpdialect.KindGeneric},
+			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent","rawInput":{"action":"output","name":"finder"}}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent", SubagentTask: &acpdialect.SubagentTask{Name: "finder"}}},
+		{"a title's description stays; the instruction is the whole prompt",
+			acpdialect.Payload{Kind: acpdialect.KindGeneric},
+			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent-explore: Find...","rawInput":{"instruction":"Find it all"}}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent-explore: Find...", SubagentTask: &acpdialect.SubagentTask{SubagentType: "explore", Description: "Find...", Prompt: "Find it all"}}},
+		{"a later frame without rawInput keeps what it gave",
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent", SubagentTask: &acpdialect.SubagentTask{Description: "Find it", Prompt: "Find it", Name: "finder"}},
+			`{"sessionUpdate":"tool_call_update","toolCallId":"t","status":"completed","rawOutput":{"output":"Found."}}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: "completed", Title: "sub-agent", SubagentTask: &acpdialect.SubagentTask{Description: "Find it", Prompt: "Find it", Name: "finder", ResultText: "Found."}}},
+		{"rawInput that is not strings is not read",
+			acpdialect.Payload{Kind: acpdialect.KindGeneric},
+			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent","rawInput":{"instruction":["Find it"],"name":7}}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent", SubagentTask: task("", "", "")}},
+		{"rawInput that is no object is not read",
+			acpdialect.Payload{Kind: acpdialect.KindGeneric},
+			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent","rawInput":"Find it"}`,
+			acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Title: "sub-agent", SubagentTask: task("", "", "")}},
+		{"rawInput on another tool call is not read",
+			acpdialect.Payload{Kind: acpdialect.KindGeneric},
+			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agents-list","rawInput":{"instruction":"Find it","name":"finder"},"rawOutput":{"output":"[]"}}`,
+			acpdialect.Payload{Kind: acpdialect.KindGeneric, Title: "sub-agents-list"}},
 		{"output on another tool call is not read",
 			acpdialect.Payload{Kind: acpdialect.KindGeneric},
 			`{"sessionUpdate":"tool_call","toolCallId":"t","title":"view a.go","kind":"read","rawOutput":{"output":"package a"}}`,
@@ -164,5 +226,19 @@ func TestErrorBounded(t *testing.T) {
 	st := auggie.ToolCall(u, prev).SubagentTask
 	if len(st.Error) != auggie.MaxResultText || st.ResultText != "" {
 		t.Errorf("error of %d bytes and result %q, want %d bytes and none", len(st.Error), st.ResultText, auggie.MaxResultText)
+	}
+}
+
+// A huge instruction keeps its head within MaxResultText, as prompt and
+// description.
+func TestInputBounded(t *testing.T) {
+	in := strings.Repeat("i", auggie.MaxResultText+5)
+	u, prev := update(`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent","rawInput":{"instruction":"`+in+`","name":"`+in+`"}}`, acpdialect.Payload{Kind: acpdialect.KindGeneric})
+	st := auggie.ToolCall(u, prev).SubagentTask
+	if st == nil {
+		t.Fatal("no subagent card")
+	}
+	if len(st.Prompt) != auggie.MaxResultText || len(st.Description) != auggie.MaxResultText || len(st.Name) != auggie.MaxResultText {
+		t.Errorf("prompt of %d bytes, description of %d, name of %d; want %d each", len(st.Prompt), len(st.Description), len(st.Name), auggie.MaxResultText)
 	}
 }

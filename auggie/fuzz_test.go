@@ -10,10 +10,12 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// FuzzParseTitle: a parsed title has a non-empty, trimmed type taken from
-// the title itself.
+// FuzzParseTitle: a parsed title names Auggie's generic subagent tool
+// (no type) or a configured one, whose type is non-empty, trimmed and
+// taken from the title itself; the description is the title's too.
 func FuzzParseTitle(f *testing.F) {
-	for _, s := range []string{"sub-agent-explore: Find it", "sub-agent-:", "sub-agent-a:b:c", "sub-agent-\xff: x", ""} {
+	for _, s := range []string{"sub-agent-explore: Find it", "sub-agent-:", "sub-agent-a:b:c", "sub-agent-\xff: x", "",
+		"sub-agent", "sub-agent: Find it", "sub-agent-explore", "sub-agents", "sub-agent-a b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, title string) {
@@ -21,9 +23,14 @@ func FuzzParseTitle(f *testing.F) {
 		if !ok {
 			return
 		}
-		if typ == "" || typ != strings.TrimSpace(typ) || strings.Contains(typ, ":") ||
-			!strings.HasPrefix(title, auggie.SubagentPrefix) || !strings.Contains(title, desc) {
+		generic := title == auggie.GenericTool || strings.HasPrefix(title, auggie.GenericTool+":")
+		if generic != (typ == "") || !generic && !strings.HasPrefix(title, auggie.SubagentPrefix) ||
+			typ != strings.TrimSpace(typ) || strings.Contains(typ, ":") ||
+			!strings.Contains(title, typ) || !strings.Contains(title, desc) {
 			t.Fatalf("ParseTitle(%q) = %q, %q", title, typ, desc)
+		}
+		if !strings.Contains(title, ":") && (desc != "" || title != auggie.GenericTool && title != auggie.SubagentPrefix+typ) {
+			t.Fatalf("ParseTitle(%q) = %q, %q: a bare tool name has no description", title, typ, desc)
 		}
 	})
 }
@@ -36,6 +43,8 @@ func FuzzToolCall(f *testing.F) {
 	f.Add(`{"title":7,"rawOutput":"output"}`)
 	f.Add(`{"status":"failed","rawOutput":{"output":"Sub-agent failed."}}`)
 	f.Add(`[`)
+	f.Add(`{"sessionUpdate":"tool_call","toolCallId":"t","title":"sub-agent","rawInput":{"name":"n","instruction":"do it"}}`)
+	f.Add(`{"title":"sub-agent: x","rawInput":{"instruction":7}}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		u := frame.ReadToolUpdate(gjson.Parse(s))
 		for _, prev := range []acpdialect.Payload{

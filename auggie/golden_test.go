@@ -26,6 +26,19 @@ func TestGoldenSemantics(t *testing.T) {
 			// a failed subagent's output is its error
 			`"tool_call_id":"tooluse_sub5","payload":{"kind":"subagent_task","status":"failed","title":"sub-agent-test: Run the config tests","subagent_task":{"description":"Run the config tests","subagent_type":"test","error":"go test ./internal/config failed: load_test.go:12: config.yaml not found"}}`},
 			[]string{`"result_text":"package config"`, `"result_text":"not a subagent"`, `"result_text":""`, `"result_text":"go test`, `"error":""`}},
+		// 0.36.0's shapes: the generic sub-agent tool live (no type),
+		// and subagents replayed by session/load (a bare tool name, with
+		// rawInput); a tool whose name only starts alike stays generic.
+		{"subagent-0.36.0", []string{
+			`"tool_call_id":"tooluse_gen1","payload":{"kind":"subagent_task","status":"completed","title":"sub-agent: Find where the config file is loaded, list every call site of Load, and say whic...","subagent_task":{"description":"Find where the config file is loaded, list every call site of Load, and say whic...","result_text":"Load is in internal/config/load.go; cmd/app/main.go calls it."}}`,
+			`"tool_call_id":"tooluse_gen2","payload":{"kind":"subagent_task","status":"completed","title":"sub-agent: ","subagent_task":{"result_text":`,
+			`"tool_call_id":"tooluse_load1","payload":{"kind":"subagent_task","status":"completed","title":"sub-agent-explore","subagent_task":{"description":"Find where the config file is loaded, list every call site of Load, and say which of them read the env","prompt":"Find where the config file is loaded, list every call site of Load, and say which of them read the env","subagent_type":"explore","name":"config-finder","result_text":`,
+			`"tool_call_id":"tooluse_load2","payload":{"kind":"subagent_task","status":"failed","title":"sub-agent","subagent_task":{"description":"Run the config tests","prompt":"Run the config tests","name":"test-runner","error":"Sub-agent test-runner failed:\nthe model is unavailable"}}`,
+			`"tool_call_id":"tooluse_load3","payload":{"kind":"subagent_task","status":"completed","title":"sub-agent","subagent_task":{"name":"config-finder","result_text":`,
+			`"tool_call_id":"tooluse_load4","payload":{"kind":"generic","status":"completed","title":"sub-agents-list"`},
+			// rawInput's name is the run's name, not a type
+			[]string{`"subagent_type":"config-finder"`, `"subagent_type":"test-runner"`, `"prompt":"not a subagent"`,
+				`"tool_call_id":"tooluse_load4","payload":{"kind":"subagent_task"`}},
 		{"other-agent", []string{`"kind":"generic","status":"completed","title":"sub-agent-explore: Find the config"`},
 			[]string{`"agent":"auggie"`, `subagent_task`, `found it`}},
 		// augment/session/history goes client -> agent: nothing to

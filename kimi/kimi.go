@@ -5,7 +5,9 @@
 // it reports no usage and no context window. Its dialect only identifies
 // it, so that a client and `acpdialect replay` name the agent; every
 // frame gets standard behaviour (and the recognizers every dialect
-// shares).
+// shares). Its one piece of vendor data, the terminal login command in
+// initialize's auth method (_meta.terminal-auth), is left to the client
+// (Ignores).
 //
 // One thing a client should know: Kimi prefixes every tool call id with
 // the id of its turn ("<turn uuid>/<model's tool call id>"), because the
@@ -27,7 +29,14 @@ const ID = "kimi"
 // Dialect returns the Kimi Code CLI dialect. Each call returns a fresh
 // value.
 func Dialect() *acpdialect.Dialect {
-	return &acpdialect.Dialect{ID: ID, Match: Match}
+	return &acpdialect.Dialect{
+		ID:    ID,
+		Match: Match,
+		// For audits: every initialize offers the login method with
+		// _meta.terminal-auth, a command for the client to run in a
+		// terminal (docs/kimi.md), not an event.
+		Ignores: []string{"_meta.terminal-auth"},
+	}
 }
 
 // Names are the initialize agentInfo names and titles Match accepts: the

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acpdialect/acpdialect/dialects"
+	"github.com/acpdialect/acpdialect/internal/audit"
 	"github.com/acpdialect/acpdialect/internal/replay"
 	"github.com/acpdialect/acpdialect/kimi"
 )
@@ -55,6 +57,47 @@ func TestGoldenSemantics(t *testing.T) {
 	for _, w := range []string{`"tool_call_id":"Shell:0"`, `"type":"reply"`, `"usage"`} {
 		if strings.Contains(out, w) {
 			t.Errorf("unexpected %s", w)
+		}
+	}
+}
+
+// TestVendorDataIgnored audits the initialize Kimi Code CLI 1.49.0 sends
+// (src/kimi_cli/acp/server.py, docs/kimi.md section 3): its login
+// method's _meta.terminal-auth is known and ignored, not unknown.
+func TestVendorDataIgnored(t *testing.T) {
+	const frames = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"authMethods":[{"id":"login","name":"Login with Kimi account","_meta":{"terminal-auth":{"command":"kimi","args":["login"],"label":"Kimi Code Login","env":{},"type":"terminal"}}}],"agentInfo":{"name":"Kimi Code CLI","version":"1.49.0"}}}
+`
+	a := audit.New()
+	if err := a.File(dialects.Registry(), "frames", strings.NewReader(frames), ""); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, it := range a.Items() {
+		got[it.Kind+" "+it.Name] = it.Status
+		if it.Status == audit.Unknown {
+			t.Errorf("%s %s is unknown to the %s dialect", it.Kind, it.Name, it.Agent)
+		}
+	}
+	for _, k := range []string{"command", "args", "label", "env", "type"} {
+		w := "meta _meta.terminal-auth." + k
+		if got[w] != audit.Ignored {
+			t.Errorf("%s: status %q, want %q", w, got[w], audit.Ignored)
+		}
+	}
+}
+
+// The 1.49.0 login transcript is identified as Kimi's, so that the
+// dialects' audit of the testdata judges its _meta.terminal-auth.
+func TestGoldenLogin(t *testing.T) {
+	final, events, err := replay.File(replay.Builtins(), filepath.Join("testdata", "login-1.49.0.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(final) + string(events)
+	for _, w := range []string{`"agent":"kimi"`, `"replies":0,"declined":0`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("missing %s", w)
 		}
 	}
 }

@@ -592,6 +592,7 @@ var (
 		regexp.MustCompile(`^task_id: ([^\s]+)`),                        // OpenCode: the task tool's output
 		regexp.MustCompile(`^<task id="([^"\s]+)" state="[a-z_]+">`),    // OpenCode 1.18: its opening tag, state a word of its own
 		regexp.MustCompile(`^sub-agent-([^:]*):`),                       // Auggie: a subagent's title
+		regexp.MustCompile(`^sub-agent:`),                               // Auggie: the generic subagent's title
 	}
 	markup = regexp.MustCompile(strings.Join([]string{
 		`<task-id>([^<]*)</task-id>`,                                         // Claude's task notification: its task id
