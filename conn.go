@@ -186,9 +186,9 @@ type Result struct {
 // correlation stores' own counters; Budget counts the byte budget's
 // evictions (of every store), cuts and refusals (Options.MaxBytes).
 type Stats struct {
-	Frames               uint64 `json:"frames"`
-	Malformed            uint64 `json:"malformed"` // not JSON-RPC objects, or not valid JSON where it would act
-	Replies              uint64 `json:"replies"`
+	Frames               uint64 `json:"frames"`                // frames fed to Inbound and Outbound, malformed ones included
+	Malformed            uint64 `json:"malformed"`             // not JSON-RPC objects, or not valid JSON where it would act
+	Replies              uint64 `json:"replies"`               // reply frames the Conn made: a dialect's answer, a decline, a default or a client's answer
 	Declined             uint64 `json:"declined"`              // vendor requests answered -32601
 	IgnoredNotifications uint64 `json:"ignored_notifications"` // unknown vendor notifications
 	LateMerged           uint64 `json:"late_merged"`           // late halves merged into a tool call
@@ -212,11 +212,11 @@ type Stats struct {
 	RequestsEvicted uint64                `json:"requests_evicted"`
 	Rewritten       uint64                `json:"rewritten,omitempty"` // frames a dialect rewrote, both directions
 	Refused         uint64                `json:"refused,omitempty"`   // client requests a rewrite answered without the agent
-	Pending         correlate.Stats       `json:"pending"`
-	Tools           correlate.Stats       `json:"tools"`
-	Links           correlate.Stats       `json:"links"`   // (session, child session) -> card
-	Parents         correlate.Stats       `json:"parents"` // child session -> parent card
-	Budget          correlate.BudgetStats `json:"budget"`
+	Pending         correlate.Stats       `json:"pending"`             // late halves waiting for their tool call's card
+	Tools           correlate.Stats       `json:"tools"`               // the tool call cards
+	Links           correlate.Stats       `json:"links"`               // (session, child session) -> card
+	Parents         correlate.Stats       `json:"parents"`             // child session -> parent card
+	Budget          correlate.BudgetStats `json:"budget"`              // the shared byte budget (MaxBytes)
 	// RunLinks counts the links from subagent runs to their cards
 	// (Options.MaxRunLinks); omitted when the dialect reports no runs.
 	RunLinks correlate.Stats `json:"run_links,omitzero"`

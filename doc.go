@@ -34,12 +34,13 @@
 //   - The acpdialect command replays a recorded transcript and prints what
 //     a client would render (go run ./cmd/acpdialect replay).
 //
-// A dialect author fills a [Dialect]: pure hooks ([Method], [Action],
-// [Late], [Update], [Call]) that read frames with the helpers of package
-// frame and return data; the Conn keeps all state. Where one agent's
-// releases mean different things by the same frames, [Dialect.ForVersion]
-// gives the dialect's variant for the release the agent reports
-// ([ParseVersion] reads it).
+// A dialect author fills a [Dialect], a table of pure hooks: its function
+// fields (Match, ToolCall, MergeLate, ...) and those of its [Method],
+// [Update] and [Call] entries, which read frames with the helpers of
+// package frame and return data (an [Action], a [Late], an [Event]); the
+// Conn keeps all state. Where one agent's releases mean different things
+// by the same frames, [Dialect.ForVersion] gives the dialect's variant for
+// the release the agent reports ([ParseVersion] reads it).
 //
 // An agent no dialect knows gets standard ACP behaviour, and what is on
 // its way into the standard is part of it: the subagents draft's
@@ -53,7 +54,9 @@
 //	c := reg.NewConn(acpdialect.Options{})
 //	res, err := c.Inbound(line) // one agent -> client frame
 //	if err == nil && res.Reply != nil {
-//		agentStdin.Write(res.Reply) // e.g. {} for cursor/task
+//		// Whole JSON-RPC response lines, each ending in '\n': for
+//		// cursor/task, {"jsonrpc":"2.0","id":93,"result":{}}.
+//		agentStdin.Write(res.Reply)
 //	}
 //	for _, ev := range res.Events {
 //		render(ev)

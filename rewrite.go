@@ -38,11 +38,14 @@ type Rewrite struct {
 // Redirect is the agent request a Rewrite sends instead of the client's,
 // or its refusal.
 type Redirect struct {
-	// Method and Params are the agent request, sent with the client's id.
-	// Params are absent or one JSON object or array (compacted when they
-	// span lines), in valid UTF-8; anything else refuses the request with
-	// -32603.
+	// Method is the agent request's method, sent with the client's id.
+	// Empty, it refuses the request with -32603 (unless Error or Pass is
+	// set).
 	Method string
+	// Params are the agent request's params, sent as they are: empty (the
+	// request has no params) or one JSON object or array in valid UTF-8
+	// (compacted when it spans lines); anything else refuses the request
+	// with -32603 (unless Error or Pass is set).
 	Params json.RawMessage
 	// Note is what Response needs to know about the request (the value the
 	// client set, say). The Conn keeps it until the response; like a

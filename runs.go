@@ -35,7 +35,10 @@ type Run struct {
 	// it does not nest under the run card (no parent loop), nor may: its
 	// chain of parents must end at a card the Conn holds.
 	Parent string
-	Touch  bool
+	// Touch says the frame only reports on the run (see above): it is read
+	// into the child's card, if there is one, and makes none. False: the
+	// frame describes the run.
+	Touch bool
 	// Done says the frame reports the run's child as ended (a final status
 	// of the child's own). A run's links are kept longer while it is not:
 	// the oldest link of an ended run is evicted first. The card's ACP

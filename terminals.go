@@ -55,9 +55,14 @@ func terminalKind(kind string) bool {
 // value replaces it. Set names the fields it sets, to a value or null.
 type TerminalUpdate struct {
 	TerminalID string
-	Set        TerminalFields
-	Command    string // "" when null
-	Cwd        string // "" when null
+	// Set names the fields of a terminal_update that the update sets (to a
+	// value, or clears with null): TerminalCommand and TerminalCwd for a
+	// string or null, TerminalExitStatus for an exitStatus object or null.
+	// A field it leaves out, or sends with a value of the wrong type, is
+	// not in Set. Output, Snapshot and Cancel say for themselves.
+	Set     TerminalFields
+	Command string // "" when null
+	Cwd     string // "" when null
 	// Output is the terminal's whole output (a terminal_update's
 	// snapshot, which replaces what came before; "" for a null output)
 	// when Snapshot, else bytes to append (a chunk).

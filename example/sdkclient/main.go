@@ -17,6 +17,7 @@ import (
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/cursor"
 	"github.com/acpdialect/acpdialect/dialects"
+	"github.com/acpdialect/acpdialect/grok"
 	"github.com/acpdialect/acpdialect/wiretap"
 	acp "github.com/coder/acp-go-sdk"
 )
@@ -40,8 +41,21 @@ func main() {
 		// reads and writes: keep it quick, never block here.
 		OnEvent: func(ev acpdialect.Event) {
 			_ = out.Encode(ev) // ev and its payload stay valid: keep them if you like, read-only
-			if q := ev.Question(); q != nil && ev.Method == cursor.MethodAskQuestion {
-				go client.answer(ev.ID, q) // a person would answer later, from a UI; other agents' questions get their default
+			if ev.Type == acpdialect.EventReply || ev.ID == nil {
+				return // a reply, or no agent request's event: nothing to answer
+			}
+			// With ClientAnswers every blocking request waits for
+			// tap.Answer, up to AnswerTimeout (10 minutes), so answer each
+			// one: here Cursor's questions, and the others their default.
+			switch ev.Method {
+			case cursor.MethodAskQuestion:
+				go client.answer(ev.ID, ev.Question()) // a person would answer later, from a UI
+			case cursor.MethodCreatePlan:
+				client.give(ev.ID, cursor.Cancelled())
+			case cursor.MethodGenerateImage:
+				client.give(ev.ID, cursor.Rejected(cursor.ImageRejectReason))
+			case grok.MethodAskUserQuestion:
+				client.give(ev.ID, grok.Declined())
 			}
 		},
 	})
@@ -78,8 +92,7 @@ func (c *client) HandleExtensionMethod(ctx context.Context, method string, param
 	return result, err // the dialect's answer, or the client's for a blocking request
 }
 
-// answer picks the first option of every question. Tap.Answer may be
-// called from any goroutine; a second answer gets acpdialect.ErrNotPending.
+// answer answers a Cursor question with the first option of each item.
 func (c *client) answer(id json.RawMessage, q *acpdialect.Question) {
 	var picks []cursor.Answer
 	for _, item := range q.Questions {
@@ -87,7 +100,14 @@ func (c *client) answer(id json.RawMessage, q *acpdialect.Question) {
 			picks = append(picks, cursor.Answer{QuestionID: item.ID, OptionIDs: []string{item.Options[0].ID}})
 		}
 	}
-	if err := c.tap.Answer(id, cursor.Answered(picks...)); err != nil {
+	c.give(id, cursor.Answered(picks...))
+}
+
+// give sends the answer to the blocking request id. Tap.Answer may be
+// called from OnEvent and from any goroutine; a second answer gets
+// acpdialect.ErrNotPending.
+func (c *client) give(id, result json.RawMessage) {
+	if err := c.tap.Answer(id, result); err != nil {
 		log.Print(err)
 	}
 }
