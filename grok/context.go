@@ -33,15 +33,18 @@ func ParseTotalTokens(meta gjson.Result) (int64, bool) {
 
 // ParseUsage reads a session/prompt result's token counts: _meta.usage
 // (inputTokens, outputTokens, totalTokens, cachedReadTokens,
-// reasoningTokens as thought tokens, cacheCreationTokens as cache writes),
-// else, when it has no count, the
-// flat counters on _meta, which count the last model call rather than
+// reasoningTokens as thought tokens, cacheCreationTokens as cache writes;
+// Estimated when it says usageIsIncomplete), else, when it has no count,
+// the flat counters on _meta, which count the last model call rather than
 // the turn (Estimated). The model is _meta.modelId. No cost is reported.
 // ok is false when there is no count.
 func ParseUsage(result gjson.Result) (acpdialect.Usage, bool) {
 	meta := result.Get("_meta")
 	u := acpdialect.Usage{Turn: true, Model: frame.Str(meta.Get("modelId"))}
 	if usage := meta.Get("usage"); usage.IsObject() && readCounts(&u, usage) {
+		// Grok 1.0.41 says so when a background subagent's tokens are
+		// still to come: the counts are not the whole turn's.
+		u.Estimated = usage.Get("usageIsIncomplete").Type == gjson.True
 		return u, true
 	}
 	u.Estimated = true

@@ -119,18 +119,21 @@ func checkRoom(t *testing.T, b []byte) {
 }
 
 // FuzzToolCall: whatever a tool call update holds, ToolCall does not
-// panic, a shell card has its shell, an update that says the command
-// still runs leaves the exit code as it was, and a rawOutput.output of
-// byte values is the card's output, byte for byte. Seeded with Grok
-// 1.0.41's own updates (testdata/cli-1.0.41.jsonl).
+// panic, a shell card has its shell and a subagent card its
+// subagent_task, an update that says the command still runs leaves the
+// exit code as it was, and a rawOutput.output of byte values is the
+// card's output, byte for byte. Seeded with Grok 1.0.41's own updates
+// (testdata/cli-1.0.41*.jsonl).
 func FuzzToolCall(f *testing.F) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "cli-1.0.41.jsonl"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if u := gjson.Get(line, "params.update"); strings.HasPrefix(u.Get("sessionUpdate").Str, "tool_call") {
-			f.Add(u.Raw)
+	for _, name := range []string{"cli-1.0.41.jsonl", "cli-1.0.41-subagents.jsonl"} {
+		raw, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, line := range strings.Split(string(raw), "\n") {
+			if u := gjson.Get(line, "params.update"); strings.HasPrefix(u.Get("sessionUpdate").Str, "tool_call") {
+				f.Add(u.Raw)
+			}
 		}
 	}
 	f.Add(`{"toolCallId":"c","status":"completed","rawOutput":{"output":[104,256,-1,1.5,"a"],"exit_code":3}}`)
@@ -142,6 +145,9 @@ func FuzzToolCall(f *testing.F) {
 			next := grok.ToolCall(u, p)
 			if next.Kind == acpdialect.KindShell && next.Shell == nil {
 				t.Fatalf("a shell card without its shell from %s", in)
+			}
+			if next.Kind == acpdialect.KindSubagentTask && next.SubagentTask == nil {
+				t.Fatalf("a subagent card without its subagent_task from %s", in)
 			}
 			if s := u.Status.Str; p.Shell != nil && (s == "pending" || s == "in_progress") && (next.Shell.ExitCode == nil || *next.Shell.ExitCode != code) {
 				t.Fatalf("a running update changed the exit code: %s", in)

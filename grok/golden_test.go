@@ -99,6 +99,14 @@ func TestGoldenSemantics(t *testing.T) {
 			// Grok's own config options and set_config_option pass as sent
 			`"ignored_notifications":32`},
 			[]string{`"method":"session/set_model"`, `"estimated"`, `"type":"config"`, `"rewritten"`}},
+		// Grok CLI 1.0.41 again: a subagent in the foreground and one in
+		// the background.
+		{"cli-1.0.41-subagents", []string{
+			`"tool_call_id":"call_10","payload":{"kind":"subagent_task","status":"completed","title":"Count files","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Count files","prompt":"Count the files in the workspace and report.","subagent_type":"general-purpose","status":"completed","agent_id":"01a24945-5113-7361-a161-7793ec98d7d1","duration_ms":236,"tool_use_count":0,"result_text":"There are 0 files."}}}`,
+			`"tool_call_id":"call_15","payload":{"kind":"subagent_task","status":"completed","title":"Count files","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Count files","prompt":"Count the files in the workspace and report.","is_async":true}}}`,
+			// the turn its background subagent outlives: counts marked incomplete
+			`"input_tokens":2431,"output_tokens":60,"cached_read_tokens":2000,"cached_write_tokens":0,"thought_tokens":10,"total_tokens":2491,"estimated":true}`},
+			[]string{`"kind":"generic","title":"spawn_subagent"`, `"result_text":"Subagent started`}},
 		{"other-agent", []string{`"declined":1`, `"ignored_notifications":1`},
 			[]string{`"agent":"grok"`, `"type":"wire"`, `"config"`, `"context_window"`, `"usage"`, `"question"`}},
 	}

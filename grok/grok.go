@@ -125,12 +125,15 @@ func reads() []string {
 		"_meta.totalTokens", "_meta.modelId",
 		"_meta.usage.inputTokens", "_meta.usage.outputTokens", "_meta.usage.totalTokens",
 		"_meta.usage.cachedReadTokens", "_meta.usage.reasoningTokens", "_meta.usage.cacheCreationTokens",
+		"_meta.usage.usageIsIncomplete",
 		"_meta.inputTokens", "_meta.outputTokens", "_meta.cachedReadTokens", "_meta.reasoningTokens",
 		// A tool call's tool (tools.go).
 		"_meta.x.ai/tool.name", "_meta.x.ai/tool.kind", "_meta.x.ai/tool.namespace",
 		"_meta.x.ai/tool.label", "_meta.x.ai/tool.read_only",
 		// The initialize result's mark (MatchResult).
 		"_meta.grokShell",
+		// A subagent's tool call runs in the background (subagent.go).
+		"_meta.subagentBackground",
 	}
 }
 
@@ -164,6 +167,8 @@ func ignores() []string {
 		"_meta.updateParams", "_meta.updateType", "_meta.workflowPath", "_meta.workflowSource",
 		"_meta.usage.apiDurationMs", "_meta.usage.modelCalls", "_meta.usage.modelUsage",
 		"_meta.usage.numTurns", "_meta.x.ai/tool.input",
+		// A subagent's prompt, echoed in its own session: its place.
+		"_meta.promptIndex",
 		// 1.0.41's progress and list notifications.
 		MethodSessionSetup, MethodMCPInitialized, MethodSessionsChanged, MethodQueueChanged,
 	}

@@ -265,6 +265,12 @@ func TestParseUsage(t *testing.T) {
 		{`{"_meta":{"modelId":"m","usage":{"inputTokens":1,"outputTokens":2,"totalTokens":3,"reasoningTokens":4,"cachedReadTokens":5}}}`,
 			acpdialect.Usage{Turn: true, Model: "m", InputTokens: n(1), OutputTokens: n(2), TotalTokens: n(3), ThoughtTokens: n(4), CachedReadTokens: n(5)}, true},
 		{`{"_meta":{"inputTokens":1,"outputTokens":0}}`, acpdialect.Usage{Turn: true, Estimated: true, InputTokens: n(1), OutputTokens: n(0)}, true},
+		// Grok 1.0.41: the turn's counts, a cache write count, and a turn
+		// whose background subagent is still to report.
+		{`{"_meta":{"inputTokens":9,"usage":{"inputTokens":1,"cacheCreationTokens":6,"usageIsIncomplete":true}}}`,
+			acpdialect.Usage{Turn: true, Estimated: true, InputTokens: n(1), CachedWriteTokens: n(6)}, true},
+		{`{"_meta":{"usage":{"inputTokens":1,"usageIsIncomplete":false}}}`, acpdialect.Usage{Turn: true, InputTokens: n(1)}, true},
+		{`{"_meta":{"usage":{"inputTokens":1,"usageIsIncomplete":"true"}}}`, acpdialect.Usage{Turn: true, InputTokens: n(1)}, true},
 		{`{"_meta":{"usage":{"inputTokens":-1,"outputTokens":"2"}}}`, acpdialect.Usage{Turn: true}, false},
 		{`{"stopReason":"end_turn"}`, acpdialect.Usage{Turn: true, Estimated: true}, false},
 	}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/acpdialect/acpdialect/grok"
+	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 )
 
@@ -107,6 +109,77 @@ func TestShellCard(t *testing.T) {
 				t.Errorf("got %s %s, want shell %s", p.Kind, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestSubagentCard pins how spawn_subagent's updates make its card, in
+// the shapes Grok CLI 1.0.41 sends (testdata/cli-1.0.41-subagents.jsonl).
+func TestSubagentCard(t *testing.T) {
+	const tool = `"_meta":{"x.ai/tool":{"name":"spawn_subagent","kind":"task"}`
+	n := func(v int64) *int64 { return &v }
+	tests := []struct {
+		name    string
+		updates []string
+		status  string
+		want    acpdialect.SubagentTask
+	}{
+		{"in the foreground, completed",
+			[]string{`{"toolCallId":"c","rawInput":{"prompt":"Count files.","description":"Count","background":false},` + tool + `,"subagentBackground":false}}`,
+				`{"toolCallId":"c","rawInput":{"variant":"Task","prompt":"Count files.","description":"Count","run_in_background":false,"task_id":null},` + tool + `}}`,
+				`{"toolCallId":"c","status":"completed","rawOutput":{"type":"SubagentCompleted","output":"0 files.","subagent_id":"s9","subagent_type":"general-purpose","tool_calls":2,"turns":1,"duration_ms":244,"worktree_path":null}}`},
+			acpdialect.StatusCompleted,
+			acpdialect.SubagentTask{Description: "Count", Prompt: "Count files.", Status: acpdialect.StatusCompleted, AgentID: "s9",
+				SubagentType: "general-purpose", ResultText: "0 files.", ToolUseCount: n(2), DurationMs: n(244)}},
+		{"in the background: async, and the spawn's text is no result",
+			[]string{`{"toolCallId":"c","rawInput":{"prompt":"P","description":"D","background":true},` + tool + `}}`,
+				`{"toolCallId":"c","status":"completed","rawOutput":{"type":"Text","text":"Subagent started in background.\nsubagent_id: s9"}}`},
+			acpdialect.StatusCompleted, acpdialect.SubagentTask{Description: "D", Prompt: "P", IsAsync: true}},
+		{"background from the update's input or the _meta flag",
+			[]string{`{"toolCallId":"c","rawInput":{"prompt":"P","run_in_background":true},` + tool + `}}`},
+			"", acpdialect.SubagentTask{Prompt: "P", IsAsync: true}},
+		{"the _meta flag",
+			[]string{`{"toolCallId":"c",` + tool + `,"subagentBackground":true}}`},
+			"", acpdialect.SubagentTask{IsAsync: true}},
+		{"failed: the message is the error",
+			[]string{`{"toolCallId":"c","rawInput":{"prompt":"P"},` + tool + `}}`,
+				`{"toolCallId":"c","status":"failed","rawOutput":{"error":"tool_execution_failed","message":"model unavailable"}}`},
+			acpdialect.StatusFailed, acpdialect.SubagentTask{Prompt: "P", Status: acpdialect.StatusFailed, Error: "model unavailable"}},
+		{"values of other types are not read",
+			[]string{`{"toolCallId":"c","rawInput":{"prompt":7,"description":{"a":1},"background":"yes"},` + tool + `}}`,
+				`{"toolCallId":"c","status":"completed","rawOutput":{"type":"SubagentCompleted","output":null,"subagent_id":5,"tool_calls":-1,"duration_ms":1.5}}`},
+			acpdialect.StatusCompleted, acpdialect.SubagentTask{Status: acpdialect.StatusCompleted}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := acpdialect.Payload{Kind: acpdialect.KindGeneric}
+			for _, u := range tt.updates {
+				up := frame.ReadToolUpdate(gjson.Parse(u))
+				if up.Status.Str != "" {
+					p.Status = up.Status.Str // the Conn's standard merge
+				}
+				given := p.SubagentTask
+				var was acpdialect.SubagentTask
+				if given != nil {
+					was = *given
+				}
+				p = grok.ToolCall(up, p)
+				if given != nil && cmp.Diff(was, *given) != "" {
+					t.Fatal("ToolCall changed the card's subagent_task in place")
+				}
+			}
+			if p.Kind != acpdialect.KindSubagentTask || p.SubagentTask == nil || p.Status != tt.status {
+				t.Fatalf("got %s %q %+v, want a subagent_task card %q", p.Kind, p.Status, p.SubagentTask, tt.status)
+			}
+			if d := cmp.Diff(tt.want, *p.SubagentTask); d != "" {
+				t.Error(d)
+			}
+		})
+	}
+	// A long prompt is cut at a rune boundary within MaxSubagentText.
+	long := strings.Repeat("é", grok.MaxSubagentText)
+	p := grok.ToolCall(frame.ReadToolUpdate(gjson.Parse(`{"toolCallId":"c","rawInput":{"prompt":"`+long+`"},`+tool+`}}`)), acpdialect.Payload{Kind: acpdialect.KindGeneric})
+	if got := p.SubagentTask.Prompt; len(got) > grok.MaxSubagentText || !utf8.ValidString(got) || !strings.HasPrefix(long, got) {
+		t.Errorf("a long prompt kept %d bytes, valid %v", len(got), utf8.ValidString(got))
 	}
 }
 

@@ -27,13 +27,17 @@ func ParseTool(meta gjson.Result) (acpdialect.Tool, bool) {
 	return out, out.Name != "" || out.Label != ""
 }
 
-// ToolCall carries the tool's identity into the payload and makes
-// run_terminal_command a shell card: its command and working directory
-// from rawInput, its output and exit code from rawOutput. Other tool
-// calls keep their kind. Kind objects are copied before a change.
+// ToolCall carries the tool's identity into the payload, makes
+// run_terminal_command a shell card (its command and working directory
+// from rawInput, its output and exit code from rawOutput) and
+// spawn_subagent a subagent_task card (subagentCard). Other tool calls
+// keep their kind. Kind objects are copied before a change.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	if t, ok := ParseTool(u.Meta); ok && (prev.Tool == nil || *prev.Tool != t) {
 		prev.Tool = frame.Keep(t)
+	}
+	if prev.Kind == acpdialect.KindSubagentTask || (prev.Tool != nil && prev.Tool.Name == ToolSubagent) {
+		return subagentCard(u, prev)
 	}
 	// A shell card stays one when ACP's standard name (which the Conn
 	// puts over the vendor's) names the tool otherwise.
