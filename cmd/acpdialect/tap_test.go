@@ -564,3 +564,25 @@ func TestTapLimitLine(t *testing.T) {
 		t.Errorf("tap events:\n%.500s\nreplay of the record:\n%.500s", got, want)
 	}
 }
+
+// TestTapAnswersUnderscoreAlias: with --answer the tap answers a vendor
+// request sent under its "_" alias (Grok CLI 1.0.41 sends
+// _x.ai/ask_user_question), as the Conn reads it: before, the Conn made
+// the answer but the tap, looking up the name as sent, passed the request
+// to the editor and the agent waited.
+func TestTapAnswersUnderscoreAlias(t *testing.T) {
+	const ask = `{"jsonrpc":"2.0","id":7,"method":"_x.ai/ask_user_question","params":{"sessionId":"s1","toolCallId":"c1","questions":[{"question":"Q","options":[{"label":"A"}]}]}}`
+	editor, client := io.Pipe()
+	var out, stderr lockedBuffer
+	go func() {
+		for deadline := time.Now().Add(wait); !strings.Contains(out.String(), "got:") && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond) // polls the output: no event to wait on
+		}
+		client.Close()
+	}()
+	script := "echo '" + ask + "'; read -r line; echo \"got:$line\""
+	code := runCtx(context.Background(), []string{"tap", "--answer", "--agent", "grok", "--", "sh", "-c", script}, editor, &out, &stderr)
+	if want := `got:{"jsonrpc":"2.0","id":7,"result":{"outcome":"cancelled"}}`; code != 0 || strings.TrimSpace(out.String()) != want {
+		t.Errorf("exit %d, editor got %q, want only %q; stderr:\n%s", code, out.String(), want, stderr.String())
+	}
+}
