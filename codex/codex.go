@@ -244,7 +244,8 @@ func reads() []string {
 		// The prompt response's usage (usage.go).
 		"_meta.quota.token_count.totalTokens", "_meta.quota.token_count.inputTokens",
 		"_meta.quota.token_count.outputTokens", "_meta.quota.token_count.cachedInputTokens",
-		"_meta.quota.token_count.cachedWriteTokens", "_meta.quota.token_count.reasoningOutputTokens",
+		"_meta.quota.token_count.cachedWriteTokens", "_meta.quota.token_count.cacheWriteInputTokens",
+		"_meta.quota.token_count.reasoningOutputTokens",
 		"_meta.quota.model_usage",
 		// AIR's typed failures (package air).
 		"_meta.jetbrains.air.sessionFailure",

@@ -168,6 +168,10 @@ func TestEventRules(t *testing.T) {
 		{"turn summary from the quota alone", []string{
 			`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn","_meta":{"quota":{"token_count":{"totalTokens":7,"cachedInputTokens":2,"reasoningOutputTokens":1}}}}}`,
 		}, []string{`"usage":{"turn":true,"cached_read_tokens":2,"thought_tokens":1,"total_tokens":7,"estimated":true}`}, nil},
+		// 2.6.0's token_count names the cache writes cacheWriteInputTokens.
+		{"turn summary: cache writes from the quota", []string{
+			`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn","usage":{"totalTokens":9},"_meta":{"quota":{"token_count":{"totalTokens":9,"cachedInputTokens":0,"cacheWriteInputTokens":3}}}}}`,
+		}, []string{`"usage":{"turn":true,"cached_read_tokens":0,"cached_write_tokens":3,"total_tokens":9,"estimated":true}`}, nil},
 		{"a turn summary with no count and no model is none", []string{
 			`{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn","usage":{},"_meta":{"quota":{"token_count":{"input_tokens":-1,"output_tokens":2.5}}}}}`,
 		}, nil, []string{`"usage"`}},

@@ -112,6 +112,15 @@ func TestGoldenSemantics(t *testing.T) {
 			`"code":"transport_lost","title":"<text-174>","id":"01a23d1f-9960-7370-bdaf-c649297af28c:error","revision":9}`,
 			`"code":"notice"`,
 		}, nil},
+		// Recorded live (codex-acp 2.6.0, Codex 0.166.0, a stub model):
+		// commands, a permission, the turn usage of 2.2.1 and later.
+		{"live-2.6.0-stub", []string{
+			`"tool_call_id":"call_2","payload":{"kind":"shell","status":"completed","title":"echo hi","tool":{"name":"exec_command"},"shell":{"command":"echo hi","cwd":"/tmp/codexlive/work","terminal_id":"call_2","output":"hi\n","exit_code":0}`,
+			`"tool_call_id":"call_4","payload":{"kind":"shell","status":"completed","title":"echo escalated","tool":{"name":"exec_command"},"shell":{"command":"echo escalated","cwd":"/tmp/codexlive/work","terminal_id":"call_4","output":"escalated\n","exit_code":0}`,
+			`"usage":{"model":"gpt-5.5","turn":true,"input_tokens":200,"output_tokens":30,"cached_read_tokens":1000,"cached_write_tokens":0,"thought_tokens":5,"total_tokens":1230}`,
+			// a parsed listing stays generic (docs/codex.md section 4), failed
+			`"tool_call_id":"call_6","payload":{"kind":"generic","status":"failed","title":"List files in 'nonexistent-dir'"`},
+			[]string{`"estimated":true`}},
 		{"web-search-start-and-complete", []string{`"kind":"generic","status":"completed","title":"Web search: agent client protocol"`}, nil},
 	}
 	for _, tt := range tests {

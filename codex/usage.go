@@ -85,7 +85,7 @@ func readTokenCount(x *acpdialect.Usage, obj gjson.Result) {
 			x.OutputTokens = frame.Count(x.OutputTokens, v)
 		case "cachedInputTokens":
 			x.CachedReadTokens = frame.Count(x.CachedReadTokens, v)
-		case "cachedWriteTokens":
+		case "cachedWriteTokens", "cacheWriteInputTokens": // 2.6.0 says cacheWriteInputTokens
 			x.CachedWriteTokens = frame.Count(x.CachedWriteTokens, v)
 		case "reasoningOutputTokens":
 			x.ThoughtTokens = frame.Count(x.ThoughtTokens, v)
