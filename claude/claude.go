@@ -130,22 +130,33 @@ func ignores() []string {
 		// Tool responses of tools without a card kind (Edit, Read, ...),
 		// and fields no card shows. Named one by one: a new field of a
 		// tool response may be one a card should show.
+		"_meta.claudeCode.toolResponse.canContinueAgent",
 		"_meta.claudeCode.toolResponse.canReadOutputFile",
 		"_meta.claudeCode.toolResponse.decisionReason",
 		"_meta.claudeCode.toolResponse.decisionReasonType",
 		"_meta.claudeCode.toolResponse.description",
 		"_meta.claudeCode.toolResponse.elapsedTimeSeconds",
 		"_meta.claudeCode.toolResponse.filePath",
+		"_meta.claudeCode.toolResponse.harnessNoteCount",
+		"_meta.claudeCode.toolResponse.harnessSectionHash",
+		"_meta.claudeCode.toolResponse.harnessTailCount",
 		"_meta.claudeCode.toolResponse.interrupted",
 		"_meta.claudeCode.toolResponse.isImage",
 		"_meta.claudeCode.toolResponse.message",
 		"_meta.claudeCode.toolResponse.mode",
 		"_meta.claudeCode.toolResponse.newString",
+		"_meta.claudeCode.toolResponse.noOutputExpected",
 		"_meta.claudeCode.toolResponse.oldString",
 		"_meta.claudeCode.toolResponse.originalFile",
 		"_meta.claudeCode.toolResponse.replaceAll",
 		"_meta.claudeCode.toolResponse.structuredPatch",
 		"_meta.claudeCode.toolResponse.userModified",
+		// A subagent's token breakdown by kind: the card keeps its
+		// total (totalTokens).
+		"_meta.claudeCode.toolResponse.usage",
+		// Which background work a turn the agent started itself reports
+		// on, beside its kind (read): no card is named.
+		"_meta._claude/origin.producer", "_meta._claude/origin.runId",
 		// The client's session options on session/new and the like
 		// (claudeCode.options: allowDangerouslySkipPermissions, ...): the
 		// client's own settings, nothing the agent reports.

@@ -230,6 +230,15 @@ func TestGoldenSemantics(t *testing.T) {
 		{"live-0.101.0-auth-required", nil,
 			[]string{`"capabilities":{"prompt_queueing":true,"auth_status":true}`,
 				`"auth_status":{"kind":"none","label":"<text-2>"}`}, nil},
+		// Live, 0.101.0 against a stub of Anthropic's API, a plain v1
+		// client without the terminal channel: commands, a failure's
+		// code from its text, subagents in the foreground and background.
+		{"live-0.101.0-stub", nil,
+			[]string{`"tool_call_id":"toolu_004","payload":{"kind":"shell","status":"completed","title":"touch made.txt","tool":{"name":"Bash"},"shell":{"command":"touch made.txt"}}}`,
+				`"shell":{"command":"ls /nonexistent-dir","output":"Exit code 2\nls: cannot access '/nonexistent-dir': No such file or directory","exit_code":2}}}`,
+				`"subagent_task":{"description":"List files","prompt":"Subagent job: list the files in the project","subagent_type":"general-purpose","status":"completed","agent_id":"a328f3c017acb93c5","model":"claude-opus-5-5","duration_ms":362,"total_tokens":2242,"tool_use_count":0,"result_text":"Subagent result: main.go and README.md."}}}`,
+				`"status":"async_launched","agent_id":"aef742703ac0b21d4","model":"claude-opus-5-5","is_async":true,`},
+			[]string{`(Bash completed with no output)"`}},
 		{"vendor-notifications",
 			[]string{`"ignored_notifications":1`, `"declined":1`},
 			[]string{`"auth_status":{"kind":"account","label":"Claude Max","email":"dev@example.com","organization":"Example","plan":"max"}`,

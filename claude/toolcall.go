@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/acpdialect/acpdialect"
@@ -201,6 +202,10 @@ func shellCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect.P
 		if out, ok := shellOutput(u.RawOutput, c.Response); ok && out != n.Output {
 			n.Output, n.OutputTruncated = bounded(out)
 		}
+		if code, ok := failureExitCode(u); ok && (n.ExitCode == nil || *n.ExitCode != code) {
+			kept := code // only a new code escapes: an unchanged card allocates nothing
+			n.ExitCode = &kept
+		}
 	}
 	if sh == nil || !sameShell(*sh, n) {
 		sh = frame.Keep(n)
@@ -229,6 +234,9 @@ func readShellInput(in gjson.Result) (command string, background bool) {
 // string rawOutput, else the tool response's stdout (and stderr).
 func shellOutput(rawOutput, response gjson.Result) (string, bool) {
 	if rawOutput.Type == gjson.String {
+		if rawOutput.Str == EmptyBashOutput {
+			return "", true // Claude Code's words for none, not output
+		}
 		return rawOutput.Str, true
 	}
 	if !response.IsObject() {
@@ -253,6 +261,29 @@ func shellOutput(rawOutput, response gjson.Result) (string, bool) {
 		stdout, ok = strings.TrimSuffix(stdout, "\n")+"\n"+stderr, true
 	}
 	return stdout, ok
+}
+
+// EmptyBashOutput is what Claude Code tells its model, and a client
+// without the terminal channel gets as rawOutput, for a command that
+// printed nothing.
+const EmptyBashOutput = "(Bash completed with no output)"
+
+// failureExitCode reads the exit code a failed command's text names
+// without the terminal channel: Claude Code starts it "Exit code N" (as
+// claude-agent-acp's own failureExitCode reads it for the terminal
+// channel). Other failures, a denial or a command that could not start,
+// name none.
+func failureExitCode(u frame.ToolUpdate) (int64, bool) {
+	if u.Status.Str != acpdialect.StatusFailed || u.RawOutput.Type != gjson.String {
+		return 0, false
+	}
+	text, ok := strings.CutPrefix(u.RawOutput.Str, "Exit code ")
+	digits, _, _ := strings.Cut(text, "\n")
+	if !ok || digits == "" || len(digits) > 18 || strings.Trim(digits, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	return n, err == nil
 }
 
 func sameShell(a, b acpdialect.Shell) bool {
