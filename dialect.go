@@ -89,6 +89,13 @@ type Dialect struct {
 	// SingleSession says the agent keeps one session per connection: a new
 	// session/new or session/load ends the sessions before it.
 	SingleSession bool
+	// SurfaceUpdates says the agent announces some tool calls with a
+	// tool_call_update alone (Gemini CLI sends a tool_call only for a call
+	// that needs no permission; the others are named in their
+	// session/request_permission, then updated): a card first seen
+	// through an update surfaces at once, as on an ACP v2 connection,
+	// rather than once the dialect recognizes something in it.
+	SurfaceUpdates bool
 	// Updates are the non-standard session/update kinds the agent sends
 	// (Cursor's subagent_spawned). The SDKs do not know them and misread
 	// them, so wiretap quarantines them on a "_" method. An entry for a

@@ -254,10 +254,11 @@ func (c *Conn) cardFrame(s *session, u *frame.ToolUpdate, id string, o cardOpts)
 
 	typ := EventToolCallUpdate
 	switch {
-	case (first && !(o.run && existed)) || (!st.surfaced && (next.Kind != KindGeneric || c.v2)):
+	case (first && !(o.run && existed)) || (!st.surfaced && (next.Kind != KindGeneric || c.v2 || c.d != nil && c.d.SurfaceUpdates)):
 		// A tool call first seen through an update surfaces once a
 		// dialect recognizes something in it. ACP v2 has no tool_call:
-		// there the first tool_call_update creates the tool call.
+		// there the first tool_call_update creates the tool call, as it
+		// does for an agent that announces some calls so (SurfaceUpdates).
 		typ = EventToolCall
 		st.surfaced = true
 	case !st.surfaced || next.Equal(old):

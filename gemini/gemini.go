@@ -8,8 +8,11 @@
 // output_tokens}, model_usage: [{model, token_count}]}), summed over the
 // turn's model calls. The dialect reads it into a turn usage event
 // (acpdialect.Usage with Turn set), beside ACP's own PromptResponse.usage
-// when an agent sends that too. Its subagents run inside the agent and
-// send nothing on the wire.
+// when an agent sends that too. A model call filed under a routing alias
+// ("auto") names no model. Its subagents run inside the agent and send
+// nothing on the wire. It sends a tool_call only for a call that needs no
+// permission: the others first show as a tool_call_update, which makes
+// their card (Dialect.SurfaceUpdates).
 //
 // The wire facts each rule relies on, with their public sources, are in
 // the module's docs/gemini.md.
@@ -31,6 +34,10 @@ func Dialect() *acpdialect.Dialect {
 			{Name: "session/prompt", Result: TurnUsage},
 		},
 		Reads: []string{"_meta.quota"},
+		// A tool call that asks for permission, or fails before it runs,
+		// is never sent as a tool_call (runTool in its ACP session): its
+		// first update makes its card.
+		SurfaceUpdates: true,
 		// The auth methods' provider hints and a diff's kind
 		// (add/delete/modify): known, and nothing a card or event shows.
 		// The client's own capability flags on initialize (terminal

@@ -27,6 +27,18 @@ func TestGoldenSemantics(t *testing.T) {
 		// initialize; failed requests are no turn and no usage.
 		{"live-0.61.0-noauth", []string{`"type":"session","agent":"gemini"`},
 			[]string{`"usage"`, `"tool_call"`}},
+		// 0.61.0 live against a stub model: a call that asked for
+		// permission has no tool_call, yet gets its card; a turn's calls
+		// under the "auto" alias name no model of their own.
+		{"live-0.61.0-stub", []string{
+			`"tool_call_id":"write_file__write_file_1796526665310_0","payload":{"kind":"generic","status":"completed","title":"Writing to note.txt","generic":{"acp_kind":"edit"}}`,
+			`"tool_call_id":"invoke_agent__invoke_agent_1796526671680_0","payload":{"kind":"generic","status":"failed"`,
+			`"id":3,"usage":{"model":"gemini-3.8-flash","turn":true,"input_tokens":2007,"output_tokens":47}}`},
+			[]string{`"model":"auto"`}},
+		{"live-0.61.0-stub-permissions", []string{
+			`"payload":{"kind":"generic","status":"completed","title":"touch /tmp/gemlive/work/t.txt && ls","generic":{"acp_kind":"execute"}}`,
+			`"tool_call_id":"read_file__read_file_1796526747689_0","payload":{"kind":"generic","status":"failed"`},
+			[]string{`"title":"Writing to reject.txt"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

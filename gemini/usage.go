@@ -1,6 +1,8 @@
 package gemini
 
 import (
+	"strings"
+
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
@@ -41,7 +43,11 @@ func TurnUsage(r gjson.Result) *acpdialect.Event {
 }
 
 // OnlyModel returns the model of a model_usage list that holds exactly
-// one entry naming a model (a copy), else "".
+// one entry naming a model (a copy), else "". An entry under a routing
+// alias ("auto", "auto-gemini-3", ...) names no model: Gemini CLI 0.61.0
+// files a turn's model calls under the configured model until the router
+// names the one it picked, so the calls after a tool result land under
+// "auto" beside the real model (turnModelId in its ACP session).
 func OnlyModel(list gjson.Result) string {
 	if !list.IsArray() {
 		return ""
@@ -49,12 +55,22 @@ func OnlyModel(list gjson.Result) string {
 	var model gjson.Result
 	n := 0
 	list.ForEach(func(_, e gjson.Result) bool {
+		m := e.Get("model")
+		if m.Type == gjson.String && isRoutingAlias(m.Str) {
+			return true
+		}
 		n++
-		model = e.Get("model")
+		model = m
 		return n < 2
 	})
 	if n != 1 || model.Type != gjson.String {
 		return ""
 	}
 	return frame.Str(model)
+}
+
+// isRoutingAlias reports whether a model name is one of Gemini CLI's
+// routing aliases, which the router resolves to a model per request.
+func isRoutingAlias(name string) bool {
+	return name == "auto" || strings.HasPrefix(name, "auto-")
 }
