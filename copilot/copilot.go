@@ -2,9 +2,11 @@
 // (`copilot --acp`).
 //
 // Copilot CLI speaks standard ACP: no vendor methods, no update kinds of
-// its own and no _meta the library reads. Its dialect only identifies it,
-// so that a client and `acpdialect replay` name the agent; every frame
-// gets standard behaviour (and the recognizers every dialect shares).
+// its own and no _meta the library reads. Its dialect identifies it, so
+// that a client and `acpdialect replay` name the agent, and makes its
+// shell tool call a shell card (ToolCall), failed when the command exits
+// with a non-zero code; every other frame gets standard behaviour (and
+// the recognizers every dialect shares).
 //
 // The wire facts it relies on, with their public sources, are in the
 // module's docs/copilot.md.
@@ -21,8 +23,9 @@ const ID = "copilot"
 // value.
 func Dialect() *acpdialect.Dialect {
 	return &acpdialect.Dialect{
-		ID:    ID,
-		Match: Match,
+		ID:       ID,
+		Match:    Match,
+		ToolCall: ToolCall,
 		// For audits: a model's premium-request multiplier is left to the
 		// client, as ACP's models are, and so is the auth methods'
 		// terminal login command (docs/copilot.md). The client's own

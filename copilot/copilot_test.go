@@ -32,8 +32,8 @@ func TestMatch(t *testing.T) {
 	}
 }
 
-// The session is identified as Copilot's and gets standard behaviour:
-// generic cards, no vendor replies, nothing declined.
+// The session is identified as Copilot's and gets standard behaviour
+// (no vendor replies, nothing declined), its shell tool call a shell card.
 func TestGoldenSemantics(t *testing.T) {
 	final, events, err := replay.File(replay.Builtins(), filepath.Join("testdata", "session.jsonl"))
 	if err != nil {
@@ -41,7 +41,7 @@ func TestGoldenSemantics(t *testing.T) {
 	}
 	out := string(final) + string(events)
 	for _, w := range []string{
-		`{"type":"tool_call","agent":"copilot","session_id":"c0p1-5e55","tool_call_id":"toolu_01","payload":{"kind":"generic","status":"completed","title":"Run go test ./...","generic":{"acp_kind":"execute"}}}`,
+		`{"type":"tool_call","agent":"copilot","session_id":"c0p1-5e55","tool_call_id":"toolu_01","payload":{"kind":"shell","status":"completed","title":"Run go test ./...","shell":{"command":"go test ./...","output":"ok  app 0.2s"}}}`,
 		`"replies":0,"declined":0,"ignored_notifications":0`,
 	} {
 		if !strings.Contains(out, w) {
@@ -80,5 +80,38 @@ func TestLiveNoAuth(t *testing.T) {
 		if got := strings.Contains(string(final), tt.text); got != tt.want {
 			t.Errorf("final has %s = %v, want %v", tt.text, got, tt.want)
 		}
+	}
+}
+
+// A live 1.0.102 with a model (bring-your-own-model against a local stub
+// of OpenAI's API): its shell calls are shell cards, the one whose command
+// exits with 2 failed although Copilot reports it completed; the task
+// tool (a subagent) stays a generic card, and the subagent's own frames
+// read as the parent session's (docs/copilot.md, section 2).
+func TestLiveStub(t *testing.T) {
+	final, events, err := replay.File(replay.Builtins(), filepath.Join("testdata", "live-1.0.102-stub.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sid = `"session_id":"87d3d0d9-93b1-4c0e-873b-f3c2ee86b749"`
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{`{"type":"tool_call","agent":"copilot",` + sid + `,"tool_call_id":"call_0","payload":{"kind":"shell","status":"completed","title":"Print hi","shell":{"command":"echo hi","cwd":"/tmp/copilotlive/cwd","output":"hi\n","exit_code":0}}}`, true},
+		{`{"type":"tool_call","agent":"copilot",` + sid + `,"tool_call_id":"call_2","payload":{"kind":"shell","status":"failed","title":"List a missing dir","shell":{"command":"ls /nonexistent-dir","cwd":"/tmp/copilotlive/cwd","output":"ls: cannot access '/nonexistent-dir': No such file or directory\n","exit_code":2}}}`, true},
+		{`{"type":"tool_call","agent":"copilot",` + sid + `,"tool_call_id":"call_4","payload":{"kind":"generic","status":"completed","title":"Count files","generic":{"acp_kind":"other"}}}`, true},
+		{`"replies":0,"declined":0,"ignored_notifications":0`, true},
+		{`shellId`, false},
+		{`"subagent_task"`, false},
+		{`"type":"reply"`, false},
+	}
+	for _, tt := range tests {
+		if got := strings.Contains(string(final), tt.text); got != tt.want {
+			t.Errorf("final has %s = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+	if !strings.Contains(string(events), `"tool_call_id":"call_2","payload":{"kind":"shell","status":"pending","title":"List a missing dir","shell":{"command":"ls /nonexistent-dir","output":"ls: "}}`) {
+		t.Error("events lack the streamed output")
 	}
 }
