@@ -37,8 +37,9 @@ func seeds(f *testing.F, path string, more ...string) {
 	}
 }
 
-// FuzzToolCall: the task recognizer never panics, keeps the payload it is
-// given, and claims only what IsTask or a task card claims.
+// FuzzToolCall: the recognizer never panics, keeps the payload it is
+// given, and claims only what IsShell (a shell card with its object) or
+// IsTask claims; a task card stays one, a shell card too.
 func FuzzToolCall(f *testing.F) {
 	seeds(f, "params.update", `{"title":"task","rawOutput":{"output":"task_id: \u0000\n<task_result></task_result>","metadata":{"model":{"providerID":1}}}}`)
 	f.Fuzz(func(t *testing.T, s string) {
@@ -47,20 +48,30 @@ func FuzzToolCall(f *testing.F) {
 			{Kind: acpdialect.KindGeneric},
 			{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "k", Status: "running"}},
 			{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusFailed, SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "k"}},
+			{Kind: acpdialect.KindGeneric, Generic: &acpdialect.Generic{ACPKind: opencode.KindExecute}},
+			{Kind: acpdialect.KindShell, Shell: &acpdialect.Shell{Command: "c", Cwd: "/w"}},
 		} {
 			keep := prev.Clone()
 			next := opencode.ToolCall(u, prev)
 			if !prev.Equal(keep) {
 				t.Fatal("ToolCall changed the payload it was given")
 			}
-			if prev.Kind == acpdialect.KindGeneric && next.Kind != prev.Kind && !opencode.IsTask(u) {
+			switch {
+			case prev.Kind == acpdialect.KindGeneric && next.Kind == acpdialect.KindShell:
+				if !opencode.IsShell(u, prev) || next.Shell == nil {
+					t.Fatalf("a shell card IsShell rejects, or without its object: %s", s)
+				}
+			case prev.Kind == acpdialect.KindGeneric && next.Kind != prev.Kind && !opencode.IsTask(u):
 				t.Fatalf("claimed a tool call IsTask rejects: %s", s)
+			case prev.Kind != acpdialect.KindGeneric && next.Kind != prev.Kind:
+				t.Fatalf("a %s card became %s: %s", prev.Kind, next.Kind, s)
 			}
 			if st := next.SubagentTask; st != nil && st.Error != "" && prev.Status != acpdialect.StatusFailed {
 				t.Fatalf("an error on a card that did not fail: %s", s)
 			}
 		}
 		_ = opencode.ReadTask(u)
+		_ = opencode.ReadShell(u)
 	})
 }
 

@@ -26,10 +26,11 @@ func TestGoldenSemantics(t *testing.T) {
 			`"tool_call_id":"call_task","payload":{"kind":"subagent_task","status":"pending","title":"task"`,
 			`"tool_call_id":"call_task","payload":{"kind":"subagent_task","status":"completed","title":"inspect child","subagent_task":{"description":"inspect child","prompt":"Return the child transcript fixture","subagent_type":"general","model":"anthropic/claude-sonnet-4-5","child_session_id":"ses_child","result_text":"child transcript fixture"}}`,
 			// Before the link the child's card has no parent...
-			`{"type":"tool_call","agent":"opencode","session_id":"ses_child","tool_call_id":"call_c1","payload":{"kind":"generic","status":"pending","title":"bash","generic"`,
+			// (a shell card: OpenCode's bash tool, ACP kind execute)...
+			`{"type":"tool_call","agent":"opencode","session_id":"ses_child","tool_call_id":"call_c1","payload":{"kind":"shell","status":"pending","title":"bash","shell":{}}}`,
 			// ...at the link it is reported again with it, and the held
 			// messages go out nested, in order.
-			`{"type":"tool_call_update","agent":"opencode","session_id":"ses_child","tool_call_id":"call_c1","payload":{"kind":"generic","status":"completed","title":"Print fixture","parent_tool_call_id":"call_task"`,
+			`{"type":"tool_call_update","agent":"opencode","session_id":"ses_child","tool_call_id":"call_c1","payload":{"kind":"shell","status":"completed","title":"Print fixture","parent_tool_call_id":"call_task","shell":{"command":"cat fixture.txt","output":"fixture\n","exit_code":0}}}`,
 			`"message":{"role":"thought","text":"Reading the fixture.","parent_tool_call_id":"call_task"}}
 {"type":"message","agent":"opencode","session_id":"ses_child","message":{"role":"assistant","text":"child transcript ","parent_tool_call_id":"call_task"}}
 {"type":"message","agent":"opencode","session_id":"ses_child","message":{"role":"assistant","text":"fixture","parent_tool_call_id":"call_task"}}`,
@@ -74,6 +75,23 @@ func TestGoldenSemantics(t *testing.T) {
 			`{"type":"commands","agent":"opencode","session_id":"ses_dc2b061ccffeSeqcnMCRyVnrSw"`,
 			`"usage":{"used":0,"size":200000,"cost":0,"currency":"USD"}`,
 		}, []string{`"turn":true`}},
+		{"live-1.18.33-stub", []string{
+			// OpenCode 1.18.33 against a stub model. The bash tool is a
+			// shell card from its pending frame (the cwd alone), the
+			// command with the running update, the output and exit code
+			// with the completion, which carries no ACP kind.
+			`"tool_call_id":"call_2","payload":{"kind":"shell","status":"pending","title":"bash","shell":{"cwd":"/tmp/oclive/work"}}}`,
+			`"tool_call_id":"call_2","payload":{"kind":"shell","status":"in_progress","title":"echo hi","shell":{"command":"echo hi","cwd":"/tmp/oclive/work"}}}`,
+			`"tool_call_id":"call_2","payload":{"kind":"shell","status":"completed","title":"echo hi","shell":{"command":"echo hi","cwd":"/tmp/oclive/work","output":"hi\n","exit_code":0}}}`,
+			// The task is a subagent card: the <task> tag's child, state
+			// and result, and the model.
+			`"tool_call_id":"call_4","payload":{"kind":"subagent_task","status":"completed","title":"Summarize calc module","subagent_task":{"description":"Summarize calc module","prompt":"Summarize calc.py for the parent agent.","subagent_type":"general","status":"completed","model":"stub/fake-model","child_session_id":"ses_db6aa0138ffePfCZLBMr3P0ddd","result_text":"calc.py defines add(a, b), which returns a + b."}}}`,
+			// The loaded child's text nests under the task card.
+			`"session_id":"ses_db6aa0138ffePfCZLBMr3P0ddd","message":{"role":"assistant","text":"calc.py defines add(a, b), which returns a + b.","parent_tool_call_id":"call_4"}}`,
+			// todowrite stays generic: OpenCode sends no plan, and the
+			// dialect reads no todos from rawInput or rawOutput.
+			`"tool_call_id":"call_7","payload":{"kind":"generic","status":"completed","title":"2 todos","generic":{"acp_kind":"other"}}}`,
+		}, []string{`"type":"todos"`, `"type":"plan"`, `"acp_kind":"execute"`}},
 		{"usage", []string{
 			`"usage":{"used":1200,"size":128000,"cost":0,"currency":"USD"}`,
 			`"usage":{"used":2500,"size":128000,"cost":0.0031,"currency":"EUR"}`,

@@ -20,6 +20,12 @@
 // after the link, and those that arrived before it, which the Conn nests
 // (cards) or held (messages) until the completion named the child.
 //
+// OpenCode's bash tool (ACP kind "execute", which OpenCode gives its shell
+// tools alone) is a shell card: the command and cwd from rawInput, the
+// output and exit code from the completion's rawOutput {output,
+// metadata: {output, exit}} (IsShell, ReadShell). The completion carries
+// no kind: the card's is the one seen before.
+//
 // OpenCode's opencode.dev/subagents extension (in its repository; no npm
 // release up to 1.18.33 has it) describes the tree of subagent sessions:
 // _opencode/subagents/list and

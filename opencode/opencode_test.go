@@ -202,8 +202,8 @@ func TestToolCall(t *testing.T) {
 	if got := opencode.ToolCall(update(t, map[string]any{"rawOutput": map[string]any{"error": "not a failure"}}), bg); got.SubagentTask.Error != "" {
 		t.Errorf("an error on a card that did not fail: %+v", got.SubagentTask)
 	}
-	other := acpdialect.Payload{Kind: acpdialect.KindGeneric, Title: "bash"}
-	if got := opencode.ToolCall(update(t, map[string]any{"title": "bash", "kind": "execute"}), other); !got.Equal(other) {
+	other := acpdialect.Payload{Kind: acpdialect.KindGeneric, Title: "read"}
+	if got := opencode.ToolCall(update(t, map[string]any{"title": "read", "kind": "read"}), other); !got.Equal(other) {
 		t.Errorf("another tool was claimed: %+v", got)
 	}
 	// A card of the task's kind without its object (a caller's own

@@ -231,11 +231,16 @@ func trimLineBreaks(s string) string {
 // child session, model and result text, and the state its <task> tag
 // names as the subagent's status (so a task sent to the background shows
 // "running" on a completed card), and a failed card's error. A value once
-// set is replaced only by another non-empty one. Other tool calls are left
-// as they are. It copies the subagent object before changing it.
+// set is replaced only by another non-empty one. It makes the shell
+// tool's cards shell cards (IsShell, ReadShell), before it looks for a
+// task: OpenCode titles a command by its text, so a command named "task"
+// is a shell's. Other tool calls are left as they are. It copies the kind
+// object before changing it.
 func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	var st acpdialect.SubagentTask
 	switch {
+	case prev.Kind == acpdialect.KindShell || IsShell(u, prev):
+		return shellCall(u, prev)
 	case prev.Kind == acpdialect.KindSubagentTask && prev.SubagentTask != nil:
 		st = *prev.SubagentTask
 	case IsTask(u):
