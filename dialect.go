@@ -440,6 +440,14 @@ func (d *Dialect) Allows(name string) bool {
 	return d.method(name, true) != nil || d.method(name, false) != nil
 }
 
+// Accepts reports whether the Conn takes a vendor frame of method as the
+// dialect's: a method Allows, or one under its "_" alias (Grok's
+// _x.ai/..., the name a client on the SDK knows an extension method by),
+// which the Conn answers as the method.
+func (d *Dialect) Accepts(method string) bool {
+	return d.Allows(method) || len(method) > 1 && method[0] == '_' && d.Allows(method[1:])
+}
+
 // Reply returns the answer the dialect gives to a request for method with
 // these params: its result (an empty object by default) or its error. ok is
 // false when the dialect does not allow method as a request. Methods are

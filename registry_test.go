@@ -95,8 +95,16 @@ func TestDialectAllows(t *testing.T) {
 		}
 	}
 	var none *acpdialect.Dialect
-	if none.Allows("r") {
+	if none.Allows("r") || none.Accepts("_r") {
 		t.Error("a nil dialect allows a method")
+	}
+	// Accepts takes a method's "_" alias as the method, as the Conn does.
+	d.Methods = append(d.Methods, acpdialect.Method{Name: "_own", Kind: acpdialect.Request})
+	for name, want := range map[string]bool{"r": true, "_r": true, "_both": true, "__r": false, "_x": false, "_": false,
+		"_own": true, "own": false, "x": false} {
+		if got := d.Accepts(name); got != want {
+			t.Errorf("Accepts(%q) = %v", name, got)
+		}
 	}
 }
 

@@ -523,20 +523,13 @@ func (t *tap) inbound(frame []byte) bool {
 		return false
 	}
 	answered := t.f.answer && res.Reply != nil &&
-		allows(t.conn, gjson.GetBytes(frame, "method").Str) // the editor declines what the dialect does not allow
+		t.conn.Dialect().Accepts(gjson.GetBytes(frame, "method").Str) // the editor declines what the dialect does not allow
 	if answered && !t.queueAnswer(res.Reply) {
 		// The agent never gets the answer: the events say no reply.
 		res.Events = withoutReplies(res.Events)
 	}
 	t.writeEvents(res.Events)
 	return answered
-}
-
-// allows reports whether the Conn takes method as one of its dialect's:
-// by its name, or by its "_" alias (Grok's _x.ai/...), as the Conn reads
-// a vendor frame.
-func allows(c *acpdialect.Conn, method string) bool {
-	return c.Allows(method) || len(method) > 1 && method[0] == '_' && c.Allows(method[1:])
 }
 
 // withoutReplies returns evs without their reply events, in a new slice:

@@ -210,7 +210,7 @@ func reads(d *acpdialect.Dialect, kind, name string) bool {
 	case KindMethod:
 		// The Conn reads "_"+method (the alias an SDK client knows a
 		// vendor method by, Grok's _x.ai/...) as the method.
-		if d.Allows(name) || len(name) > 1 && name[0] == '_' && d.Allows(name[1:]) {
+		if d.Accepts(name) {
 			return true
 		}
 		return slices.ContainsFunc(d.Calls, func(c acpdialect.Call) bool { return c.Name == name })
