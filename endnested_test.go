@@ -1,6 +1,7 @@
 package acpdialect_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -37,11 +38,11 @@ func nesting() *acpdialect.Dialect {
 // own event.
 func TestEndNested(t *testing.T) {
 	card := func(id, meta string) []byte {
-		return testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": id, "_meta": rawJSON(meta)})
+		return testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": id, "title": id, "_meta": json.RawMessage(meta)})
 	}
 	end := func(parent, status string) []byte {
 		return testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "p", "status": "completed",
-			"_meta": rawJSON(fmt.Sprintf(`{"ends":{"parent":%q,"status":%q}}`, parent, status))})
+			"_meta": json.RawMessage(fmt.Sprintf(`{"ends":{"parent":%q,"status":%q}}`, parent, status))})
 	}
 	update := func(id, status string) string {
 		return fmt.Sprintf(`{"type":"tool_call_update","agent":"nesting","session_id":"s1","tool_call_id":%q,"payload":{"kind":"generic","status":%q,"title":%q,"parent_tool_call_id":"p","generic":{}}}`, id, status, id)
@@ -96,14 +97,9 @@ func TestEndNested(t *testing.T) {
 	h.out(testwire.Prompt(3, "s1", "go"))
 	h.in(card("p", `{}`))
 	h.in(card("c1", `{"parent":"p"}`))
-	h.in(testwire.SessionUpdate("s2", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c9", "title": "c9", "_meta": rawJSON(`{"parent":"p"}`)}))
+	h.in(testwire.SessionUpdate("s2", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c9", "title": "c9", "_meta": json.RawMessage(`{"parent":"p"}`)}))
 	wantEvents(t, h.in(end("p", "completed")).Events, parentDone, update("c1", "completed"))
 	if ev := h.in(end("p", "failed")).Events; len(ev) != 0 {
 		t.Errorf("a second end changed cards: %s", strings.Join(eventLines(t, ev), "\n"))
 	}
 }
-
-// rawJSON is JSON text to put as it is inside a testwire frame.
-type rawJSON string
-
-func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }

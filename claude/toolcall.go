@@ -200,14 +200,14 @@ func shellCall(u frame.ToolUpdate, c Code, prev acpdialect.Payload) acpdialect.P
 	n.Background = n.Background || bg
 	if n.TerminalID == "" {
 		if out, ok := shellOutput(u.RawOutput, c.Response); ok && out != n.Output {
-			n.Output, n.OutputTruncated = bounded(out)
+			n.Output, n.OutputTruncated = terminal.Bounded(out)
 		}
 		if code, ok := failureExitCode(u); ok && (n.ExitCode == nil || *n.ExitCode != code) {
 			kept := code // only a new code escapes: an unchanged card allocates nothing
 			n.ExitCode = &kept
 		}
 	}
-	if sh == nil || !sameShell(*sh, n) {
+	if sh == nil || !terminal.Same(*sh, n) {
 		sh = frame.Keep(n)
 	}
 	prev.Shell = sh
@@ -284,17 +284,6 @@ func failureExitCode(u frame.ToolUpdate) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(digits, 10, 64)
 	return n, err == nil
-}
-
-func sameShell(a, b acpdialect.Shell) bool {
-	return acpdialect.Payload{Shell: &a}.Equal(acpdialect.Payload{Shell: &b})
-}
-
-// bounded returns s as a string of its own within terminal.Limit bytes
-// (its tail), and whether it was cut.
-func bounded(s string) (string, bool) {
-	sh := terminal.Fold(nil, terminal.Meta{Output: s, HasOutput: true})
-	return sh.Output, sh.OutputTruncated
 }
 
 // once reports whether bit is new in *seen, and sets it: the first of a

@@ -49,7 +49,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		n.Command = strings.Clone(command)
 	}
 	if out, ok := shellOutput(u); ok && out != n.Output {
-		n.Output, n.OutputTruncated = bounded(out)
+		n.Output, n.OutputTruncated = terminal.Bounded(out)
 	}
 	if exited {
 		if exit.cwd != "" && exit.cwd != n.Cwd {
@@ -60,7 +60,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		}
 	}
 	prev.Kind = acpdialect.KindShell
-	if prev.Shell == nil || !sameShell(*prev.Shell, n) {
+	if prev.Shell == nil || !terminal.Same(*prev.Shell, n) {
 		prev.Shell = frame.Keep(n)
 	}
 	prev.Status = terminal.Status(prev.Shell, prev.Status)
@@ -163,15 +163,4 @@ func trimTrailer(s string) string {
 func number(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	return s != "" && strings.Trim(s, "0123456789") == ""
-}
-
-func sameShell(a, b acpdialect.Shell) bool {
-	return acpdialect.Payload{Shell: &a}.Equal(acpdialect.Payload{Shell: &b})
-}
-
-// bounded returns s as a string of its own within terminal.Limit bytes
-// (its tail), and whether it was cut.
-func bounded(s string) (string, bool) {
-	sh := terminal.Fold(nil, terminal.Meta{Output: s, HasOutput: true})
-	return sh.Output, sh.OutputTruncated
 }

@@ -3,6 +3,7 @@ package grok
 import (
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
+	"github.com/acpdialect/acpdialect/terminal"
 	"github.com/tidwall/gjson"
 )
 
@@ -56,7 +57,7 @@ func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	} else if out.IsObject() {
 		readShellOutput(&sh, out, u.Status.Str)
 	}
-	if prev.Shell == nil || !shellEqual(*prev.Shell, sh) {
+	if prev.Shell == nil || !terminal.Same(*prev.Shell, sh) {
 		prev.Shell = frame.Keep(sh)
 	}
 	return prev
@@ -119,16 +120,4 @@ func setFirst(dst *string, obj gjson.Result, keys ...string) {
 			return
 		}
 	}
-}
-
-func shellEqual(a, b acpdialect.Shell) bool {
-	ea, eb := a.ExitCode, b.ExitCode
-	a.ExitCode, b.ExitCode = nil, nil
-	if a != b {
-		return false
-	}
-	if ea == nil || eb == nil {
-		return ea == eb
-	}
-	return *ea == *eb
 }

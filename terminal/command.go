@@ -143,13 +143,13 @@ func FoldCommand(sh *acpdialect.Shell, c Command) *acpdialect.Shell {
 		setOwned(&n.Cwd, c.Cwd)
 	}
 	if c.HasOutput && c.Output != n.Output && (n.OutputTruncated || strings.HasPrefix(c.Output, n.Output)) {
-		n.Output, n.OutputTruncated = bounded(c.Output)
+		n.Output, n.OutputTruncated = Bounded(c.Output)
 	}
 	if c.ExitCode != nil && n.ExitCode == nil {
 		code := *c.ExitCode
 		n.ExitCode = &code
 	}
-	if sh != nil && same(*sh, n) {
+	if sh != nil && Same(*sh, n) {
 		return sh
 	}
 	return frame.Keep(n)

@@ -189,7 +189,7 @@ func fold(sh *acpdialect.Shell, m Meta, chunks bool) *acpdialect.Shell {
 		appendOutput(&n, m.Output)
 	case m.HasOutput && m.Output == n.Output:
 	case m.HasOutput && strings.HasPrefix(m.Output, n.Output):
-		n.Output, n.OutputTruncated = bounded(m.Output)
+		n.Output, n.OutputTruncated = Bounded(m.Output)
 	case m.HasOutput:
 		appendOutput(&n, m.Output)
 	case m.Delta != "":
@@ -202,7 +202,7 @@ func fold(sh *acpdialect.Shell, m Meta, chunks bool) *acpdialect.Shell {
 		}
 		setOwned(&n.Signal, m.Signal)
 	}
-	if sh != nil && same(*sh, n) {
+	if sh != nil && Same(*sh, n) {
 		return sh
 	}
 	return frame.Keep(n)
@@ -213,7 +213,7 @@ func fold(sh *acpdialect.Shell, m Meta, chunks bool) *acpdialect.Shell {
 // it and is appended too: it is longer than the bound that cut it, so the
 // tail kept is its own.
 func appendOutput(n *acpdialect.Shell, data string) {
-	out, cut := bounded(n.Output + data)
+	out, cut := Bounded(n.Output + data)
 	n.Output, n.OutputTruncated = out, n.OutputTruncated || cut
 }
 
@@ -224,9 +224,10 @@ func setOwned(dst *string, v string) {
 	}
 }
 
-// bounded returns s as a string of its own, its tail past Limit bytes
-// (from a rune boundary), and whether it was cut.
-func bounded(s string) (string, bool) {
+// Bounded returns s as a string of its own, its tail past Limit bytes
+// (from a rune boundary), and whether it was cut: how a dialect keeps a
+// command's output that it reads itself.
+func Bounded(s string) (string, bool) {
 	if len(s) <= Limit {
 		return strings.Clone(s), false
 	}
@@ -237,7 +238,9 @@ func bounded(s string) (string, bool) {
 	return strings.Clone(s[i:]), true
 }
 
-func same(a, b acpdialect.Shell) bool {
+// Same reports whether two shells say the same, their exit codes compared
+// by value: a dialect keeps the card's shell object when nothing changed.
+func Same(a, b acpdialect.Shell) bool {
 	if (a.ExitCode == nil) != (b.ExitCode == nil) || (a.ExitCode != nil && *a.ExitCode != *b.ExitCode) {
 		return false
 	}
