@@ -172,3 +172,39 @@ func FuzzToolCall(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSubagentNotification feeds x.ai/session_notification params to the
+// dialect's handler and merges what it reads into a card and into a
+// waiting half: a child half always names its child session and is a
+// subagent_task, and MergeLate never loses a value the card had.
+func FuzzSubagentNotification(f *testing.F) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "cli-1.0.41-subagents.jsonl"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if gjson.Get(line, "method").Str == "_"+grok.MethodSessionNotification {
+			f.Add(gjson.Get(line, "params").Raw)
+		}
+	}
+	f.Add(`{"method":"x.ai/session_notification","params":{"sessionId":"p","update":{"sessionUpdate":"subagent_finished","child_session_id":"k","status":"failed"}}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		act := grok.HandleNotification(grok.MethodSessionNotification, gjson.Parse(in))
+		for _, c := range act.Children {
+			st := c.Payload.SubagentTask
+			if c.Session == "" || st == nil || st.ChildSessionID != c.Session || c.Payload.Kind != acpdialect.KindSubagentTask {
+				t.Fatalf("child %+v from %s", c, in)
+			}
+			card := acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusCompleted,
+				SubagentTask: &acpdialect.SubagentTask{Status: acpdialect.StatusCompleted, ResultText: "r"}}
+			late := c.Payload
+			cp := *st
+			late.SubagentTask = &cp
+			next, ok := grok.MergeLate(card, late)
+			if !ok || next.Status != acpdialect.StatusCompleted || next.SubagentTask.Status != acpdialect.StatusCompleted ||
+				next.SubagentTask.ResultText != "r" || next.SubagentTask.ChildSessionID != c.Session {
+				t.Fatalf("merged %+v into a finished card: %v %+v", st, ok, next.SubagentTask)
+			}
+		}
+	})
+}

@@ -102,8 +102,16 @@ func TestGoldenSemantics(t *testing.T) {
 		// Grok CLI 1.0.41 again: a subagent in the foreground and one in
 		// the background.
 		{"cli-1.0.41-subagents", []string{
-			`"tool_call_id":"call_10","payload":{"kind":"subagent_task","status":"completed","title":"Count files","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Count files","prompt":"Count the files in the workspace and report.","subagent_type":"general-purpose","status":"completed","agent_id":"01a24945-5113-7361-a161-7793ec98d7d1","duration_ms":236,"tool_use_count":0,"result_text":"There are 0 files."}}}`,
-			`"tool_call_id":"call_15","payload":{"kind":"subagent_task","status":"completed","title":"Count files","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Count files","prompt":"Count the files in the workspace and report.","is_async":true}}}`,
+			// the foreground subagent: its result, then its notifications
+			`"tool_call_id":"call_10","payload":{"kind":"subagent_task","status":"completed","title":"Count files","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Count files","prompt":"Count the files in the workspace and report.","subagent_type":"general-purpose","status":"completed","agent_id":"01a24945-5113-7361-a161-7793ec98d7d1","model":"fake","child_session_id":"01a24945-5113-7361-a161-7793ec98d7d1","duration_ms":236,"total_tokens":1242,"tool_use_count":0,"result_text":"There are 0 files."}}}`,
+			// the background one: its id from the spawn's text, its end
+			// from subagent_finished
+			`"tool_call_id":"call_15","payload":{"kind":"subagent_task","status":"completed","title":"Count files","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Count files","prompt":"Count the files in the workspace and report.","subagent_type":"general-purpose","status":"completed","agent_id":"01a24945-52ee-7993-8ea0-faa989f6d1a9","model":"fake","child_session_id":"01a24945-52ee-7993-8ea0-faa989f6d1a9","duration_ms":451,"total_tokens":1251,"tool_use_count":0,"result_text":"There are 0 files.","is_async":true}}}`,
+			// each child's text, nested under its card: the foreground
+			// child's held until its card named it
+			`"session_id":"01a24945-5113-7361-a161-7793ec98d7d1","message":{"role":"assistant","text":"There are 0 files.","parent_tool_call_id":"call_10"}}`,
+			`"session_id":"01a24945-52ee-7993-8ea0-faa989f6d1a9","message":{"role":"assistant","text":"There are 0 files.","parent_tool_call_id":"call_15"}}`,
+			`"early":{"nested":0,"released":1,"evicted":0,"dropped":0}`,
 			// the turn its background subagent outlives: counts marked incomplete
 			`"input_tokens":2431,"output_tokens":60,"cached_read_tokens":2000,"cached_write_tokens":0,"thought_tokens":10,"total_tokens":2491,"estimated":true}`},
 			[]string{`"kind":"generic","title":"spawn_subagent"`, `"result_text":"Subagent started`}},

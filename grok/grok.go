@@ -80,7 +80,8 @@ const (
 // Dialect returns the Grok dialect. Each call returns a fresh value.
 func Dialect() *acpdialect.Dialect {
 	notify := func(name string) acpdialect.Method {
-		return acpdialect.Method{Name: name, Kind: acpdialect.Notification, Handle: HandleNotification}
+		handle := func(params gjson.Result) acpdialect.Action { return HandleNotification(name, params) }
+		return acpdialect.Method{Name: name, Kind: acpdialect.Notification, Handle: handle}
 	}
 	return &acpdialect.Dialect{
 		ID:          ID,
@@ -106,9 +107,17 @@ func Dialect() *acpdialect.Dialect {
 			Notification:  Notification,
 			EchoesPrompt:  true,
 		},
-		ToolCall: ToolCall,
-		Reads:    reads(),
-		Ignores:  ignores(),
+		// A subagent's text in its own session, nested under its card:
+		// the Conn reads chunks only in child sessions.
+		Updates: []acpdialect.Update{
+			{Kind: "agent_message_chunk", Standard: true, Event: acpdialect.ChunkMessage},
+			{Kind: "agent_thought_chunk", Standard: true, Event: acpdialect.ChunkMessage},
+		},
+		ToolCall:      ToolCall,
+		MergeLate:     MergeLate,
+		ChildSessions: true,
+		Reads:         reads(),
+		Ignores:       ignores(),
 	}
 }
 

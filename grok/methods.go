@@ -25,10 +25,25 @@ func Unwrap(method string, params gjson.Result) (string, gjson.Result) {
 	return strings.TrimPrefix(method, "_"), params
 }
 
-// HandleNotification reads Grok's allowlisted notifications: nothing to
-// answer and no tool call to enrich. What changes a session (a model
+// HandleNotification reads one of Grok's allowlisted notifications, sent
+// as method: nothing to answer; a subagent's start or end on
+// x.ai/session_notification, in an envelope or not, is what it says of the
+// subagent's card (SubagentChild). What changes a session (a model
 // switch) is read by Notification, with the session's state.
-func HandleNotification(gjson.Result) acpdialect.Action { return acpdialect.Action{} }
+func HandleNotification(method string, params gjson.Result) acpdialect.Action {
+	method, params = Unwrap(method, params)
+	if method != MethodSessionNotification {
+		return acpdialect.Action{}
+	}
+	u := params.Get("update")
+	if !u.IsObject() {
+		u = params
+	}
+	if c, ok := SubagentChild(params.Get("sessionId").Str, u); ok {
+		return acpdialect.Action{Children: []acpdialect.Child{c}}
+	}
+	return acpdialect.Action{}
+}
 
 // Notification reads the notifications that change a session's catalog:
 // x.ai/session_notification's model_changed {model_id, reasoning_effort},

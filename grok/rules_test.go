@@ -129,11 +129,19 @@ func TestSubagentCard(t *testing.T) {
 				`{"toolCallId":"c","status":"completed","rawOutput":{"type":"SubagentCompleted","output":"0 files.","subagent_id":"s9","subagent_type":"general-purpose","tool_calls":2,"turns":1,"duration_ms":244,"worktree_path":null}}`},
 			acpdialect.StatusCompleted,
 			acpdialect.SubagentTask{Description: "Count", Prompt: "Count files.", Status: acpdialect.StatusCompleted, AgentID: "s9",
-				SubagentType: "general-purpose", ResultText: "0 files.", ToolUseCount: n(2), DurationMs: n(244)}},
-		{"in the background: async, and the spawn's text is no result",
+				ChildSessionID: "s9", SubagentType: "general-purpose", ResultText: "0 files.", ToolUseCount: n(2), DurationMs: n(244)}},
+		{"in the background: async, the spawn's text names the subagent and is no result",
 			[]string{`{"toolCallId":"c","rawInput":{"prompt":"P","description":"D","background":true},` + tool + `}}`,
+				`{"toolCallId":"c","status":"completed","rawOutput":{"type":"Text","text":"Subagent started in background.\nsubagent_id: s9\ndescription: D"}}`},
+			acpdialect.StatusCompleted, acpdialect.SubagentTask{Description: "D", Prompt: "P", IsAsync: true, AgentID: "s9", ChildSessionID: "s9"}},
+		{"a text that is not the background spawn's names no subagent",
+			[]string{`{"toolCallId":"c","rawInput":{"prompt":"P","background":true},` + tool + `}}`,
+				`{"toolCallId":"c","status":"completed","rawOutput":{"type":"Text","text":"subagent_id: s9"}}`},
+			acpdialect.StatusCompleted, acpdialect.SubagentTask{Prompt: "P", IsAsync: true}},
+		{"the spawn's text on a foreground call names no subagent",
+			[]string{`{"toolCallId":"c","rawInput":{"prompt":"P"},` + tool + `}}`,
 				`{"toolCallId":"c","status":"completed","rawOutput":{"type":"Text","text":"Subagent started in background.\nsubagent_id: s9"}}`},
-			acpdialect.StatusCompleted, acpdialect.SubagentTask{Description: "D", Prompt: "P", IsAsync: true}},
+			acpdialect.StatusCompleted, acpdialect.SubagentTask{Prompt: "P"}},
 		{"background from the update's input or the _meta flag",
 			[]string{`{"toolCallId":"c","rawInput":{"prompt":"P","run_in_background":true},` + tool + `}}`},
 			"", acpdialect.SubagentTask{Prompt: "P", IsAsync: true}},
@@ -181,6 +189,147 @@ func TestSubagentCard(t *testing.T) {
 	if got := p.SubagentTask.Prompt; len(got) > grok.MaxSubagentText || !utf8.ValidString(got) || !strings.HasPrefix(long, got) {
 		t.Errorf("a long prompt kept %d bytes, valid %v", len(got), utf8.ValidString(got))
 	}
+}
+
+func TestBackgroundID(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"Subagent started in background.\nsubagent_id: 01a2-52ee\ndescription: Count files\n\nWhen you need", "01a2-52ee"},
+		{"Subagent started in background.\nsubagent_id: s9", "s9"},
+		{"Subagent started in background.\nsubagent_id: \n", ""},
+		{"Subagent started in background.\nsubagent_id: a b\n", ""},
+		{"Subagent started in background.\nsubagent_id: a\r\n", ""},
+		{"Subagent started in background.\nid: s9", ""},
+		{"Subagent started in background.\n\nsubagent_id: s9", ""},
+		{"subagent_id: s9", ""},
+		{"", ""},
+		{"Subagent started in background.\nsubagent_id: " + strings.Repeat("x", 257), ""},
+	}
+	for _, tt := range tests {
+		if got := grok.BackgroundID(tt.text); got != tt.want {
+			t.Errorf("BackgroundID(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestSubagentChild pins what subagent_spawned and subagent_finished say
+// of a subagent's card, in the shapes Grok CLI 1.0.41 sends
+// (testdata/cli-1.0.41-subagents.jsonl).
+func TestSubagentChild(t *testing.T) {
+	n := func(v int64) *int64 { return &v }
+	tests := []struct {
+		name   string
+		update string
+		want   *acpdialect.Child
+	}{
+		{"spawned", `{"sessionUpdate":"subagent_spawned","subagent_id":"k","attempt_id":"at1","parent_session_id":"p","parent_prompt_id":"q","child_session_id":"k","subagent_type":"general-purpose","description":"Count files","effective_context_source":"new","model":"fake"}`,
+			&acpdialect.Child{Session: "k", Parent: "p", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{
+				AgentID: "k", ChildSessionID: "k", Status: grok.StatusRunning, SubagentType: "general-purpose", Description: "Count files", Model: "fake"}}}},
+		{"spawned without a parent: the notification's session", `{"sessionUpdate":"subagent_spawned","subagent_id":"k","child_session_id":"k"}`,
+			&acpdialect.Child{Session: "k", Parent: "s", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{
+				AgentID: "k", ChildSessionID: "k", Status: grok.StatusRunning}}}},
+		{"finished", `{"sessionUpdate":"subagent_finished","subagent_id":"k","attempt_id":"at1","child_session_id":"k","status":"completed","tool_calls":0,"turns":1,"duration_ms":236,"tokens_used":1242,"output":"There are 0 files.","will_wake":false}`,
+			&acpdialect.Child{Session: "k", Parent: "s", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{
+				AgentID: "k", ChildSessionID: "k", Status: "completed", ToolUseCount: n(0), DurationMs: n(236), TotalTokens: n(1242), ResultText: "There are 0 files."}}}},
+		{"values of other types are not read", `{"sessionUpdate":"subagent_finished","subagent_id":5,"child_session_id":"k","status":1,"tool_calls":-1,"duration_ms":"9","output":null}`,
+			&acpdialect.Child{Session: "k", Parent: "s", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "k"}}}},
+		{"no child session", `{"sessionUpdate":"subagent_spawned","subagent_id":"k","parent_session_id":"p"}`, nil},
+		{"an empty child session", `{"sessionUpdate":"subagent_finished","child_session_id":""}`, nil},
+		{"another update", `{"sessionUpdate":"turn_completed","child_session_id":"k"}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := grok.SubagentChild("s", gjson.Parse(tt.update))
+			if !ok {
+				if tt.want != nil {
+					t.Fatalf("not read, want %+v", *tt.want)
+				}
+				return
+			}
+			if tt.want == nil {
+				t.Fatalf("read %+v, want nothing", got)
+			}
+			if d := cmp.Diff(*tt.want, got); d != "" {
+				t.Error(d)
+			}
+		})
+	}
+}
+
+// TestMergeLate pins how a subagent's notifications merge into its card
+// and into each other: values the card has stay, the subagent's status
+// moves forward only, and the card's own status is the tool call's.
+func TestMergeLate(t *testing.T) {
+	n := func(v int64) *int64 { return &v }
+	task := func(st acpdialect.SubagentTask) acpdialect.Payload {
+		return acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &st}
+	}
+	spawned := acpdialect.SubagentTask{AgentID: "k", ChildSessionID: "k", Status: grok.StatusRunning, SubagentType: "general-purpose", Description: "Count files", Model: "fake"}
+	finished := acpdialect.SubagentTask{AgentID: "k", ChildSessionID: "k", Status: "completed", ResultText: "0 files.", ToolUseCount: n(0), DurationMs: n(236), TotalTokens: n(1242)}
+	tests := []struct {
+		name     string
+		cur      acpdialect.Payload
+		late     acpdialect.Payload
+		want     *acpdialect.SubagentTask
+		wantCard string
+	}{
+		{"spawned into a background card: running",
+			withStatus(task(acpdialect.SubagentTask{Description: "D", Prompt: "P", IsAsync: true, AgentID: "k", ChildSessionID: "k"}), acpdialect.StatusCompleted), task(spawned),
+			&acpdialect.SubagentTask{Description: "D", Prompt: "P", IsAsync: true, AgentID: "k", ChildSessionID: "k", Status: grok.StatusRunning, SubagentType: "general-purpose", Model: "fake"},
+			acpdialect.StatusCompleted},
+		{"finished after spawned",
+			task(spawned), task(finished),
+			&acpdialect.SubagentTask{AgentID: "k", ChildSessionID: "k", Status: "completed", SubagentType: "general-purpose", Description: "Count files", Model: "fake",
+				ResultText: "0 files.", ToolUseCount: n(0), DurationMs: n(236), TotalTokens: n(1242)}, ""},
+		{"spawned after finished: the status stays",
+			task(finished), task(spawned),
+			&acpdialect.SubagentTask{AgentID: "k", ChildSessionID: "k", Status: "completed", SubagentType: "general-purpose", Description: "Count files", Model: "fake",
+				ResultText: "0 files.", ToolUseCount: n(0), DurationMs: n(236), TotalTokens: n(1242)}, ""},
+		{"the card's own values stay",
+			task(acpdialect.SubagentTask{Status: acpdialect.StatusCompleted, ResultText: "card", DurationMs: n(5)}), task(finished),
+			&acpdialect.SubagentTask{AgentID: "k", ChildSessionID: "k", Status: acpdialect.StatusCompleted, ResultText: "card", ToolUseCount: n(0), DurationMs: n(5), TotalTokens: n(1242)}, ""},
+		{"not a subagent card", acpdialect.Payload{Kind: acpdialect.KindGeneric}, task(finished), nil, ""},
+		{"not a subagent half", task(spawned), acpdialect.Payload{Kind: acpdialect.KindGeneric}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var was acpdialect.SubagentTask
+			if tt.cur.SubagentTask != nil {
+				was = *tt.cur.SubagentTask
+			}
+			lateWas := tt.late
+			if tt.late.SubagentTask != nil {
+				c := *tt.late.SubagentTask
+				lateWas.SubagentTask = &c
+			}
+			got, ok := grok.MergeLate(tt.cur, tt.late)
+			if tt.cur.SubagentTask != nil && cmp.Diff(was, *tt.cur.SubagentTask) != "" {
+				t.Fatal("MergeLate changed the card's subagent_task in place")
+			}
+			if !ok {
+				if tt.want != nil {
+					t.Fatal("not merged")
+				}
+				if d := cmp.Diff(lateWas, tt.late); d != "" {
+					t.Errorf("a half not merged changed: %s", d)
+				}
+				return
+			}
+			if tt.want == nil {
+				t.Fatalf("merged into %+v", got)
+			}
+			if d := cmp.Diff(*tt.want, *got.SubagentTask); d != "" {
+				t.Error(d)
+			}
+			if got.Status != tt.wantCard {
+				t.Errorf("card status %q, want %q", got.Status, tt.wantCard)
+			}
+		})
+	}
+}
+
+func withStatus(p acpdialect.Payload, status string) acpdialect.Payload {
+	p.Status = status
+	return p
 }
 
 // TestQuestionBounds pins MaxQuestions and MaxOptions: what is past them

@@ -20,8 +20,10 @@ const MaxSubagentText = 64 << 10
 // (Grok CLI 1.0.41, docs/grok.md section 9): its description and prompt
 // from rawInput, async when it runs in the background; and, from the
 // result of one that ran in the foreground (rawOutput type
-// SubagentCompleted), its id, type, output, tool call count and run time.
-// A failed call's message (rawOutput {error, message}) is the card's
+// SubagentCompleted), its id, type, output, tool call count and run time;
+// from one in the background, its id from the text that starts it. The
+// subagent's id names its child session too (see SubagentChild). A failed
+// call's message (rawOutput {error, message}) is the card's
 // error. The kind object is copied before a change.
 func subagentCard(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	var st acpdialect.SubagentTask
@@ -37,14 +39,20 @@ func subagentCard(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payloa
 		st.IsAsync = true
 	}
 	out := u.RawOutput
-	switch {
-	case out.Get("type").Str == "SubagentCompleted":
+	switch typ := out.Get("type").Str; {
+	case typ == "SubagentCompleted":
 		st.Status = acpdialect.StatusCompleted
 		fillText(&st.AgentID, out.Get("subagent_id"))
+		fillText(&st.ChildSessionID, out.Get("subagent_id"))
 		fillText(&st.SubagentType, out.Get("subagent_type"))
 		fillText(&st.ResultText, out.Get("output"))
 		setCount(&st.ToolUseCount, out.Get("tool_calls"))
 		setCount(&st.DurationMs, out.Get("duration_ms"))
+	case typ == "Text" && st.IsAsync:
+		if id := BackgroundID(out.Get("text").Str); id != "" {
+			fillText(&st.AgentID, gjson.Result{Type: gjson.String, Str: id})
+			fillText(&st.ChildSessionID, gjson.Result{Type: gjson.String, Str: id})
+		}
 	case out.Get("error").Type == gjson.String && u.Status.Str == acpdialect.StatusFailed:
 		st.Status = acpdialect.StatusFailed
 		fillText(&st.Error, out.Get("message"))
@@ -83,4 +91,122 @@ func setCount(dst **int64, v gjson.Result) {
 
 func subagentEqual(a, b acpdialect.SubagentTask) bool {
 	return (&acpdialect.Payload{SubagentTask: &a}).Equal(acpdialect.Payload{SubagentTask: &b})
+}
+
+// backgroundStart is how Grok's text for a subagent started in the
+// background begins (1.0.41).
+const backgroundStart = "Subagent started in background.\n"
+
+// BackgroundID reads the subagent's id from the text with which Grok ends
+// the tool call of a subagent it started in the background:
+// "Subagent started in background.\nsubagent_id: <id>\n...". Any other
+// text, or an id that is empty or has a space in it, gives "".
+func BackgroundID(text string) string {
+	rest, ok := strings.CutPrefix(text, backgroundStart)
+	if !ok {
+		return ""
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	id, ok := strings.CutPrefix(line, "subagent_id: ")
+	if !ok || id == "" || strings.ContainsAny(id, " \t\r") || len(id) > maxSubagentID {
+		return ""
+	}
+	return id
+}
+
+// maxID bounds a subagent id read from text: Grok's are UUIDs.
+const maxSubagentID = 256
+
+// SubagentChild reads a subagent's start or end, reported on
+// x.ai/session_notification (Grok CLI 1.0.41, docs/grok.md section 9),
+// into what it says of the subagent's card, keyed by its child session:
+//
+//   - subagent_spawned {subagent_id, parent_session_id, child_session_id,
+//     subagent_type, description, model}: the subagent's id, type,
+//     description and model, and its status running;
+//   - subagent_finished {subagent_id, child_session_id, status,
+//     tool_calls, duration_ms, tokens_used, output}: its status as
+//     reported, its result text, tool call count, run time and tokens.
+//
+// sid is the notification's session, the parent's when the update names
+// none. ok is false for any other update, and for one without a child
+// session. Grok names a subagent's session by its id (the two are equal in
+// every start recorded), which is how the card, which knows only the id,
+// links the child: see Dialect.ChildSessions.
+func SubagentChild(sid string, u gjson.Result) (acpdialect.Child, bool) {
+	kind := u.Get("sessionUpdate").Str
+	if kind != "subagent_spawned" && kind != "subagent_finished" {
+		return acpdialect.Child{}, false
+	}
+	child := u.Get("child_session_id")
+	if child.Type != gjson.String || child.Str == "" {
+		return acpdialect.Child{}, false
+	}
+	st := &acpdialect.SubagentTask{}
+	fillText(&st.ChildSessionID, child)
+	fillText(&st.AgentID, u.Get("subagent_id"))
+	parent := sid
+	if kind == "subagent_spawned" {
+		st.Status = StatusRunning
+		if p := u.Get("parent_session_id"); p.Type == gjson.String && p.Str != "" {
+			parent = p.Str
+		}
+		fillText(&st.SubagentType, u.Get("subagent_type"))
+		fillText(&st.Description, u.Get("description"))
+		fillText(&st.Model, u.Get("model"))
+	} else {
+		fillText(&st.Status, u.Get("status"))
+		fillText(&st.ResultText, u.Get("output"))
+		setCount(&st.ToolUseCount, u.Get("tool_calls"))
+		setCount(&st.DurationMs, u.Get("duration_ms"))
+		setCount(&st.TotalTokens, u.Get("tokens_used"))
+	}
+	return acpdialect.Child{Session: st.ChildSessionID, Parent: strings.Clone(parent),
+		Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: st}}, true
+}
+
+// StatusRunning is the subagent status of a subagent Grok reported
+// started and not yet finished.
+const StatusRunning = "running"
+
+// MergeLate merges what a subagent notification says (SubagentChild) into
+// its card, or into another such half while the two wait for the card:
+// values the card lacks are filled; the subagent's status moves forward
+// only (a finished subagent is not running again, whatever the order);
+// the card's own status is left as it is (the tool call ends it). ok is
+// false unless both are subagent payloads.
+func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
+	in := late.SubagentTask
+	if in == nil || late.Kind != acpdialect.KindSubagentTask || cur.Kind != acpdialect.KindSubagentTask {
+		return cur, false
+	}
+	var st acpdialect.SubagentTask
+	if cur.SubagentTask != nil {
+		st = *cur.SubagentTask
+	}
+	fill := func(dst *string, v string) {
+		if *dst == "" {
+			*dst = v
+		}
+	}
+	fill(&st.AgentID, in.AgentID)
+	fill(&st.ChildSessionID, in.ChildSessionID)
+	fill(&st.SubagentType, in.SubagentType)
+	fill(&st.Description, in.Description)
+	fill(&st.Model, in.Model)
+	fill(&st.ResultText, in.ResultText)
+	if in.Status != "" && (st.Status == "" || st.Status == StatusRunning) {
+		st.Status = in.Status
+	}
+	for _, c := range [...]struct{ dst, v **int64 }{{&st.ToolUseCount, &in.ToolUseCount},
+		{&st.DurationMs, &in.DurationMs}, {&st.TotalTokens, &in.TotalTokens}} {
+		if *c.dst == nil {
+			*c.dst = *c.v
+		}
+	}
+	if cur.SubagentTask == nil || !subagentEqual(*cur.SubagentTask, st) {
+		*in = st // the late half's object is the merge's to take over
+		cur.SubagentTask = in
+	}
+	return cur, true
 }

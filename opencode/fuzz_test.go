@@ -142,6 +142,6 @@ func FuzzUsage(f *testing.F) {
 				t.Fatalf("cost %v", *u.Cost)
 			}
 		}
-		_ = opencode.MessageEvent(v)
+		_ = acpdialect.ChunkMessage(v)
 	})
 }

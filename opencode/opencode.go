@@ -70,8 +70,8 @@ func Dialect() *acpdialect.Dialect {
 			{Kind: "usage_update", Standard: true, Event: UsageEvent},
 			// A child session's text, nested under its task card: the
 			// Conn reads chunks only in child sessions.
-			{Kind: "agent_message_chunk", Standard: true, Event: MessageEvent},
-			{Kind: "agent_thought_chunk", Standard: true, Event: MessageEvent},
+			{Kind: "agent_message_chunk", Standard: true, Event: acpdialect.ChunkMessage},
+			{Kind: "agent_thought_chunk", Standard: true, Event: acpdialect.ChunkMessage},
 		},
 		Calls: []acpdialect.Call{
 			{Name: "session/prompt", Result: TurnUsage},

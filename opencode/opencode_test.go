@@ -417,30 +417,6 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-func TestMessageEvent(t *testing.T) {
-	tests := []struct {
-		in   string
-		want *acpdialect.Message
-	}{
-		{`{"sessionUpdate":"agent_message_chunk","messageId":"m","content":{"type":"text","text":"hi"}}`, &acpdialect.Message{Role: "assistant", Text: "hi"}},
-		{`{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"hm"}}`, &acpdialect.Message{Role: "thought", Text: "hm"}},
-		{`{"sessionUpdate":"agent_message_chunk","content":{"type":"image","data":"..."}}`, nil},
-		{`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":""}}`, nil},
-		{`{"sessionUpdate":"agent_message_chunk","content":{"text":5}}`, nil},
-		{`{"content":{"text":"a","text":"b"}}`, &acpdialect.Message{Role: "assistant", Text: "a"}},
-	}
-	for _, tt := range tests {
-		ev := opencode.MessageEvent(gjson.Parse(tt.in))
-		var got *acpdialect.Message
-		if ev != nil {
-			got = ev.Message()
-		}
-		if d := cmp.Diff(tt.want, got); d != "" {
-			t.Errorf("MessageEvent(%s): %s", tt.in, d)
-		}
-	}
-}
-
 // TestMaxNodes pins the bound on the nodes and removed sessions read from
 // one snapshot or update: the entries past MaxNodes are not read.
 func TestMaxNodes(t *testing.T) {

@@ -27,7 +27,7 @@ var randomIDs = []string{"a8Kq2ZpL9xW3vN7mR4tYb6", "x3f786850e387550fdab836ed7e6
 // redacted in every place the identifier rule and the text markup keep
 // identifiers: titles, _meta values, option values, arrays, a Claude task
 // id, a Monitor registration, an OpenCode task_id, an Auggie subagent
-// type.
+// type, a Grok background subagent's id.
 func TestSecretShapedIdentifiers(t *testing.T) {
 	var in bytes.Buffer
 	line := func(b []byte) { in.Write(append(b, '\n')) }
@@ -44,6 +44,8 @@ func TestSecretShapedIdentifiers(t *testing.T) {
 		line(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "t1",
 			"rawOutput": map[string]any{"output": "<task id=\"" + s + "\" state=\"completed\">\n<task_result>\nok\n</task_result>\n</task>"}}))
 		line(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "t2", "title": "sub-agent-" + s + ": go"}))
+		line(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "t1",
+			"rawOutput": map[string]any{"type": "Text", "text": "Subagent started in background.\nsubagent_id: " + s + "\ndescription: d"}}))
 	}
 	for _, s := range randomIDs {
 		line(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "t1", "title": s, "kind": "other",
@@ -60,7 +62,7 @@ func TestSecretShapedIdentifiers(t *testing.T) {
 		}
 	}
 	// The structure around them stays.
-	for _, kept := range []string{"<task-notification><task-id><", "Monitor started (task <", "task_id: <", `<task id=\"<`, "<task_result>", `"title":"sub-agent-<`} {
+	for _, kept := range []string{"<task-notification><task-id><", "Monitor started (task <", "task_id: <", `<task id=\"<`, "<task_result>", `"title":"sub-agent-<`, `Subagent started in background.\nsubagent_id: <`} {
 		if !bytes.Contains(out.Bytes(), []byte(kept)) {
 			t.Errorf("%q lost:\n%s", kept, out.Bytes())
 		}
@@ -100,6 +102,13 @@ func TestKeptForDialects(t *testing.T) {
 		{`{"output":"<task id=\"ses bg\" state=\"running\">\n<task_result>\nx\n</task_result>"}`,
 			`{"output":"<output-1>\n<task_result>\n<output-2>\n</task_result>"}`},
 		{`{"title":"sub-agent-explore: Find the config loader"}`, `{"title":"sub-agent-explore: <text-1>"}`},
+		{`{"text":"Subagent started in background.\nsubagent_id: 01a24945-52ee-7993-8ea0-faa989f6d1a9\ndescription: Count files\n\nWhen you need its result"}`,
+			`{"text":"Subagent started in background.\nsubagent_id: 01a24945-52ee-7993-8ea0-faa989f6d1a9\n<text-1>"}`},
+		{`{"rawOutput":{"type":"SubagentCompleted","output":"0 files.","subagent_id":"01a2-5113","tool_calls":0}}`,
+			`{"rawOutput":{"type":"SubagentCompleted","output":"<output-1>","subagent_id":"01a2-5113","tool_calls":0}}`},
+		{`{"rawOutput":{"type":"Secret42","text":"x"}}`, `{"rawOutput":{"type":"<output-1>","text":"<output-2>"}}`},
+		// Not the spawn's form: redacted whole.
+		{`{"text":"Subagent started in background. subagent_id: x"}`, `{"text":"<text-1>"}`},
 		{`{"message":"Cannot switch to model 'm': it requires agent 'cursor'. Start a new session to use this model."}`,
 			`{"message":"<text-1> requires agent <text-2> Start a new session <text-3>"}`},
 		{`{"text":"The selected Model is  at capacity, sorry"}`, `{"text":"<text-1> Model is  at capacity<text-2>"}`},

@@ -16,7 +16,8 @@
 // (Claude's <task-notification> envelopes with their task ids,
 // "Monitor started (task <id>,", OpenCode's "task_id: <id>",
 // <task id="<id>" state="<state>"> and <task_result>, Auggie's
-// "sub-agent-<type>:" titles, ...), the rest of the text still redacted. In a tool's input and output only what the
+// "sub-agent-<type>:" titles, Grok's "Subagent started in
+// background.\nsubagent_id: <id>", ...), the rest of the text still redacted. In a tool's input and output only what the
 // dialects read stays (Claude's _meta.claudeCode.toolResponse is a
 // tool's output too): ids, the tool's name, a subagent's type, kinds,
 // statuses, triggers and content block types; a name or code there is
@@ -488,8 +489,9 @@ func inTool(path []string) bool {
 // (Cursor's rawInput._toolName "task" makes a subagent), a subagent's
 // type (OpenCode's task has one), a kind, status or trigger (Codex moves
 // a subagent's status forward by rawInput's, Claude reads a compaction's
-// trigger in rawOutput), or a content block's type
-// (Claude joins the "text" blocks of rawOutput). Claude's
+// trigger in rawOutput), a content block's type
+// (Claude joins the "text" blocks of rawOutput), or a result's type that
+// a dialect reads (outputTypes). Claude's
 // _meta.claudeCode.toolResponse is a tool's output too (its agentType
 // is a subagent's type). A kept key is not
 // enough there: a name, code or type in a tool's input or output may be
@@ -500,10 +502,15 @@ func toolStructure(key, s string) bool {
 		"activityKind": // Codex's subagent activity (started, interacted, ...), untagged in 2.x
 		return true
 	case "type":
-		return blockTypes[s]
+		return blockTypes[s] || outputTypes[s]
 	}
 	return false
 }
+
+// outputTypes are the types of a tool's result that the dialects read
+// (Grok's spawn_subagent: a foreground subagent's SubagentCompleted, a
+// background one's start as Text).
+var outputTypes = map[string]bool{"SubagentCompleted": true, "Text": true}
 
 // blockTypes are the types of MCP's and ACP's content blocks.
 var blockTypes = map[string]bool{"text": true, "image": true, "audio": true, "resource": true, "resource_link": true,
@@ -588,11 +595,12 @@ var phrases = map[string]bool{
 // subagent type), kept as ids are.
 var (
 	prefixes = []*regexp.Regexp{
-		regexp.MustCompile(`^Monitor started \(task ([A-Za-z0-9_-]+),`), // Claude: a Monitor's registration
-		regexp.MustCompile(`^task_id: ([^\s]+)`),                        // OpenCode: the task tool's output
-		regexp.MustCompile(`^<task id="([^"\s]+)" state="[a-z_]+">`),    // OpenCode 1.18: its opening tag, state a word of its own
-		regexp.MustCompile(`^sub-agent-([^:]*):`),                       // Auggie: a subagent's title
-		regexp.MustCompile(`^sub-agent:`),                               // Auggie: the generic subagent's title
+		regexp.MustCompile(`^Monitor started \(task ([A-Za-z0-9_-]+),`),                // Claude: a Monitor's registration
+		regexp.MustCompile(`^task_id: ([^\s]+)`),                                       // OpenCode: the task tool's output
+		regexp.MustCompile(`^<task id="([^"\s]+)" state="[a-z_]+">`),                   // OpenCode 1.18: its opening tag, state a word of its own
+		regexp.MustCompile(`^sub-agent-([^:]*):`),                                      // Auggie: a subagent's title
+		regexp.MustCompile(`^sub-agent:`),                                              // Auggie: the generic subagent's title
+		regexp.MustCompile(`^Subagent started in background\.\nsubagent_id: ([^\s]+)`), // Grok: a background subagent's start
 	}
 	markup = regexp.MustCompile(strings.Join([]string{
 		`<task-id>([^<]*)</task-id>`,                                         // Claude's task notification: its task id
