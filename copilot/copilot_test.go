@@ -86,8 +86,9 @@ func TestLiveNoAuth(t *testing.T) {
 // A live 1.0.102 with a model (bring-your-own-model against a local stub
 // of OpenAI's API): its shell calls are shell cards, the one whose command
 // exits with 2 failed although Copilot reports it completed; the task
-// tool (a subagent) stays a generic card, and the subagent's own frames
-// read as the parent session's (docs/copilot.md, section 2).
+// tool (a subagent) is a subagent card with the subagent's answer, and the
+// subagent's own frames read as the parent session's (docs/copilot.md,
+// section 2).
 func TestLiveStub(t *testing.T) {
 	final, events, err := replay.File(replay.Builtins(), filepath.Join("testdata", "live-1.0.102-stub.jsonl"))
 	if err != nil {
@@ -100,10 +101,9 @@ func TestLiveStub(t *testing.T) {
 	}{
 		{`{"type":"tool_call","agent":"copilot",` + sid + `,"tool_call_id":"call_0","payload":{"kind":"shell","status":"completed","title":"Print hi","shell":{"command":"echo hi","cwd":"/tmp/copilotlive/cwd","output":"hi\n","exit_code":0}}}`, true},
 		{`{"type":"tool_call","agent":"copilot",` + sid + `,"tool_call_id":"call_2","payload":{"kind":"shell","status":"failed","title":"List a missing dir","shell":{"command":"ls /nonexistent-dir","cwd":"/tmp/copilotlive/cwd","output":"ls: cannot access '/nonexistent-dir': No such file or directory\n","exit_code":2}}}`, true},
-		{`{"type":"tool_call","agent":"copilot",` + sid + `,"tool_call_id":"call_4","payload":{"kind":"generic","status":"completed","title":"Count files","generic":{"acp_kind":"other"}}}`, true},
+		{`{"type":"tool_call","agent":"copilot",` + sid + `,"tool_call_id":"call_4","payload":{"kind":"subagent_task","status":"completed","title":"Count files","subagent_task":{"description":"Count files","prompt":"Count the files in the workspace and report.","subagent_type":"general-purpose","status":"completed","name":"counter","result_text":"There are 0 files."}}}`, true},
 		{`"replies":0,"declined":0,"ignored_notifications":0`, true},
 		{`shellId`, false},
-		{`"subagent_task"`, false},
 		{`"type":"reply"`, false},
 	}
 	for _, tt := range tests {

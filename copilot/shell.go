@@ -13,7 +13,17 @@ import (
 // command: {type, shellId, exitCode, cwd, outputPreview}.
 const ShellExit = "shell_exit"
 
-// ToolCall makes Copilot CLI's shell tool call a shell card: an ACP
+// ToolCall makes Copilot CLI's shell tool call a shell card (shellCard)
+// and its task tool call a subagent_task card (taskCard). Other tool
+// calls are left as they are.
+func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
+	if prev.Kind == acpdialect.KindSubagentTask || isTask(u, prev) {
+		return taskCard(u, prev)
+	}
+	return shellCard(u, prev)
+}
+
+// shellCard makes Copilot CLI's shell tool call a shell card: an ACP
 // execute call whose rawInput has a command (or, for an update of a call
 // never announced, whose rawOutput.contents has a shell_exit entry). The
 // command is rawInput.command; the output is the call's text content,
@@ -23,7 +33,7 @@ const ShellExit = "shell_exit"
 // entry's. A non-zero exit code fails the call, whose status Copilot
 // reports as completed (a cancelled call stays cancelled). Other tool
 // calls are left as they are. The shell object is copied before a change.
-func ToolCall(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
+func shellCard(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	if prev.Kind != acpdialect.KindShell {
 		if prev.Kind != acpdialect.KindGeneric && prev.Kind != "" {
 			return prev

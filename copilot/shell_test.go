@@ -146,12 +146,13 @@ func TestShell(t *testing.T) {
 		{"an update of a command never announced", acpdialect.Options{}, []string{
 			update(`{"sessionUpdate":"tool_call_update","toolCallId":"c9","kind":"execute","status":"completed","rawOutput":{"content":"<shellId: 0 completed with exit code 2>","contents":[{"type":"shell_exit","shellId":"0","exitCode":2,"cwd":"/w"}]}}`),
 		}, []string{`"tool_call_id":"c9","payload":{"kind":"shell","status":"failed","shell":{"cwd":"/w","exit_code":2}}`}, nil},
-		// The task tool (a subagent) and other tools keep generic cards,
-		// whatever their rawInput and rawOutput hold.
-		{"the task tool stays generic", acpdialect.Options{}, []string{
+		// The task tool (a subagent) is a subagent card, never a shell,
+		// and other tools keep generic cards, whatever their rawInput and
+		// rawOutput hold.
+		{"the task tool is no shell", acpdialect.Options{}, []string{
 			update(`{"sessionUpdate":"tool_call","toolCallId":"call_4","title":"Count files","kind":"other","status":"pending","rawInput":{"name":"counter","prompt":"Count.","agent_type":"general-purpose","description":"Count files","mode":"sync","command":"ls"}}`),
 			finished("call_4", "completed", "There are 0 files.", exit2),
-		}, []string{`"payload":{"kind":"generic","status":"completed","title":"Count files","generic":{"acp_kind":"other"}}`}, []string{`"shell"`, `"failed"`}},
+		}, []string{`"payload":{"kind":"subagent_task","status":"completed","title":"Count files","subagent_task":{"description":"Count files","prompt":"Count.","subagent_type":"general-purpose","status":"completed","name":"counter","result_text":"There are 0 files."}}`}, []string{`"shell"`, `"failed"`}},
 		{"a read with a command's result stays generic", acpdialect.Options{}, []string{
 			update(`{"sessionUpdate":"tool_call","toolCallId":"r1","title":"read_agent","kind":"read","status":"pending","rawInput":{"agent_id":"a","command":"x"}}`),
 			finished("r1", "completed", "idle", exit2),

@@ -27,7 +27,7 @@ var randomIDs = []string{"a8Kq2ZpL9xW3vN7mR4tYb6", "x3f786850e387550fdab836ed7e6
 // redacted in every place the identifier rule and the text markup keep
 // identifiers: titles, _meta values, option values, arrays, a Claude task
 // id, a Monitor registration, an OpenCode task_id, an Auggie subagent
-// type, a Grok background subagent's id.
+// type, a Grok or Copilot background subagent's id.
 func TestSecretShapedIdentifiers(t *testing.T) {
 	var in bytes.Buffer
 	line := func(b []byte) { in.Write(append(b, '\n')) }
@@ -46,6 +46,8 @@ func TestSecretShapedIdentifiers(t *testing.T) {
 		line(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "t2", "title": "sub-agent-" + s + ": go"}))
 		line(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "t1",
 			"rawOutput": map[string]any{"type": "Text", "text": "Subagent started in background.\nsubagent_id: " + s + "\ndescription: d"}}))
+		line(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "t1",
+			"rawOutput": map[string]any{"content": "Agent started in background with agent_id: " + s + ". Wait."}}))
 	}
 	for _, s := range randomIDs {
 		line(testwire.SessionUpdate("s1", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "t1", "title": s, "kind": "other",
@@ -62,7 +64,7 @@ func TestSecretShapedIdentifiers(t *testing.T) {
 		}
 	}
 	// The structure around them stays.
-	for _, kept := range []string{"<task-notification><task-id><", "Monitor started (task <", "task_id: <", `<task id=\"<`, "<task_result>", `"title":"sub-agent-<`, `Subagent started in background.\nsubagent_id: <`} {
+	for _, kept := range []string{"<task-notification><task-id><", "Monitor started (task <", "task_id: <", `<task id=\"<`, "<task_result>", `"title":"sub-agent-<`, `Subagent started in background.\nsubagent_id: <`, "Agent started in background with agent_id: <"} {
 		if !bytes.Contains(out.Bytes(), []byte(kept)) {
 			t.Errorf("%q lost:\n%s", kept, out.Bytes())
 		}
@@ -107,6 +109,11 @@ func TestKeptForDialects(t *testing.T) {
 		{`{"rawOutput":{"type":"SubagentCompleted","output":"0 files.","subagent_id":"01a2-5113","tool_calls":0}}`,
 			`{"rawOutput":{"type":"SubagentCompleted","output":"<output-1>","subagent_id":"01a2-5113","tool_calls":0}}`},
 		{`{"rawOutput":{"type":"Secret42","text":"x"}}`, `{"rawOutput":{"type":"<output-1>","text":"<output-2>"}}`},
+		{`{"rawOutput":{"content":"Agent started in background with agent_id: 0f07d34f-89ab. You'll be notified when it completes."}}`,
+			`{"rawOutput":{"content":"Agent started in background with agent_id: 0f07d34f-89ab. <output-1>"}}`},
+		{`{"rawInput":{"name":"counter","prompt":"Count.","agent_type":"general-purpose","description":"Count files","mode":"background"}}`,
+			`{"rawInput":{"name":"<text-1>","prompt":"<text-2>","agent_type":"general-purpose","description":"<text-3>","mode":"background"}}`},
+		{`{"rawInput":{"mode":"0644"}}`, `{"rawInput":{"mode":"<text-1>"}}`},
 		// Not the spawn's form: redacted whole.
 		{`{"text":"Subagent started in background. subagent_id: x"}`, `{"text":"<text-1>"}`},
 		{`{"message":"Cannot switch to model 'm': it requires agent 'cursor'. Start a new session to use this model."}`,

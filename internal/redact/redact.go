@@ -17,7 +17,8 @@
 // "Monitor started (task <id>,", OpenCode's "task_id: <id>",
 // <task id="<id>" state="<state>"> and <task_result>, Auggie's
 // "sub-agent-<type>:" titles, Grok's "Subagent started in
-// background.\nsubagent_id: <id>", ...), the rest of the text still redacted. In a tool's input and output only what the
+// background.\nsubagent_id: <id>", Copilot's "Agent started in
+// background with agent_id: <id>.", ...), the rest of the text still redacted. In a tool's input and output only what the
 // dialects read stays (Claude's _meta.claudeCode.toolResponse is a
 // tool's output too): ids, the tool's name, a subagent's type, kinds,
 // statuses, triggers and content block types; a name or code there is
@@ -498,7 +499,9 @@ func inTool(path []string) bool {
 // a file name or a secret code. Ids stay everywhere (isID).
 func toolStructure(key, s string) bool {
 	switch key {
-	case "_toolName", "toolName", "subagent_type", "subagentType", "agentType", "kind", "status", "trigger",
+	case "mode": // Copilot's task: sync or background
+		return s == "sync" || s == "background"
+	case "_toolName", "toolName", "subagent_type", "subagentType", "agentType", "agent_type", "kind", "status", "trigger",
 		"activityKind": // Codex's subagent activity (started, interacted, ...), untagged in 2.x
 		return true
 	case "type":
@@ -595,12 +598,13 @@ var phrases = map[string]bool{
 // subagent type), kept as ids are.
 var (
 	prefixes = []*regexp.Regexp{
-		regexp.MustCompile(`^Monitor started \(task ([A-Za-z0-9_-]+),`),                // Claude: a Monitor's registration
-		regexp.MustCompile(`^task_id: ([^\s]+)`),                                       // OpenCode: the task tool's output
-		regexp.MustCompile(`^<task id="([^"\s]+)" state="[a-z_]+">`),                   // OpenCode 1.18: its opening tag, state a word of its own
-		regexp.MustCompile(`^sub-agent-([^:]*):`),                                      // Auggie: a subagent's title
-		regexp.MustCompile(`^sub-agent:`),                                              // Auggie: the generic subagent's title
-		regexp.MustCompile(`^Subagent started in background\.\nsubagent_id: ([^\s]+)`), // Grok: a background subagent's start
+		regexp.MustCompile(`^Monitor started \(task ([A-Za-z0-9_-]+),`),                        // Claude: a Monitor's registration
+		regexp.MustCompile(`^task_id: ([^\s]+)`),                                               // OpenCode: the task tool's output
+		regexp.MustCompile(`^<task id="([^"\s]+)" state="[a-z_]+">`),                           // OpenCode 1.18: its opening tag, state a word of its own
+		regexp.MustCompile(`^sub-agent-([^:]*):`),                                              // Auggie: a subagent's title
+		regexp.MustCompile(`^sub-agent:`),                                                      // Auggie: the generic subagent's title
+		regexp.MustCompile(`^Subagent started in background\.\nsubagent_id: ([^\s]+)`),         // Grok: a background subagent's start
+		regexp.MustCompile(`^Agent started in background with agent_id: ([^\s]+?)\.?(?:\s|$)`), // Copilot: a background task's start
 	}
 	markup = regexp.MustCompile(strings.Join([]string{
 		`<task-id>([^<]*)</task-id>`,                                         // Claude's task notification: its task id
