@@ -242,12 +242,41 @@ func (v *view) write(r row) {
 	v.w.WriteByte('\n')
 }
 
-// shortID cuts a long session id (a UUID) to its first 8 characters.
+// shortID cuts a long session id to 8 characters: a UUID to its last 8,
+// other ids to their first 8. A UUID's head is the same for sessions made
+// about the same time when it is a version 7 one (Codex threads, Grok
+// sessions: a subagent's child session and its parent start alike), and
+// its tail is random in every version.
 func shortID(s string) string {
+	if isUUID(s) {
+		return "…" + s[len(s)-8:]
+	}
 	if utf8.RuneCountInString(s) <= 12 {
 		return s
 	}
 	return string([]rune(s)[:8]) + "…"
+}
+
+// isUUID reports whether s is a UUID in its canonical text form: 36
+// characters, hex digits with hyphens at 8, 13, 18 and 23.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func replyText(ev acpdialect.Event) string {

@@ -282,3 +282,26 @@ func TestViewKindDetails(t *testing.T) {
 		}
 	}
 }
+
+// TestShortID: a UUID shows its random tail, so that the parent and child
+// sessions of a version 7 UUID (made in the same minute, alike at the
+// head) read apart; other long ids show their head.
+func TestShortID(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"01a24945-4f9d-7fc1-b559-6b8b1b67e837", "…1b67e837"},
+		{"01a24945-5113-7361-a161-7793ec98d7d1", "…ec98d7d1"},
+		{"0F07D34F-89AB-45B3-87E2-97C5159943CD", "…159943CD"},
+		{"ses_db6aa50b3ffekDg87C1tJjwauo", "ses_db6a…"},
+		{"01a24945-4f9d-7fc1-b559-6b8b1b67e83", "01a24945…"},  // 35 characters
+		{"01a24945x4f9d-7fc1-b559-6b8b1b67e837", "01a24945…"}, // no hyphen at 8
+		{"01a24945-4f9d-7fc1-b559-6b8b1b67e83g", "01a24945…"}, // not hex
+		{"short-id", "short-id"},
+		{"twelve-chars", "twelve-chars"},
+		{"é-session-é-long", "é-sessio…"},
+	}
+	for _, tt := range tests {
+		if got := shortID(tt.in); got != tt.want {
+			t.Errorf("shortID(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
