@@ -76,9 +76,10 @@ type Dialect struct {
 	EndNested func(u frame.ToolUpdate) (parent, status string, ok bool)
 	// ToolEvent, if set, reads a session-level event a tool_call or
 	// tool_call_update carries besides its card (Codex's context
-	// compaction), or returns nil. The Conn fills in Agent, SessionID and
-	// ToolCallID. Like Update.Event it is pure and keeps no view of the
-	// frame.
+	// compaction, OpenCode's todo list), or returns nil. The Conn fills in
+	// Agent, SessionID and ToolCallID, and makes a todos event's list the
+	// session's (replaced, as an Action's without Merge). Like
+	// Update.Event it is pure and keeps no view of the frame.
 	ToolEvent func(u frame.ToolUpdate) *Event
 	// SweepAtTurnEnd is for vendors that reuse tool call ids across turns:
 	// unmatched late halves are dropped when a turn ends and when the

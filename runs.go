@@ -108,7 +108,8 @@ func (c *Conn) runFrame(s *session, u *frame.ToolUpdate) []Event {
 	}
 	if c.d.ToolEvent != nil {
 		if ev := c.d.ToolEvent(*u); ev != nil {
-			ev.Agent, ev.SessionID, ev.ToolCallID = c.Agent(), s.id, strings.Clone(u.ID.Str)
+			ev.SessionID, ev.ToolCallID = s.id, strings.Clone(u.ID.Str)
+			c.finishEvent(ev, Action{}) // a todos list becomes the session's
 			out = append(out, *ev)
 		}
 	}

@@ -1,6 +1,9 @@
 package acpdialect
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strconv"
+)
 
 // Session-level event types: each event carries one object named after its
 // type.
@@ -69,6 +72,17 @@ type Todo struct {
 	// form could keep clear of them. It is not written out: the client
 	// sees both ids as they are.
 	FromText bool `json:"-"`
+}
+
+// TextTodoID is the id a dialect makes up for a todo the agent sent
+// without one (Todo.FromText): "content:" and its text, then "#n" for the
+// nth todo of that text in one list. Positions would not do: a merge
+// sends only the todos that changed, and matches them by id.
+func TextTodoID(text string, n int) string {
+	if n <= 1 {
+		return "content:" + text
+	}
+	return "content:" + text + "#" + strconv.Itoa(n)
 }
 
 // Todos is a session's todo list.

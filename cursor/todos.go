@@ -1,8 +1,6 @@
 package cursor
 
 import (
-	"strconv"
-
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
@@ -71,8 +69,8 @@ func parseTodosParams(params gjson.Result) todosParams {
 
 // readTodos reads an array of todos (never nil) and reports whether the
 // value was an array. A todo's text is its content, else its title; one
-// without an id is keyed by its text (textID), and one with neither is
-// skipped. The strings view the frame until Own'd (see ownTodos).
+// without an id is keyed by its text (acpdialect.TextTodoID: t3code's
+// CursorTodo makes the id optional), and one with neither is skipped. The strings view the frame until Own'd (see ownTodos).
 func readTodos(r *frame.Reader) ([]acpdialect.Todo, bool) {
 	items := make([]acpdialect.Todo, 0, 8)
 	var repeats map[string]int // id-less texts seen, made at the first
@@ -103,26 +101,13 @@ func readTodos(r *frame.Reader) ([]acpdialect.Todo, bool) {
 				repeats = map[string]int{}
 			}
 			repeats[t.Content]++
-			t.ID, t.FromText = textID(t.Content, repeats[t.Content]), true
+			t.ID, t.FromText = acpdialect.TextTodoID(t.Content, repeats[t.Content]), true
 		}
 		if t.ID != "" {
 			items = append(items, t)
 		}
 	})
 	return items, ok
-}
-
-// textID keys a todo that has no id (t3code's CursorTodo makes the id
-// optional) by its text, so that a merge updates the todo of the same text:
-// "content:" and the text, then "#n" for the nth todo of that text in one
-// list. Positions would not do: a merge sends only the todos that changed.
-// The todo is marked FromText, so that an agent's own id that reads the
-// same ("content:x") stays another todo.
-func textID(text string, n int) string {
-	if n == 1 {
-		return "content:" + text
-	}
-	return "content:" + text + "#" + strconv.Itoa(n)
 }
 
 // todoStatus returns s when it is one of Cursor's four todo statuses, as a

@@ -39,7 +39,8 @@ func seeds(f *testing.F, path string, more ...string) {
 
 // FuzzToolCall: the recognizer never panics, keeps the payload it is
 // given, and claims only what IsShell (a shell card with its object) or
-// IsTask claims; a task card stays one, a shell card too.
+// IsTask claims; a task card stays one, a shell card too. A todos event
+// comes only from a completed update, and each todo has an id.
 func FuzzToolCall(f *testing.F) {
 	seeds(f, "params.update", `{"title":"task","rawOutput":{"output":"task_id: \u0000\n<task_result></task_result>","metadata":{"model":{"providerID":1}}}}`)
 	f.Fuzz(func(t *testing.T, s string) {
@@ -72,6 +73,17 @@ func FuzzToolCall(f *testing.F) {
 		}
 		_ = opencode.ReadTask(u)
 		_ = opencode.ReadShell(u)
+		if ev := opencode.TodosEvent(u); ev != nil {
+			todos := ev.Todos()
+			if u.Status.Str != acpdialect.StatusCompleted || todos == nil || todos.Items == nil || len(todos.Items) > acpdialect.MaxTodos {
+				t.Fatalf("todos %+v from %s", ev, s)
+			}
+			for _, it := range todos.Items {
+				if it.ID == "" {
+					t.Fatalf("a todo without an id from %s", s)
+				}
+			}
+		}
 	})
 }
 

@@ -88,10 +88,12 @@ func TestGoldenSemantics(t *testing.T) {
 			`"tool_call_id":"call_4","payload":{"kind":"subagent_task","status":"completed","title":"Summarize calc module","subagent_task":{"description":"Summarize calc module","prompt":"Summarize calc.py for the parent agent.","subagent_type":"general","status":"completed","model":"stub/fake-model","child_session_id":"ses_db6aa0138ffePfCZLBMr3P0ddd","result_text":"calc.py defines add(a, b), which returns a + b."}}}`,
 			// The loaded child's text nests under the task card.
 			`"session_id":"ses_db6aa0138ffePfCZLBMr3P0ddd","message":{"role":"assistant","text":"calc.py defines add(a, b), which returns a + b.","parent_tool_call_id":"call_4"}}`,
-			// todowrite stays generic: OpenCode sends no plan, and the
-			// dialect reads no todos from rawInput or rawOutput.
+			// todowrite's card stays generic; OpenCode sends no plan, so
+			// the list it wrote (rawOutput.metadata.todos) is the
+			// session's todos, once, at the completion.
 			`"tool_call_id":"call_7","payload":{"kind":"generic","status":"completed","title":"2 todos","generic":{"acp_kind":"other"}}}`,
-		}, []string{`"type":"todos"`, `"type":"plan"`, `"acp_kind":"execute"`}},
+			`"tool_call_id":"call_7","todos":{"items":[{"id":"content:Write the parser","content":"Write the parser","status":"in_progress"},{"id":"content:Test it","content":"Test it","status":"pending"}]}}`,
+		}, []string{`"type":"plan"`, `"acp_kind":"execute"`, `"priority"`}},
 		{"usage", []string{
 			`"usage":{"used":1200,"size":128000,"cost":0,"currency":"USD"}`,
 			`"usage":{"used":2500,"size":128000,"cost":0.0031,"currency":"EUR"}`,

@@ -79,6 +79,7 @@ func Dialect() *acpdialect.Dialect {
 			{Name: MethodSubagentsSubscribe, Children: SnapshotChildren},
 		},
 		ToolCall:      ToolCall,
+		ToolEvent:     TodosEvent,
 		MergeLate:     MergeLate,
 		ChildSessions: true,
 		// For audits: initialize's _meta advertises the subagents
