@@ -305,7 +305,7 @@ func findTodo(list []Todo, index map[todoKey]int, k todoKey) int {
 // commands reads an available_commands_update: the session's commands,
 // whole, with the dialect's description rule applied.
 func (c *Conn) commands(sid string, u gjson.Result) []Event {
-	if c.touchSession(sid) == nil {
+	if c.updateSession(sid) == nil {
 		c.stats.Malformed++
 		return nil
 	}

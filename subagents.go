@@ -374,7 +374,7 @@ func ReadSubagentSpawned(update gjson.Result) Late {
 // when new), merged as the standard says, and session_message gives the
 // card its prompt and answer (sessionMessage).
 func (c *Conn) draftUpdate(sid string, u gjson.Result, kind string) []Event {
-	s := c.touchSession(sid)
+	s := c.updateSession(sid)
 	if s == nil {
 		c.stats.Malformed++
 		return nil

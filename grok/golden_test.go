@@ -115,6 +115,17 @@ func TestGoldenSemantics(t *testing.T) {
 			// the turn its background subagent outlives: counts marked incomplete
 			`"input_tokens":2431,"output_tokens":60,"cached_read_tokens":2000,"cached_write_tokens":0,"thought_tokens":10,"total_tokens":2491,"estimated":true}`},
 			[]string{`"kind":"generic","title":"spawn_subagent"`, `"result_text":"Subagent started`}},
+		// A third run: each subagent runs a command in its own session.
+		{"cli-1.0.41-subagent-tools", []string{
+			// the foreground child's command and text, held until its
+			// card names the child, nest under the card
+			`"session_id":"01a249bd-1bca-77e3-a278-78107305e90e","tool_call_id":"call_2","payload":{"kind":"shell","status":"completed","title":"Execute ` + "`ls | wc -l`" + `","parent_tool_call_id":"call_0"`,
+			`"session_id":"01a249bd-1bca-77e3-a278-78107305e90e","message":{"role":"assistant","text":"Finished after the tool.","parent_tool_call_id":"call_0"}}`,
+			// the background child's, linked before it spoke
+			`"session_id":"01a249bd-1cb5-7ad0-9bcc-a1b93f34e7f9","tool_call_id":"call_11","payload":{"kind":"shell","title":"run_terminal_command","parent_tool_call_id":"call_6"`,
+			`"child_session_id":"01a249bd-1cb5-7ad0-9bcc-a1b93f34e7f9","duration_ms":186,"total_tokens":1242,"tool_use_count":1,"result_text":"Finished after the tool.","is_async":true}`,
+			`"early":{"nested":1,"released":1,"evicted":0,"dropped":0}`},
+			nil},
 		{"other-agent", []string{`"declined":1`, `"ignored_notifications":1`},
 			[]string{`"agent":"grok"`, `"type":"wire"`, `"config"`, `"context_window"`, `"usage"`, `"question"`}},
 	}

@@ -129,6 +129,28 @@ func TestFirstSeenInAgentRequest(t *testing.T) {
 	}
 }
 
+// A child first seen in an update the Conn reads for every agent (its
+// slash commands: Grok's subagents list theirs before they speak) may be
+// a subagent as much as one first seen in a chunk: its messages are held
+// until the link, not lost.
+func TestFirstSeenInCommandsUpdate(t *testing.T) {
+	for _, first := range []map[string]any{
+		{"sessionUpdate": "available_commands_update", "availableCommands": []any{map[string]any{"name": "compact", "description": "d"}}},
+		{"sessionUpdate": "subagent_update", "subagentSessionId": "other", "state": "running"},
+	} {
+		c := conn(t, acpdialect.Options{})
+		feed(t, c, taskStart("root", "task1"), false)
+		feed(t, c, tw.SessionUpdate("kid", first), false)
+		if out := feed(t, c, chunk("kid", "before the link"), false); out != "" {
+			t.Fatalf("after a %s, a held message went out: %s", first["sessionUpdate"], out)
+		}
+		out := feed(t, c, taskDone("root", "task1", "kid"), false)
+		if !strings.Contains(out, `"session_id":"kid","message":{"role":"assistant","text":"before the link","parent_tool_call_id":"task1"}`) {
+			t.Errorf("after a %s, released:\n%s", first["sessionUpdate"], out)
+		}
+	}
+}
+
 // A session first seen with no turn in flight is no one's child: its
 // messages are neither held nor reported, and the parent's own chunks
 // never are.
