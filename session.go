@@ -85,6 +85,41 @@ func TextTodoID(text string, n int) string {
 	return "content:" + text + "#" + strconv.Itoa(n)
 }
 
+// TodoStatus returns s when it is one of a todo's four statuses (pending,
+// in_progress, completed, cancelled), as a constant (so that a todo kept
+// does not pin the frame it was read from), else "".
+func TodoStatus(s string) string {
+	switch s {
+	case StatusPending:
+		return StatusPending
+	case StatusInProgress:
+		return StatusInProgress
+	case StatusCompleted:
+		return StatusCompleted
+	case StatusCancelled:
+		return StatusCancelled
+	}
+	return ""
+}
+
+// TodoIDs keys the todos of one list that came without an id
+// (TextTodoID), counting their texts. The zero value is ready to use.
+type TodoIDs struct{ repeats map[string]int }
+
+// Key gives t an id made from its text when it has none, and reports
+// whether it has one now: a todo with neither id nor text is to be
+// skipped.
+func (k *TodoIDs) Key(t *Todo) bool {
+	if t.ID == "" && t.Content != "" {
+		if k.repeats == nil {
+			k.repeats = map[string]int{}
+		}
+		k.repeats[t.Content]++
+		t.ID, t.FromText = TextTodoID(t.Content, k.repeats[t.Content]), true
+	}
+	return t.ID != ""
+}
+
 // Todos is a session's todo list.
 type Todos struct {
 	ToolCallID string `json:"-"` // the event's tool_call_id

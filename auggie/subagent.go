@@ -2,7 +2,6 @@ package auggie
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
@@ -145,13 +144,4 @@ func fill(dst *string, v string) {
 
 // head returns s within MaxResultText bytes, cut at a rune boundary. It
 // views s.
-func head(s string) string {
-	if len(s) <= MaxResultText {
-		return s
-	}
-	n := MaxResultText
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n-- // s[n] continues a rune: cut before that rune
-	}
-	return s[:n]
-}
+func head(s string) string { return frame.HeadView(s, MaxResultText) }

@@ -2,7 +2,6 @@ package copilot
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
@@ -114,17 +113,7 @@ func BackgroundID(text string) string {
 // fillText sets *dst to a non-empty v, cut to MaxTaskText at a rune
 // boundary, and copied (v views the frame).
 func fillText(dst *string, v string) {
-	if v == "" {
-		return
-	}
-	if len(v) > MaxTaskText {
-		n := MaxTaskText
-		for n > 0 && !utf8.RuneStart(v[n]) {
-			n--
-		}
-		v = v[:n]
-	}
-	if v != *dst {
-		*dst = strings.Clone(v)
+	if s := frame.HeadView(v, MaxTaskText); s != "" && s != *dst {
+		*dst = strings.Clone(s)
 	}
 }

@@ -73,7 +73,7 @@ func parseTodosParams(params gjson.Result) todosParams {
 // CursorTodo makes the id optional), and one with neither is skipped. The strings view the frame until Own'd (see ownTodos).
 func readTodos(r *frame.Reader) ([]acpdialect.Todo, bool) {
 	items := make([]acpdialect.Todo, 0, 8)
-	var repeats map[string]int // id-less texts seen, made at the first
+	var ids acpdialect.TodoIDs
 	ok := r.Array(func() {
 		var t acpdialect.Todo
 		var title string
@@ -96,14 +96,7 @@ func readTodos(r *frame.Reader) ([]acpdialect.Todo, bool) {
 		if t.Content == "" {
 			t.Content = title
 		}
-		if t.ID == "" && t.Content != "" {
-			if repeats == nil {
-				repeats = map[string]int{}
-			}
-			repeats[t.Content]++
-			t.ID, t.FromText = acpdialect.TextTodoID(t.Content, repeats[t.Content]), true
-		}
-		if t.ID != "" {
+		if ids.Key(&t) {
 			items = append(items, t)
 		}
 	})
@@ -115,17 +108,10 @@ func readTodos(r *frame.Reader) ([]acpdialect.Todo, bool) {
 // in_progress: no Cursor frame is known to spell it so, but t3code's
 // extractTodosAsPlan reads both, and the alias cannot be mistaken.
 func todoStatus(s string) string {
-	switch s {
-	case acpdialect.StatusPending:
-		return acpdialect.StatusPending
-	case acpdialect.StatusInProgress, "inProgress":
+	if s == "inProgress" {
 		return acpdialect.StatusInProgress
-	case acpdialect.StatusCompleted:
-		return acpdialect.StatusCompleted
-	case acpdialect.StatusCancelled:
-		return acpdialect.StatusCancelled
 	}
-	return ""
+	return acpdialect.TodoStatus(s)
 }
 
 // ownTodos appends the todos' frame-viewing strings to ptrs, for one Own

@@ -2,7 +2,6 @@ package devin
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
@@ -169,16 +168,7 @@ func fill(dst *string, v string) {
 }
 
 // head returns s within MaxText bytes, cut between runes. It views s.
-func head(s string) string {
-	if len(s) <= MaxText {
-		return s
-	}
-	n := MaxText
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
+func head(s string) string { return frame.HeadView(s, MaxText) }
 
 // EndNested reads a subagent's completion marker as the end of the tool
 // calls it ran: Devin sends each of them as a tool_call and never ends

@@ -63,5 +63,12 @@ func TestHead(t *testing.T) {
 		if len(got) > 0 && unsafe.StringData(got) == unsafe.StringData(tc.s) {
 			t.Errorf("Head(%q, %d) views its input", tc.s, tc.max)
 		}
+		view := frame.HeadView(tc.s, tc.max)
+		if view != tc.want {
+			t.Errorf("HeadView(%q, %d) = %q, want %q", tc.s, tc.max, view, tc.want)
+		}
+		if len(view) > 0 && unsafe.StringData(view) != unsafe.StringData(tc.s) {
+			t.Errorf("HeadView(%q, %d) copied its input", tc.s, tc.max)
+		}
 	}
 }

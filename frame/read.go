@@ -172,14 +172,18 @@ func Own(fields ...*string) {
 
 // Head returns a copy of s's first max bytes or fewer, cut before a rune
 // that would cross max, so that a bounded text stays valid UTF-8.
-func Head(s string, max int) string {
+func Head(s string, max int) string { return strings.Clone(HeadView(s, max)) }
+
+// HeadView is Head without the copy: it views s, for a caller that
+// compares before it keeps.
+func HeadView(s string, max int) string {
 	if len(s) <= max {
-		return strings.Clone(s)
+		return s
 	}
 	for max > 0 && !utf8.RuneStart(s[max]) {
 		max-- // s[max] is inside a rune: cut before that rune
 	}
-	return strings.Clone(s[:max])
+	return s[:max]
 }
 
 // OwnTogether is Own with one allocation for all the copies, for strings

@@ -2,7 +2,6 @@ package grok
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
@@ -63,21 +62,13 @@ func subagentCard(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payloa
 	return prev
 }
 
-// fillText sets *dst to v, a non-empty string, cut to MaxSubagentText;
-// anything else leaves *dst as it is.
+// fillText sets *dst to v, a non-empty string, cut to MaxSubagentText at
+// a rune boundary; anything else leaves *dst as it is.
 func fillText(dst *string, v gjson.Result) {
 	if v.Type != gjson.String || v.Str == "" {
 		return
 	}
-	s := v.Str
-	if len(s) > MaxSubagentText {
-		n := MaxSubagentText
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s = s[:n]
-	}
-	if s != *dst {
+	if s := frame.HeadView(v.Str, MaxSubagentText); s != *dst {
 		*dst = strings.Clone(s) // s views the frame
 	}
 }

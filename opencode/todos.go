@@ -38,7 +38,7 @@ func TodosEvent(u frame.ToolUpdate) *acpdialect.Event {
 // copies; the list is never nil.
 func ParseTodos(list gjson.Result) []acpdialect.Todo {
 	items := []acpdialect.Todo{}
-	var repeats map[string]int // id-less texts seen
+	var ids acpdialect.TodoIDs
 	list.ForEach(func(_, v gjson.Result) bool {
 		var t acpdialect.Todo
 		var seen uint8
@@ -49,37 +49,14 @@ func ParseTodos(list gjson.Result) []acpdialect.Todo {
 			case k == "content" && once(&seen, 2):
 				t.Content = strings.Clone(v.Str)
 			case k == "status" && once(&seen, 4):
-				t.Status = todoStatus(v.Str)
+				t.Status = acpdialect.TodoStatus(v.Str)
 			}
 			return true
 		})
-		if t.ID == "" && t.Content != "" {
-			if repeats == nil {
-				repeats = map[string]int{}
-			}
-			repeats[t.Content]++
-			t.ID, t.FromText = acpdialect.TextTodoID(t.Content, repeats[t.Content]), true
-		}
-		if t.ID != "" {
+		if ids.Key(&t) {
 			items = append(items, t)
 		}
 		return len(items) < acpdialect.MaxTodos
 	})
 	return items
-}
-
-// todoStatus returns s when it is one of OpenCode's todo statuses (the
-// contract's four), as a constant (so it needs no copy), else "".
-func todoStatus(s string) string {
-	switch s {
-	case acpdialect.StatusPending:
-		return acpdialect.StatusPending
-	case acpdialect.StatusInProgress:
-		return acpdialect.StatusInProgress
-	case acpdialect.StatusCompleted:
-		return acpdialect.StatusCompleted
-	case acpdialect.StatusCancelled:
-		return acpdialect.StatusCancelled
-	}
-	return ""
 }
