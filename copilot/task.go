@@ -38,10 +38,11 @@ func isTask(u frame.ToolUpdate, prev acpdialect.Payload) bool {
 // section 2): rawInput {name, prompt, agent_type, description, mode} gives
 // its name, prompt, type and description, and mode background makes it
 // async. A synchronous task's text (rawOutput.content, else the text
-// content) is its result when the call completes and its error when it
-// fails; a background task's ("Agent started in background with agent_id:
-// <id>. ...") is no result, but gives the subagent's id. The kind object
-// is copied before a change.
+// content) is its result when the call completes; a failed task's text,
+// else its rawOutput.message (a task Copilot could not start), is its
+// error, and the subagent status is failed. A background task's text
+// ("Agent started in background with agent_id: <id>. ...") is no result,
+// but gives the subagent's id. The kind object is copied before a change.
 func taskCard(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	var st acpdialect.SubagentTask
 	if prev.SubagentTask != nil {
@@ -56,20 +57,22 @@ func taskCard(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 	if frame.View(frame.Get(in, "mode")) == ModeBackground {
 		st.IsAsync = true
 	}
-	if text, ok := taskText(u); ok {
-		if id := BackgroundID(text); id != "" {
-			st.IsAsync = true
-			fillText(&st.AgentID, id)
-		} else if !st.IsAsync {
-			switch u.Status.Str {
-			case acpdialect.StatusCompleted:
-				st.Status = acpdialect.StatusCompleted
-				fillText(&st.ResultText, text)
-			case acpdialect.StatusFailed:
-				st.Status = acpdialect.StatusFailed
-				fillText(&st.Error, text)
-			}
+	text, hasText := taskText(u)
+	switch {
+	case hasText && BackgroundID(text) != "":
+		st.IsAsync = true
+		fillText(&st.AgentID, BackgroundID(text))
+	case u.Status.Str == acpdialect.StatusFailed:
+		// Copilot fails a task it cannot start (an unknown agent_type)
+		// with rawOutput {message, code} and no text.
+		st.Status = acpdialect.StatusFailed
+		if m := frame.Get(u.RawOutput, "message"); !hasText && m.Type == gjson.String {
+			text = m.Str
 		}
+		fillText(&st.Error, text)
+	case hasText && !st.IsAsync && u.Status.Str == acpdialect.StatusCompleted:
+		st.Status = acpdialect.StatusCompleted
+		fillText(&st.ResultText, text)
 	}
 	if prev.SubagentTask == nil || !(&acpdialect.Payload{SubagentTask: prev.SubagentTask}).Equal(acpdialect.Payload{SubagentTask: &st}) {
 		prev.SubagentTask = &st

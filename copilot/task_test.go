@@ -37,6 +37,13 @@ func TestTaskCard(t *testing.T) {
 		{"sync, failed: the error", []string{call("sync"), text("failed", "model unavailable")}, acpdialect.StatusFailed,
 			&acpdialect.SubagentTask{Name: "counter", Prompt: "Count files.", SubagentType: "general-purpose", Description: "Count",
 				Status: acpdialect.StatusFailed, Error: "model unavailable"}},
+		{"a task Copilot cannot start: its message is the error", []string{call("sync"),
+			`{"toolCallId":"c","status":"failed","rawOutput":{"message":"Unknown agent_type: no-such-agent. Valid types are: explore, task","code":"failure"}}`}, acpdialect.StatusFailed,
+			&acpdialect.SubagentTask{Name: "counter", Prompt: "Count files.", SubagentType: "general-purpose", Description: "Count",
+				Status: acpdialect.StatusFailed, Error: "Unknown agent_type: no-such-agent. Valid types are: explore, task"}},
+		{"a failed background task fails too", []string{call("background"), `{"toolCallId":"c","status":"failed","rawOutput":{"message":"m"}}`}, acpdialect.StatusFailed,
+			&acpdialect.SubagentTask{Name: "counter", Prompt: "Count files.", SubagentType: "general-purpose", Description: "Count",
+				IsAsync: true, Status: acpdialect.StatusFailed, Error: "m"}},
 		{"background: async, the start names the agent and is no result", []string{call("background"), text("completed", started)}, acpdialect.StatusCompleted,
 			&acpdialect.SubagentTask{Name: "counter", Prompt: "Count files.", SubagentType: "general-purpose", Description: "Count",
 				IsAsync: true, AgentID: "0f07d34f-89ab"}},
@@ -131,5 +138,19 @@ func TestLiveStubBackground(t *testing.T) {
 		if !strings.Contains(string(final), want) {
 			t.Errorf("final lacks %s:\n%s", want, final)
 		}
+	}
+}
+
+// The live failed task (testdata/live-1.0.102-stub-task-failed.jsonl): an
+// unknown agent_type fails the call with rawOutput {message, code} and no
+// text; the message is the card's error.
+func TestLiveStubTaskFailed(t *testing.T) {
+	final, _, err := replay.File(replay.Builtins(), filepath.Join("testdata", "live-1.0.102-stub-task-failed.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"tool_call_id":"call_0","payload":{"kind":"subagent_task","status":"failed","title":"Bad agent","subagent_task":{"description":"Bad agent","prompt":"Do nothing.","subagent_type":"no-such-agent","status":"failed","name":"bad","error":"Unknown agent_type: no-such-agent. Valid types are:`
+	if !strings.Contains(string(final), want) {
+		t.Errorf("final lacks %s:\n%s", want, final)
 	}
 }
