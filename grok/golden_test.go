@@ -126,6 +126,10 @@ func TestGoldenSemantics(t *testing.T) {
 			`"child_session_id":"01a249bd-1cb5-7ad0-9bcc-a1b93f34e7f9","duration_ms":186,"total_tokens":1242,"tool_use_count":1,"result_text":"Finished after the tool.","is_async":true}`,
 			`"early":{"nested":1,"released":1,"evicted":0,"dropped":0}`},
 			nil},
+		// A fourth: a spawn Grok refuses (an unknown subagent type).
+		{"cli-1.0.41-subagent-failed", []string{
+			`"tool_call_id":"call_0","payload":{"kind":"subagent_task","status":"failed","title":"Bad agent","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Bad agent","prompt":"Do nothing.","subagent_type":"no-such-agent","status":"failed","error":"Unknown subagent type: no-such-agent. Available types: explore, general-purpose, plan"}}}`},
+			[]string{`"child_session_id"`}},
 		{"other-agent", []string{`"declined":1`, `"ignored_notifications":1`},
 			[]string{`"agent":"grok"`, `"type":"wire"`, `"config"`, `"context_window"`, `"usage"`, `"question"`}},
 	}

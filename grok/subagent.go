@@ -16,8 +16,8 @@ const ToolSubagent = "spawn_subagent"
 const MaxSubagentText = 64 << 10
 
 // subagentCard makes spawn_subagent's tool call a subagent_task card
-// (Grok CLI 1.0.41, docs/grok.md section 9): its description and prompt
-// from rawInput, async when it runs in the background; and, from the
+// (Grok CLI 1.0.41, docs/grok.md section 9): its description, prompt and
+// subagent type (when the model names one) from rawInput, async when it runs in the background; and, from the
 // result of one that ran in the foreground (rawOutput type
 // SubagentCompleted), its id, type, output, tool call count and run time;
 // from one in the background, its id from the text that starts it. The
@@ -33,6 +33,7 @@ func subagentCard(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payloa
 	in := u.RawInput
 	fillText(&st.Description, in.Get("description"))
 	fillText(&st.Prompt, in.Get("prompt"))
+	fillText(&st.SubagentType, in.Get("subagent_type"))
 	if in.Get("background").Type == gjson.True || in.Get("run_in_background").Type == gjson.True ||
 		u.Meta.Get("subagentBackground").Type == gjson.True {
 		st.IsAsync = true
