@@ -174,20 +174,27 @@ func FuzzToolCall(f *testing.F) {
 }
 
 // FuzzSubagentNotification feeds x.ai/session_notification params to the
-// dialect's handler and merges what it reads into a card and into a
-// waiting half: a child half always names its child session and is a
-// subagent_task, and MergeLate never loses a value the card had.
+// dialect's handler, and merges what it reads into a finished card, into
+// a running one, and with the spawn's half of the same child in both
+// orders: a child half always names its child session and is a
+// subagent_task; MergeLate never changes the card it is given, never
+// loses a value the card had, and never moves a subagent status from an
+// end back to running.
 func FuzzSubagentNotification(f *testing.F) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "cli-1.0.41-subagents.jsonl"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if gjson.Get(line, "method").Str == "_"+grok.MethodSessionNotification {
-			f.Add(gjson.Get(line, "params").Raw)
+	paths, _ := filepath.Glob(filepath.Join("testdata", "cli-1.0.41*.jsonl"))
+	for _, p := range paths {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, line := range strings.Split(string(raw), "\n") {
+			if gjson.Get(line, "method").Str == "_"+grok.MethodSessionNotification && strings.Contains(line, `"subagent_`) {
+				f.Add(gjson.Get(line, "params").Raw)
+			}
 		}
 	}
 	f.Add(`{"method":"x.ai/session_notification","params":{"sessionId":"p","update":{"sessionUpdate":"subagent_finished","child_session_id":"k","status":"failed"}}}`)
+	spawned := acpdialect.SubagentTask{AgentID: "k", ChildSessionID: "k", Status: grok.StatusRunning, SubagentType: "t"}
 	f.Fuzz(func(t *testing.T, in string) {
 		act := grok.HandleNotification(grok.MethodSessionNotification, gjson.Parse(in))
 		for _, c := range act.Children {
@@ -195,16 +202,44 @@ func FuzzSubagentNotification(f *testing.F) {
 			if c.Session == "" || st == nil || st.ChildSessionID != c.Session || c.Payload.Kind != acpdialect.KindSubagentTask {
 				t.Fatalf("child %+v from %s", c, in)
 			}
-			card := acpdialect.Payload{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusCompleted,
-				SubagentTask: &acpdialect.SubagentTask{Status: acpdialect.StatusCompleted, ResultText: "r"}}
-			late := c.Payload
-			cp := *st
-			late.SubagentTask = &cp
-			next, ok := grok.MergeLate(card, late)
-			if !ok || next.Status != acpdialect.StatusCompleted || next.SubagentTask.Status != acpdialect.StatusCompleted ||
-				next.SubagentTask.ResultText != "r" || next.SubagentTask.ChildSessionID != c.Session {
-				t.Fatalf("merged %+v into a finished card: %v %+v", st, ok, next.SubagentTask)
+			half := func() acpdialect.Payload {
+				p := c.Payload
+				cp := *st
+				p.SubagentTask = &cp
+				return p
 			}
+			finished := acpdialect.SubagentTask{Status: acpdialect.StatusCompleted, ResultText: "r"}
+			for _, cur := range []acpdialect.Payload{
+				{Kind: acpdialect.KindSubagentTask, Status: acpdialect.StatusCompleted, SubagentTask: &finished},
+				{Kind: acpdialect.KindSubagentTask, SubagentTask: &spawned},
+			} {
+				was := *cur.SubagentTask
+				next, ok := grok.MergeLate(cur, half())
+				if !ok || *cur.SubagentTask != was {
+					t.Fatalf("merged %v, or changed the card it was given, from %s", ok, in)
+				}
+				got := next.SubagentTask
+				if next.Status != cur.Status || (was.ResultText != "" && got.ResultText != was.ResultText) ||
+					(was.SubagentType != "" && got.SubagentType != was.SubagentType) ||
+					(was.Status == acpdialect.StatusCompleted && got.Status != acpdialect.StatusCompleted) ||
+					(got.Status == grok.StatusRunning && was.Status != "" && was.Status != grok.StatusRunning) {
+					t.Fatalf("merged %+v into %+v: %+v", *st, was, *got)
+				}
+			}
+			// Two halves of one child wait merged, in either order.
+			for _, pair := range [][2]acpdialect.Payload{
+				{{Kind: acpdialect.KindSubagentTask, SubagentTask: &spawned}, half()},
+				{half(), {Kind: acpdialect.KindSubagentTask, SubagentTask: func() *acpdialect.SubagentTask { s := spawned; return &s }()}},
+			} {
+				next, ok := grok.MergeLate(pair[0], pair[1])
+				if !ok || (pair[0].SubagentTask.Status != "" && pair[0].SubagentTask.Status != grok.StatusRunning && next.SubagentTask.Status != pair[0].SubagentTask.Status) {
+					t.Fatalf("halves merged %v to %+v from %s", ok, next.SubagentTask, in)
+				}
+			}
+		}
+		// Only a subagent card takes a half.
+		if _, ok := grok.MergeLate(acpdialect.Payload{Kind: acpdialect.KindGeneric}, acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{}}); ok {
+			t.Fatal("a generic card took a half")
 		}
 	})
 }

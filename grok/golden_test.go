@@ -126,6 +126,15 @@ func TestGoldenSemantics(t *testing.T) {
 			`"child_session_id":"01a249bd-1cb5-7ad0-9bcc-a1b93f34e7f9","duration_ms":186,"total_tokens":1242,"tool_use_count":1,"result_text":"Finished after the tool.","is_async":true}`,
 			`"early":{"nested":1,"released":1,"evicted":0,"dropped":0}`},
 			nil},
+		// A fifth: a subagent resumed (resume_from) is a new subagent,
+		// with an id and a child session of its own.
+		{"cli-1.0.41-subagent-resume", []string{
+			`"tool_call_id":"call_0","payload":{"kind":"subagent_task","status":"completed","title":"Count files"`,
+			`"agent_id":"01a249c9-79e7-7882-bdba-daced5792afe","model":"fake","child_session_id":"01a249c9-79e7-7882-bdba-daced5792afe"`,
+			`"tool_call_id":"call_6","payload":{"kind":"subagent_task","status":"completed","title":"Count again"`,
+			`"agent_id":"01a249c9-7b0a-7fe1-8f74-dc5f15f1322e","model":"fake","child_session_id":"01a249c9-7b0a-7fe1-8f74-dc5f15f1322e","duration_ms":104,"total_tokens":1238,"tool_use_count":1,"result_text":"Done."}`,
+			`"session_id":"01a249c9-7b0a-7fe1-8f74-dc5f15f1322e","message":{"role":"assistant","text":"Done.","parent_tool_call_id":"call_6"}}`},
+			nil},
 		// A fourth: a spawn Grok refuses (an unknown subagent type).
 		{"cli-1.0.41-subagent-failed", []string{
 			`"tool_call_id":"call_0","payload":{"kind":"subagent_task","status":"failed","title":"Bad agent","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Bad agent","prompt":"Do nothing.","subagent_type":"no-such-agent","status":"failed","error":"Unknown subagent type: no-such-agent. Available types: explore, general-purpose, plan"}}}`},

@@ -40,22 +40,18 @@ func subagentCard(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payloa
 	}
 	out := u.RawOutput
 	switch typ := out.Get("type").Str; {
+	case out.Get("error").Type == gjson.String && u.Status.Str == acpdialect.StatusFailed:
+		st.Status = acpdialect.StatusFailed
+		fillText(&st.Error, out.Get("message"))
 	case typ == "SubagentCompleted":
 		st.Status = acpdialect.StatusCompleted
-		fillText(&st.AgentID, out.Get("subagent_id"))
-		fillText(&st.ChildSessionID, out.Get("subagent_id"))
+		setID(&st, out.Get("subagent_id").Str)
 		fillText(&st.SubagentType, out.Get("subagent_type"))
 		fillText(&st.ResultText, out.Get("output"))
 		setCount(&st.ToolUseCount, out.Get("tool_calls"))
 		setCount(&st.DurationMs, out.Get("duration_ms"))
 	case typ == "Text" && st.IsAsync:
-		if id := BackgroundID(out.Get("text").Str); id != "" {
-			fillText(&st.AgentID, gjson.Result{Type: gjson.String, Str: id})
-			fillText(&st.ChildSessionID, gjson.Result{Type: gjson.String, Str: id})
-		}
-	case out.Get("error").Type == gjson.String && u.Status.Str == acpdialect.StatusFailed:
-		st.Status = acpdialect.StatusFailed
-		fillText(&st.Error, out.Get("message"))
+		setID(&st, BackgroundID(out.Get("text").Str))
 	}
 	if prev.SubagentTask == nil || !subagentEqual(*prev.SubagentTask, st) {
 		prev.SubagentTask = &st
@@ -72,6 +68,27 @@ func fillText(dst *string, v gjson.Result) {
 	if s := frame.HeadView(v.Str, MaxSubagentText); s != *dst {
 		*dst = strings.Clone(s) // s views the frame
 	}
+}
+
+// setID sets the subagent's id, which names its child session too, when
+// it is one: not empty, with no space, at most 256 bytes (Grok's are
+// UUIDs). A longer one is not cut: a cut id would name another session.
+func setID(st *acpdialect.SubagentTask, id string) {
+	if !validID(id) {
+		return
+	}
+	if id != st.AgentID {
+		st.AgentID = strings.Clone(id) // id views the frame
+	}
+	if id != st.ChildSessionID {
+		st.ChildSessionID = st.AgentID
+	}
+}
+
+// validID reports whether id may be a subagent's id or session: not
+// empty, with no space, at most 256 bytes.
+func validID(id string) bool {
+	return id != "" && len(id) <= maxSubagentID && !strings.ContainsAny(id, " \t\r\n")
 }
 
 // setCount sets *dst to v, a whole non-negative number.
@@ -100,10 +117,10 @@ func BackgroundID(text string) string {
 	}
 	line, _, _ := strings.Cut(rest, "\n")
 	id, ok := strings.CutPrefix(line, "subagent_id: ")
-	if !ok || id == "" || strings.ContainsAny(id, " \t\r") || len(id) > maxSubagentID {
+	if !ok || !validID(id) {
 		return ""
 	}
-	return id
+	return id // it views text
 }
 
 // maxID bounds a subagent id read from text: Grok's are UUIDs.
@@ -122,7 +139,7 @@ const maxSubagentID = 256
 //
 // sid is the notification's session, the parent's when the update names
 // none. ok is false for any other update, and for one without a child
-// session. Grok names a subagent's session by its id (the two are equal in
+// session (a string of at most 256 bytes, without spaces). Grok names a subagent's session by its id (the two are equal in
 // every start recorded), which is how the card, which knows only the id,
 // links the child: see Dialect.ChildSessions.
 func SubagentChild(sid string, u gjson.Result) (acpdialect.Child, bool) {
@@ -131,12 +148,13 @@ func SubagentChild(sid string, u gjson.Result) (acpdialect.Child, bool) {
 		return acpdialect.Child{}, false
 	}
 	child := u.Get("child_session_id")
-	if child.Type != gjson.String || child.Str == "" {
+	if child.Type != gjson.String || !validID(child.Str) {
 		return acpdialect.Child{}, false
 	}
-	st := &acpdialect.SubagentTask{}
-	fillText(&st.ChildSessionID, child)
-	fillText(&st.AgentID, u.Get("subagent_id"))
+	st := &acpdialect.SubagentTask{ChildSessionID: strings.Clone(child.Str)}
+	if id := u.Get("subagent_id"); id.Type == gjson.String && validID(id.Str) {
+		st.AgentID = strings.Clone(id.Str)
+	}
 	parent := sid
 	if kind == "subagent_spawned" {
 		st.Status = StatusRunning
