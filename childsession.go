@@ -66,6 +66,16 @@ type Child struct {
 	// it is dropped (Stats.LateDropped), as nothing of the child was kept.
 	Parent  string
 	Payload Payload
+	// Claim lets a half whose child no card names yet link the child to
+	// the one card of its Parent session that can only be the child's: an
+	// open (not ended) subagent_task card naming no child session, the
+	// only such card of that session. The half merges into it as into a
+	// linked card, and the child's cards and held messages nest under it
+	// at once. With no such card, or several (subagents spawned side by
+	// side), the half waits as any other. Grok's subagent_spawned names no
+	// tool call but comes while the spawn's card is open, whose result
+	// names the child only when the subagent ends.
+	Claim bool
 }
 
 // childKey is the key a Child half waits under in the store of late
@@ -338,6 +348,12 @@ func (c *Conn) childHalves(kids []Child) []Event {
 				continue
 			}
 		}
+		if kid.Claim && kid.Parent != "" {
+			if k, ok := c.claimable(kid.Parent); ok {
+				out = append(out, c.claimChild(k, kid)...)
+				continue
+			}
+		}
 		pk := childKey(kid.Session)
 		if prev := c.pending.Get(pk); prev != nil {
 			if m, ok := c.d.MergeLate(*prev, kid.Payload); ok {
@@ -352,6 +368,49 @@ func (c *Conn) childHalves(kids []Child) []Event {
 		}
 		pk.ID = strings.Clone(kid.Session) // a store key: see vendorUpdate
 		c.pending.Put(pk, kid.Payload)
+	}
+	return out
+}
+
+// claimable returns the card of session sid a claiming Child half may
+// link its child to (see Child.Claim): the only open subagent_task card of
+// the session that names no child session.
+func (c *Conn) claimable(sid string) (k correlate.Key, ok bool) {
+	n := 0
+	c.tools.Each(sid, func(ck correlate.Key, st *toolState) bool {
+		p := st.payload
+		if p.Kind == KindSubagentTask && !StatusEnded(p.Status) && childOfPayload(p) == "" && !st.native {
+			k, n = ck, n+1
+		}
+		return n < 2
+	})
+	return k, n == 1
+}
+
+// claimChild merges a claiming Child half into card k, links the child to
+// it, and nests what the child sent before.
+func (c *Conn) claimChild(k correlate.Key, kid Child) []Event {
+	st := c.tools.Get(k)
+	if st == nil {
+		return nil
+	}
+	old := st.payload
+	next, ok := c.d.MergeLate(old, kid.Payload)
+	if !ok {
+		c.stats.LateDropped++
+		return nil
+	}
+	c.stats.LateMerged++
+	next = c.linkCard(k, old, next)
+	st.set(next)
+	c.tools.Changed(k)
+	next = st.payload // as kept: cut if it grew too large
+	var out []Event
+	if st.surfaced && !next.Equal(old) {
+		out = c.toolEvent(EventToolCallUpdate, k, next)
+	}
+	if child := childOfPayload(next); child != childOfPayload(old) {
+		out = append(out, c.nestEarly(k, child)...)
 	}
 	return out
 }

@@ -107,25 +107,27 @@ func TestGoldenSemantics(t *testing.T) {
 			// the background one: its id from the spawn's text, its end
 			// from subagent_finished
 			`"tool_call_id":"call_15","payload":{"kind":"subagent_task","status":"completed","title":"Count files","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Count files","prompt":"Count the files in the workspace and report.","subagent_type":"general-purpose","status":"completed","agent_id":"01a24945-52ee-7993-8ea0-faa989f6d1a9","model":"fake","child_session_id":"01a24945-52ee-7993-8ea0-faa989f6d1a9","duration_ms":451,"total_tokens":1251,"tool_use_count":0,"result_text":"There are 0 files.","is_async":true}}}`,
-			// each child's text, nested under its card: the foreground
-			// child's held until its card named it
+			// the foreground spawn's card claims its child at
+			// subagent_spawned (the only open spawn), running
+			`"tool_call_id":"call_10","payload":{"kind":"subagent_task","title":"Count files","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Count files","prompt":"Count the files in the workspace and report.","subagent_type":"general-purpose","status":"running","agent_id":"01a24945-5113-7361-a161-7793ec98d7d1","model":"fake","child_session_id":"01a24945-5113-7361-a161-7793ec98d7d1"}}}`,
+			// each child's text, nested under its card as it comes
 			`"session_id":"01a24945-5113-7361-a161-7793ec98d7d1","message":{"role":"assistant","text":"There are 0 files.","parent_tool_call_id":"call_10"}}`,
 			`"session_id":"01a24945-52ee-7993-8ea0-faa989f6d1a9","message":{"role":"assistant","text":"There are 0 files.","parent_tool_call_id":"call_15"}}`,
-			`"early":{"nested":0,"released":1,"evicted":0,"dropped":0}`,
 			// the turn its background subagent outlives: counts marked incomplete
 			`"input_tokens":2431,"output_tokens":60,"cached_read_tokens":2000,"cached_write_tokens":0,"thought_tokens":10,"total_tokens":2491,"estimated":true}`},
-			[]string{`"kind":"generic","title":"spawn_subagent"`, `"result_text":"Subagent started`}},
+			[]string{`"kind":"generic","title":"spawn_subagent"`, `"result_text":"Subagent started`, `"early"`}},
 		// A third run: each subagent runs a command in its own session.
 		{"cli-1.0.41-subagent-tools", []string{
-			// the foreground child's command and text, held until its
-			// card names the child, nest under the card
+			// the foreground child's command and text nest under the card
+			// from the first: the card claimed the child at spawn
+			`"session_id":"01a249bd-1bca-77e3-a278-78107305e90e","tool_call_id":"call_2","payload":{"kind":"shell","title":"run_terminal_command","parent_tool_call_id":"call_0"`,
 			`"session_id":"01a249bd-1bca-77e3-a278-78107305e90e","tool_call_id":"call_2","payload":{"kind":"shell","status":"completed","title":"Execute ` + "`ls | wc -l`" + `","parent_tool_call_id":"call_0"`,
 			`"session_id":"01a249bd-1bca-77e3-a278-78107305e90e","message":{"role":"assistant","text":"Finished after the tool.","parent_tool_call_id":"call_0"}}`,
 			// the background child's, linked before it spoke
 			`"session_id":"01a249bd-1cb5-7ad0-9bcc-a1b93f34e7f9","tool_call_id":"call_11","payload":{"kind":"shell","title":"run_terminal_command","parent_tool_call_id":"call_6"`,
-			`"child_session_id":"01a249bd-1cb5-7ad0-9bcc-a1b93f34e7f9","duration_ms":186,"total_tokens":1242,"tool_use_count":1,"result_text":"Finished after the tool.","is_async":true}`,
-			`"early":{"nested":1,"released":1,"evicted":0,"dropped":0}`},
-			nil},
+			`"child_session_id":"01a249bd-1cb5-7ad0-9bcc-a1b93f34e7f9","duration_ms":186,"total_tokens":1242,"tool_use_count":1,"result_text":"Finished after the tool.","is_async":true}`},
+			// nothing was held or nested late
+			[]string{`"early"`}},
 		// A fifth: a subagent resumed (resume_from) is a new subagent,
 		// with an id and a child session of its own.
 		{"cli-1.0.41-subagent-resume", []string{

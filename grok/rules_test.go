@@ -234,10 +234,10 @@ func TestSubagentChild(t *testing.T) {
 		want   *acpdialect.Child
 	}{
 		{"spawned", `{"sessionUpdate":"subagent_spawned","subagent_id":"k","attempt_id":"at1","parent_session_id":"p","parent_prompt_id":"q","child_session_id":"k","subagent_type":"general-purpose","description":"Count files","effective_context_source":"new","model":"fake"}`,
-			&acpdialect.Child{Session: "k", Parent: "p", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{
+			&acpdialect.Child{Session: "k", Parent: "p", Claim: true, Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{
 				AgentID: "k", ChildSessionID: "k", Status: grok.StatusRunning, SubagentType: "general-purpose", Description: "Count files", Model: "fake"}}}},
 		{"spawned without a parent: the notification's session", `{"sessionUpdate":"subagent_spawned","subagent_id":"k","child_session_id":"k"}`,
-			&acpdialect.Child{Session: "k", Parent: "s", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{
+			&acpdialect.Child{Session: "k", Parent: "s", Claim: true, Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{
 				AgentID: "k", ChildSessionID: "k", Status: grok.StatusRunning}}}},
 		{"finished", `{"sessionUpdate":"subagent_finished","subagent_id":"k","attempt_id":"at1","child_session_id":"k","status":"completed","tool_calls":0,"turns":1,"duration_ms":236,"tokens_used":1242,"output":"There are 0 files.","will_wake":false}`,
 			&acpdialect.Child{Session: "k", Parent: "s", Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{
@@ -368,5 +368,17 @@ func TestQuestionBounds(t *testing.T) {
 func TestAnsweredWithoutQuestion(t *testing.T) {
 	if got := string(grok.Answered(grok.Answer{Labels: []string{"A"}})); got != `{"outcome":"cancelled"}` {
 		t.Errorf("got %s, want declined", got)
+	}
+}
+
+// A card keeps the child session a start named (Child.Claim) when its
+// result reports another subagent id: the id is the subagent's, the
+// session the one its updates came from.
+func TestResultKeepsClaimedChild(t *testing.T) {
+	prev := acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "sess", AgentID: "sess"}}
+	u := frame.ReadToolUpdate(gjson.Parse(`{"toolCallId":"c","status":"completed","rawOutput":{"type":"SubagentCompleted","subagent_id":"other","output":"o"}}`))
+	got := grok.ToolCall(u, prev).SubagentTask
+	if got.ChildSessionID != "sess" || got.AgentID != "other" || prev.SubagentTask.AgentID != "sess" {
+		t.Errorf("got %+v (card given %+v)", *got, *prev.SubagentTask)
 	}
 }

@@ -70,8 +70,8 @@ func fillText(dst *string, v gjson.Result) {
 	}
 }
 
-// setID sets the subagent's id, which names its child session too, when
-// it is one: not empty, with no space, at most 256 bytes (Grok's are
+// setID sets the subagent's id, which names its child session too when
+// none is named yet, when it is one: not empty, with no space, at most 256 bytes (Grok's are
 // UUIDs). A longer one is not cut: a cut id would name another session.
 func setID(st *acpdialect.SubagentTask, id string) {
 	if !validID(id) {
@@ -80,7 +80,7 @@ func setID(st *acpdialect.SubagentTask, id string) {
 	if id != st.AgentID {
 		st.AgentID = strings.Clone(id) // id views the frame
 	}
-	if id != st.ChildSessionID {
+	if st.ChildSessionID == "" { // a start may have named it first
 		st.ChildSessionID = st.AgentID
 	}
 }
@@ -123,7 +123,7 @@ func BackgroundID(text string) string {
 	return id // it views text
 }
 
-// maxID bounds a subagent id read from text: Grok's are UUIDs.
+// maxSubagentID bounds a subagent id: Grok's are UUIDs.
 const maxSubagentID = 256
 
 // SubagentChild reads a subagent's start or end, reported on
@@ -139,9 +139,13 @@ const maxSubagentID = 256
 //
 // sid is the notification's session, the parent's when the update names
 // none. ok is false for any other update, and for one without a child
-// session (a string of at most 256 bytes, without spaces). Grok names a subagent's session by its id (the two are equal in
-// every start recorded), which is how the card, which knows only the id,
-// links the child: see Dialect.ChildSessions.
+// session (a string of at most 256 bytes, without spaces). Grok names a
+// subagent's session by its id (the two are equal in every start
+// recorded), which is how the card, which knows only the id, links the
+// child: see Dialect.ChildSessions. A start claims its child
+// (acpdialect.Child.Claim) for the spawn's card when that is the only open
+// spawn of the session, so that a subagent in the foreground nests under
+// its card as it works, not only once its result names it.
 func SubagentChild(sid string, u gjson.Result) (acpdialect.Child, bool) {
 	kind := u.Get("sessionUpdate").Str
 	if kind != "subagent_spawned" && kind != "subagent_finished" {
@@ -171,7 +175,7 @@ func SubagentChild(sid string, u gjson.Result) (acpdialect.Child, bool) {
 		setCount(&st.DurationMs, u.Get("duration_ms"))
 		setCount(&st.TotalTokens, u.Get("tokens_used"))
 	}
-	return acpdialect.Child{Session: st.ChildSessionID, Parent: strings.Clone(parent),
+	return acpdialect.Child{Session: st.ChildSessionID, Parent: strings.Clone(parent), Claim: kind == "subagent_spawned",
 		Payload: acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: st}}, true
 }
 
