@@ -255,6 +255,38 @@ var seqOpts = acpdialect.Options{
 	MaxHeldBytes: 8,
 }
 
+// seqGrok is Grok's program, picked by bit 0x40 of an input's first byte
+// (no input written before it has that bit, and seqDialects' modulus is
+// unchanged): spawn_subagent tool calls, their results naming a child
+// (SubagentCompleted, or the background start's text), and the
+// subagent_spawned and subagent_finished notifications, whose start
+// claims its child for the only open spawn (Child.Claim).
+var seqGrok = seqDialect{"grok", func(op, a, b byte, id int) ([]byte, bool) {
+	sid, child, tool := pick(seqSessions, a, 0), pick(seqChildren, a, 2), pick(seqTools, a, 4)
+	spawn := `"_meta":{"x.ai/tool":{"name":"spawn_subagent","kind":"task"}}`
+	switch op % 6 {
+	case 0:
+		return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call","toolCallId":%q,"title":"spawn_subagent","rawInput":{"prompt":%s,"background":%t},%s}`,
+			tool, text(b), b&1 != 0, spawn)), false
+	case 1:
+		out := fmt.Sprintf(`{"type":"SubagentCompleted","subagent_id":%q,"output":%s}`, child, text(b))
+		if b&1 != 0 {
+			out = fmt.Sprintf(`{"type":"Text","text":"Subagent started in background.\nsubagent_id: %s\n"}`, child)
+		}
+		return seqUpdate(sid, fmt.Sprintf(`{"sessionUpdate":"tool_call_update","toolCallId":%q,"status":%q,"rawOutput":%s}`,
+			tool, pick([]string{"completed", "completed", "failed", "in_progress"}, b, 1), out)), false
+	case 2, 3:
+		u := fmt.Sprintf(`{"sessionUpdate":"subagent_spawned","subagent_id":%q,"parent_session_id":%q,"child_session_id":%q,"description":%s}`,
+			child, sid, child, text(b))
+		if op%6 == 3 {
+			u = fmt.Sprintf(`{"sessionUpdate":"subagent_finished","subagent_id":%q,"child_session_id":%q,"status":%q,"output":%s}`,
+				child, child, pick([]string{"completed", "failed", "cancelled", "running"}, b, 1), text(b))
+		}
+		return fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"_x.ai/session_notification","params":{"sessionId":%q,"update":%s}}`, sid, u), false
+	}
+	return seqCommon(a, b, id)
+}}
+
 // seqSeeds: each dialect's subagent told in order and out of it.
 var seqSeeds = [][]byte{
 	// An ACP v2 Cursor connection: a prompt accepted, running, a tool
@@ -281,6 +313,12 @@ var seqSeeds = [][]byte{
 	// spawn, a held chunk, a card whose id is too long.
 	{0, 0, 0x00, 0x80, 2, 0x00, 0x81, 7, 0x80, 3, 7, 0x88, 2},
 	{2, 0, 0x04, 0x82, 7, 0x88, 2, 7, 0x80, 3},
+	// Grok: a spawn claimed by its start, the child's chunk, the finish
+	// and the result; two spawns side by side, neither claimed, then a
+	// background one named by its start text.
+	{0x40, 0, 0x00, 0x00, 2, 0x04, 0x00, 4, 0x02, 2, 3, 0x04, 0x00, 1, 0x04, 0x00},
+	{0x40, 0, 0x00, 0x00, 0, 0x10, 0x00, 2, 0x04, 0x00, 4, 0x02, 2, 1, 0x14, 0x00, 3, 0x14, 0x00,
+		0, 0x20, 0x01, 1, 0x28, 0x01, 4, 0x03, 2},
 }
 
 // seqMaxFrames bounds the frames of one execution. The fuzzer grows its
@@ -313,6 +351,9 @@ func FuzzSubagentFrames(f *testing.F) {
 			return
 		}
 		d := seqDialects[int(prog[0])%len(seqDialects)]
+		if prog[0]&0x40 != 0 {
+			d = seqGrok
+		}
 		opts := seqOpts
 		opts.Agent = d.agent
 		v := &seqView{t: t, c: dialects.Registry().NewConn(opts), cards: map[[2]string]*acpdialect.Payload{}, stale: seqNamesParents[d.agent]}
