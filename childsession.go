@@ -68,8 +68,9 @@ type Child struct {
 	Payload Payload
 	// Claim lets a half whose child no card names yet link the child to
 	// the one card of its Parent session that can only be the child's: an
-	// open (not ended) subagent_task card naming no child session, the
-	// only such card of that session. The half merges into it as into a
+	// open (not ended) subagent_task card naming no child session, with
+	// the half's description when both have one, the only such card of
+	// that session. The half merges into it as into a
 	// linked card, and the child's cards and held messages nest under it
 	// at once. With no such card, or several (subagents spawned side by
 	// side), the half waits as any other. Grok's subagent_spawned names no
@@ -349,7 +350,7 @@ func (c *Conn) childHalves(kids []Child) []Event {
 			}
 		}
 		if kid.Claim && kid.Parent != "" {
-			if k, ok := c.claimable(kid.Parent); ok {
+			if k, ok := c.claimable(kid.Parent, describe(kid.Payload)); ok {
 				out = append(out, c.claimChild(k, kid)...)
 				continue
 			}
@@ -372,19 +373,29 @@ func (c *Conn) childHalves(kids []Child) []Event {
 	return out
 }
 
-// claimable returns the card of session sid a claiming Child half may
-// link its child to (see Child.Claim): the only open subagent_task card of
-// the session that names no child session.
-func (c *Conn) claimable(sid string) (k correlate.Key, ok bool) {
+// claimable returns the card of session sid a claiming Child half that
+// describes its subagent as desc may link its child to (see Child.Claim):
+// the only open subagent_task card of the session that names no child
+// session and no other description.
+func (c *Conn) claimable(sid, desc string) (k correlate.Key, ok bool) {
 	n := 0
 	c.tools.Each(sid, func(ck correlate.Key, st *toolState) bool {
 		p := st.payload
-		if p.Kind == KindSubagentTask && !StatusEnded(p.Status) && childOfPayload(p) == "" && !st.native {
+		if p.Kind == KindSubagentTask && !StatusEnded(p.Status) && childOfPayload(p) == "" && !st.native &&
+			(desc == "" || describe(p) == "" || describe(p) == desc) {
 			k, n = ck, n+1
 		}
 		return n < 2
 	})
 	return k, n == 1
+}
+
+// describe returns the description of a subagent payload, or "".
+func describe(p Payload) string {
+	if p.SubagentTask == nil {
+		return ""
+	}
+	return p.SubagentTask.Description
 }
 
 // claimChild merges a claiming Child half into card k, links the child to

@@ -117,6 +117,20 @@ func TestClaim(t *testing.T) {
 			t.Fatalf("spawned did not claim the one open card without a child:\n%s", out)
 		}
 	})
+	t.Run("a card of another description is no candidate", func(t *testing.T) {
+		c := claimConn(t)
+		run(t, c, spawnCall("c5"), false)
+		out := run(t, c, tw.Notify("_x.ai/session_notification", map[string]any{"sessionId": "p", "update": map[string]any{
+			"sessionUpdate": "subagent_spawned", "subagent_id": "k5", "parent_session_id": "p", "child_session_id": "k5", "description": "another"}}), false)
+		if out != "" {
+			t.Fatalf("a start of another description claimed the card:\n%s", out)
+		}
+		out = run(t, c, tw.Notify("_x.ai/session_notification", map[string]any{"sessionId": "p", "update": map[string]any{
+			"sessionUpdate": "subagent_spawned", "subagent_id": "k6", "parent_session_id": "p", "child_session_id": "k6", "description": "D c5"}}), false)
+		if !strings.Contains(out, `"child_session_id":"k6"`) {
+			t.Fatalf("a start of the card's description did not claim it:\n%s", out)
+		}
+	})
 	t.Run("no open spawn: the half waits", func(t *testing.T) {
 		c := claimConn(t)
 		if out := run(t, c, spawned("k4"), false); out != "" {
