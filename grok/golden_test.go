@@ -137,6 +137,15 @@ func TestGoldenSemantics(t *testing.T) {
 			`"agent_id":"01a249c9-7b0a-7fe1-8f74-dc5f15f1322e","model":"fake","child_session_id":"01a249c9-7b0a-7fe1-8f74-dc5f15f1322e","duration_ms":104,"total_tokens":1238,"tool_use_count":1,"result_text":"Done."}`,
 			`"session_id":"01a249c9-7b0a-7fe1-8f74-dc5f15f1322e","message":{"role":"assistant","text":"Done.","parent_tool_call_id":"call_6"}}`},
 			nil},
+		// A sixth: two subagents spawned side by side, each claimed by
+		// its start for the open spawn of its description.
+		{"cli-1.0.41-subagents-parallel", []string{
+			`"tool_call_id":"call_0_0","payload":{"kind":"subagent_task","title":"Count one","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Count one","prompt":"Count the files in the workspace and report.","subagent_type":"general-purpose","status":"running","agent_id":"01a249d5-a109-7771-986e-a1b0f6f1cec8","model":"fake","child_session_id":"01a249d5-a109-7771-986e-a1b0f6f1cec8"}}}`,
+			`"tool_call_id":"call_0_1","payload":{"kind":"subagent_task","title":"Count two","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Count two","prompt":"Count the files in the workspace and report.","subagent_type":"general-purpose","status":"running","agent_id":"01a249d5-a109-7771-986e-a1c5a9362d66","model":"fake","child_session_id":"01a249d5-a109-7771-986e-a1c5a9362d66"}}}`,
+			`"session_id":"01a249d5-a109-7771-986e-a1b0f6f1cec8","tool_call_id":"call_3","payload":{"kind":"shell","title":"run_terminal_command","parent_tool_call_id":"call_0_0"`,
+			`"session_id":"01a249d5-a109-7771-986e-a1c5a9362d66","tool_call_id":"call_4","payload":{"kind":"shell","title":"run_terminal_command","parent_tool_call_id":"call_0_1"`},
+			// nothing waited: each child nested from its start
+			[]string{`"early"`}},
 		// A fourth: a spawn Grok refuses (an unknown subagent type).
 		{"cli-1.0.41-subagent-failed", []string{
 			`"tool_call_id":"call_0","payload":{"kind":"subagent_task","status":"failed","title":"Bad agent","tool":{"name":"spawn_subagent","kind":"task","namespace":"grok_build","label":"Subagent"},"subagent_task":{"description":"Bad agent","prompt":"Do nothing.","subagent_type":"no-such-agent","status":"failed","error":"Unknown subagent type: no-such-agent. Available types: explore, general-purpose, plan"}}}`},
