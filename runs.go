@@ -21,6 +21,12 @@ import (
 // then a final one), and a tool_call for it merges instead of starting a
 // new card.
 //
+// A frame that describes the end of a run (Done) whose child has a card
+// under another tool call id, while the frame's own id has no card or one
+// of no run, reports on the child's latest card instead (as below), and
+// makes no card of its own: a run's end goes on its card (Codex sends a
+// child's completion as an item of its own).
+//
 // A run the frame only reports on (Touch true) gets the frame read by
 // Dialect.ToolCall into the card of its child, when there is one, and no
 // card is made for it; the frame's own card stays as ACP says. When the
@@ -94,6 +100,14 @@ func (c *Conn) runFrame(s *session, u *frame.ToolUpdate) []Event {
 			continue
 		}
 		if r.Touch && !c.ownRun(s, u.ID.Str, r.Child) {
+			out = appendEvents(out, c.touchRun(s, u, r))
+			continue
+		}
+		if r.Done && c.runElsewhere(s, u.ID.Str, r.Child) {
+			// A new item that ends a run that has its card (Codex's
+			// completion activity, "subagent-completed-<id>"): it reports
+			// on that card, and makes none of its own.
+			own = false
 			out = appendEvents(out, c.touchRun(s, u, r))
 			continue
 		}
@@ -191,6 +205,21 @@ func (c *Conn) mayNestUnder(sid, card, id string) bool {
 func (c *Conn) ownRun(s *session, id, child string) bool {
 	st := c.tools.Get(correlate.Key{Session: s.id, ID: id})
 	return st != nil && st.child == child
+}
+
+// runElsewhere reports whether a frame of tool call id that describes the
+// end of the run of child (Run.Done) should report on the card the child
+// already has under another id (its latest) instead of making one: the
+// frame's own id has no card yet, or a card of no run. A frame whose own
+// card is another child's run (an id reused across runs) describes its
+// child under RunID, as before; a frame that starts a child again under a
+// new id is a new run, with a card of its own.
+func (c *Conn) runElsewhere(s *session, id, child string) bool {
+	if st := c.tools.Get(correlate.Key{Session: s.id, ID: id}); st != nil && st.child != "" {
+		return false
+	}
+	l := c.runs.get(s.id, child)
+	return l != nil && l.card != id && c.tools.Get(correlate.Key{Session: s.id, ID: l.card}) != nil
 }
 
 // touchRun reads a frame that reports on a run into the run's card, if

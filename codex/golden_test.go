@@ -121,6 +121,12 @@ func TestGoldenSemantics(t *testing.T) {
 			// a parsed listing stays generic (docs/codex.md section 4), failed
 			`"tool_call_id":"call_6","payload":{"kind":"generic","status":"failed","title":"List files in 'nonexistent-dir'"`},
 			[]string{`"estimated":true`}},
+		// Recorded live with multi_agent_v2: the child's end comes as an
+		// item of its own ("subagent-completed-<id>"), which ends the
+		// spawn's card and makes none.
+		{"live-2.6.0-stub-subagent", []string{
+			`"tool_call_id":"call_0","payload":{"kind":"subagent_task","status":"completed","title":"Start subagent counter","subagent_task":{"description":"counter","subagent_type":"counter","status":"completed","child_session_id":"01a249db-32ea-7653-9d7e-1b1cf3ef2b58"}}}`},
+			[]string{`"tool_call_id":"subagent-completed-`}},
 		{"web-search-start-and-complete", []string{`"kind":"generic","status":"completed","title":"Web search: agent client protocol"`}, nil},
 	}
 	for _, tt := range tests {

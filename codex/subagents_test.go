@@ -121,6 +121,16 @@ func TestSubagentRules(t *testing.T) {
 			collab("w4", codex.ToolWait, "notFound", "B"),
 		}, []string{`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"completed","title":"spawnAgent","subagent_task":{"description":"a","prompt":"Do A.","status":"shutdown"`,
 			`"tool_call_id":"w2","payload":{"kind":"subagent_task","status":"failed","title":"spawnAgent","subagent_task":{"description":"b","prompt":"Do B.","status":"notFound"`}, nil},
+		// Codex with multi_agent_v2 (live-2.6.0-stub-subagent.jsonl): a
+		// child's end is an item of its own; it ends the child's card and
+		// makes none. An end for a child with no card still makes one.
+		{"an end under a new id ends the child's card", []string{
+			activity("call_0", "A", "/root/counter", "started"),
+			activity("subagent-completed-1", "A", "/root/counter", "completed"),
+			activity("subagent-completed-2", "B", "/root/other", "errored"),
+		}, []string{`"tool_call_id":"call_0","payload":{"kind":"subagent_task","status":"completed","title":"Start subagent","subagent_task":{"description":"counter","subagent_type":"counter","status":"completed","child_session_id":"A"}}}`,
+			`"tool_call_id":"subagent-completed-2","payload":{"kind":"subagent_task","status":"failed"`},
+			[]string{`"tool_call_id":"subagent-completed-1"`}},
 		{"reports and interactions make no card", []string{
 			collab("w5", codex.ToolSendInput, "running", "Z"),
 			activity("w6", "Z", "/root/z", "interacted"),
