@@ -35,7 +35,7 @@ var (
 // scenarios.
 var handWritten = map[string]bool{"air-session-failure.jsonl": true,
 	"v2-standard-client.jsonl": true, "v2-air-client.jsonl": true, "live-2.6.0-offline-prompt.jsonl": true,
-	"live-2.6.0-stub.jsonl": true, "live-2.6.0-stub-subagent.jsonl": true,
+	"live-2.6.0-stub.jsonl": true, "live-2.6.0-stub-subagent.jsonl": true, "live-2.6.0-stub-subagent-standard.jsonl": true,
 	"v2-air-async-task.jsonl": true, "v2-subagents-client.jsonl": true}
 
 // recordedCaptures is how many recorded transcripts testdata holds.

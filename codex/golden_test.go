@@ -127,6 +127,12 @@ func TestGoldenSemantics(t *testing.T) {
 		{"live-2.6.0-stub-subagent", []string{
 			`"tool_call_id":"call_0","payload":{"kind":"subagent_task","status":"completed","title":"Start subagent counter","subagent_task":{"description":"counter","subagent_type":"counter","status":"completed","child_session_id":"01a249db-32ea-7653-9d7e-1b1cf3ef2b58"}}}`},
 			[]string{`"tool_call_id":"subagent-completed-`}},
+		// The same, to a client that declares subagents: ACP's
+		// subagent_update for a child session <root>:subagent:<thread>.
+		{"live-2.6.0-stub-subagent-standard", []string{
+			`"payload":{"kind":"subagent_task","status":"completed","title":"Counter","subagent_task":{"description":"Counter","status":"completed","child_session_id":"01a249e1-074d-7960-a916-ee25e7bbb3ac:subagent:01a249e1-08a8-7330-8aea-fd0beed985d6","cwd":"/tmp/codexlive/work"}}}`,
+			`"subagent_task":{"description":"Counter","status":"running","child_session_id":"01a249e1-074d-7960-a916-ee25e7bbb3ac:subagent:01a249e1-08a8-7330-8aea-fd0beed985d6","cancellable":true}`},
+			nil},
 		{"web-search-start-and-complete", []string{`"kind":"generic","status":"completed","title":"Web search: agent client protocol"`}, nil},
 	}
 	for _, tt := range tests {

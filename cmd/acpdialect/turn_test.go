@@ -148,8 +148,8 @@ func TestViewDialectMessages(t *testing.T) {
 		{[]string{filepath.Join("..", "..", "claude", "testdata", "nesting-child-first.jsonl")},
 			[]string{`7 assistant sess-1 └ "Grandchild speaking."`, `9 thought sess-1 └ "Child thinking."`, `17 assistant sess-1 "Top-level answer."`}, 3},
 		{[]string{"--agent", "codex", filepath.Join("..", "..", "codex", "testdata", "agent-message-phases.jsonl")},
-			[]string{`1 assistant test-ses… "Checking the relevant event mapping." phase=commentary`,
-				`2 assistant test-ses… "Yes, here is the answer." phase=final_answer`}, 2},
+			[]string{`1 assistant …ssion-id "Checking the relevant event mapping." phase=commentary`,
+				`2 assistant …ssion-id "Yes, here is the answer." phase=final_answer`}, 2},
 	} {
 		code, out, errs := cli(t, "", append([]string{"replay"}, tt.args...)...)
 		if code != 0 || errs != "" {

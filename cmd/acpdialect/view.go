@@ -242,41 +242,18 @@ func (v *view) write(r row) {
 	v.w.WriteByte('\n')
 }
 
-// shortID cuts a long session id to 8 characters: a UUID to its last 8,
-// other ids to their first 8. A UUID's head is the same for sessions made
-// about the same time when it is a version 7 one (Codex threads, Grok
-// sessions: a subagent's child session and its parent start alike), and
-// its tail is random in every version.
+// shortID cuts a session id longer than 12 characters to its last 8.
+// The head is the same for sessions made about the same time when the id
+// is time-ordered (a version 7 UUID: Codex threads, Grok sessions;
+// OpenCode's ses_ ids), and for a child named after its parent (codex-acp's
+// "<parent>:subagent:<thread>"): a subagent's session and its parent's
+// start alike. The tail of each of these is its own.
 func shortID(s string) string {
-	if isUUID(s) {
-		return "…" + s[len(s)-8:]
-	}
-	if utf8.RuneCountInString(s) <= 12 {
+	r := []rune(s)
+	if len(r) <= 12 {
 		return s
 	}
-	return string([]rune(s)[:8]) + "…"
-}
-
-// isUUID reports whether s is a UUID in its canonical text form: 36
-// characters, hex digits with hyphens at 8, 13, 18 and 23.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
+	return "…" + string(r[len(r)-8:])
 }
 
 func replyText(ev acpdialect.Event) string {

@@ -283,21 +283,20 @@ func TestViewKindDetails(t *testing.T) {
 	}
 }
 
-// TestShortID: a UUID shows its random tail, so that the parent and child
-// sessions of a version 7 UUID (made in the same minute, alike at the
-// head) read apart; other long ids show their head.
+// TestShortID: a long id shows its tail, so that a subagent's session
+// and its parent's read apart when their ids are time-ordered (version 7
+// UUIDs made in the same minute, alike at the head) or the child's is
+// named after its parent's.
 func TestShortID(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"01a24945-4f9d-7fc1-b559-6b8b1b67e837", "…1b67e837"},
 		{"01a24945-5113-7361-a161-7793ec98d7d1", "…ec98d7d1"},
-		{"0F07D34F-89AB-45B3-87E2-97C5159943CD", "…159943CD"},
-		{"ses_db6aa50b3ffekDg87C1tJjwauo", "ses_db6a…"},
-		{"01a24945-4f9d-7fc1-b559-6b8b1b67e83", "01a24945…"},  // 35 characters
-		{"01a24945x4f9d-7fc1-b559-6b8b1b67e837", "01a24945…"}, // no hyphen at 8
-		{"01a24945-4f9d-7fc1-b559-6b8b1b67e83g", "01a24945…"}, // not hex
+		{"01a249e1-074d-7960-a916-ee25e7bbb3ac:subagent:01a249e1-08a8-7330-8aea-fd0beed985d6", "…eed985d6"},
+		{"ses_db6aa50b3ffekDg87C1tJjwauo", "…1tJjwauo"},
 		{"short-id", "short-id"},
 		{"twelve-chars", "twelve-chars"},
-		{"é-session-é-long", "é-sessio…"},
+		{"thirteen-char", "…een-char"},
+		{"é-session-é-long", "…n-é-long"},
 	}
 	for _, tt := range tests {
 		if got := shortID(tt.in); got != tt.want {
