@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect/correlate"
 	"github.com/acpdialect/acpdialect/frame"
@@ -242,10 +241,4 @@ func (c *Conn) bound(p Payload) Payload {
 
 // tail returns the last max bytes of s or fewer, starting at a rune, as a
 // string of its own (never a view that pins the whole output).
-func tail(s string, max int) string {
-	i := len(s) - max
-	for i < len(s) && !utf8.RuneStart(s[i]) {
-		i++
-	}
-	return strings.Clone(s[i:])
-}
+func tail(s string, max int) string { return strings.Clone(frame.TailView(s, max)) }

@@ -251,3 +251,52 @@ func knownActions(v gjson.Result) []string {
 	})
 	return out
 }
+
+// UpdateNotice is ACP's notice update (the session-notices RFD):
+// {severity: info|warning|error, title, description?}, sent to a client
+// that declares session.notices (codex-acp 2.x: configuration warnings
+// and deprecation notices; claude-agent-acp 0.101.0: Claude Code's
+// informational messages). The SDK does not know it: the tap quarantines
+// it as every dialect's own kind.
+const UpdateNotice = "notice"
+
+// NoticeEvent reads a notice into a provider_error event of code notice,
+// as AIR's advisories read: its severity as sent when it is info, warning
+// or error, else warning; title and description (message) at most MaxText
+// bytes, cut at a character's start. A notice without a string title
+// gives nil.
+func NoticeEvent(u gjson.Result) *acpdialect.Event {
+	var severity, title, desc gjson.Result
+	frame.Members(u, func(k string, v gjson.Result) bool {
+		switch {
+		case k == "severity" && !severity.Exists():
+			severity = v
+		case k == "title" && !title.Exists():
+			title = v
+		case k == "description" && !desc.Exists():
+			desc = v
+		}
+		return true
+	})
+	if title.Type != gjson.String || title.Str == "" {
+		return nil
+	}
+	p := &acpdialect.ProviderError{Severity: NoticeSeverity(severity.Str), Code: CodeNotice,
+		Title: frame.Head(title.Str, MaxText)}
+	if desc.Type == gjson.String {
+		p.Message = frame.Head(desc.Str, MaxText)
+	}
+	return &acpdialect.Event{Type: acpdialect.EventProviderError, Object: p}
+}
+
+// NoticeSeverity returns a notice's severity as the contract writes it:
+// info, warning or error as sent (a constant), anything else warning.
+func NoticeSeverity(s string) string {
+	switch s {
+	case acpdialect.SeverityInfo:
+		return acpdialect.SeverityInfo
+	case acpdialect.SeverityError:
+		return acpdialect.SeverityError
+	}
+	return acpdialect.SeverityWarning
+}

@@ -2,8 +2,11 @@ package claude
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/air"
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/tidwall/gjson"
 )
@@ -17,6 +20,14 @@ type Chunk struct {
 	Parent string
 	// Content is the raw content object; Text reads its text.
 	Content gjson.Result
+	// Level is _meta.claudeCode.level when _meta.claudeCode.kind is
+	// "informational": the chunk is a notice of Claude Code's, not the
+	// model's text (warning, notice, suggestion or info).
+	Level string
+	// Informational says _meta.claudeCode.kind is "informational".
+	Informational bool
+	// MessageID is the chunk's messageId.
+	MessageID string
 }
 
 // ReadChunk reads a chunk update in one pass without decoding its text.
@@ -31,16 +42,32 @@ func ReadChunk(update gjson.Result) Chunk {
 		case k == "_meta" && once(&seen, 2):
 			r.Object(func(k string) {
 				if k == "claudeCode" {
-					var code Code
-					code.readClaudeCode(r)
-					c.Parent = code.Parent
+					c.readClaudeCode(r)
 				}
 			})
 		case k == "content" && once(&seen, 4):
 			c.Content = r.Value()
+		case k == "messageId" && once(&seen, 8):
+			c.MessageID = r.String()
 		}
 	})
 	return c
+}
+
+// readClaudeCode reads a chunk's _meta.claudeCode: the subagent tool call
+// it was made inside, and whether it is one of Claude Code's notices.
+func (c *Chunk) readClaudeCode(r *frame.Reader) {
+	var seen uint8
+	r.Object(func(k string) {
+		switch {
+		case k == "parentToolUseId" && once(&seen, 1):
+			c.Parent = r.String()
+		case k == "kind" && once(&seen, 2):
+			c.Informational = r.String() == "informational"
+		case k == "level" && once(&seen, 4):
+			c.Level = r.String()
+		}
+	})
 }
 
 // Text returns the chunk's text (content.text), decoded; "" for content
@@ -96,14 +123,18 @@ const (
 // when the client needs more than the standard chunk: a subagent's chunk
 // (parentToolUseId) nested under its card, or a chunk holding task
 // notifications, with the spans to hide. The legacy compaction texts
-// become compaction events. Any other chunk gives nil, without allocating:
-// it is the stream's bulk.
+// become compaction events, and Claude Code's own notices (NoticeChunk) a
+// provider_error of code notice. Any other chunk gives nil, without
+// allocating: it is the stream's bulk.
 func ChunkEvent(update gjson.Result) *acpdialect.Event {
-	if !strings.Contains(update.Raw, "parentToolUseId") && !strings.Contains(update.Raw, "<task-notification>") &&
+	if !strings.Contains(update.Raw, "claudeCode") && !strings.Contains(update.Raw, "<task-notification>") &&
 		!strings.Contains(update.Raw, "Compacting") && !escaped(update.Raw) {
 		return nil // the bulk of the stream: four byte searches, no walk
 	}
 	c := ReadChunk(update)
+	if c.Informational && c.Parent == "" && c.Kind == "agent_message_chunk" {
+		return NoticeChunk(c)
+	}
 	notify := c.mayNotify()
 	if c.Parent == "" && !notify {
 		return legacyCompaction(c)
@@ -162,4 +193,68 @@ func HandleChunk(update gjson.Result) []acpdialect.Late {
 		return nil
 	}
 	return monitorLates(ParseTaskNotifications(c.Text()))
+}
+
+// maxReplacedText bounds the text a notice event names for a client to
+// hide (ProviderError.ReplacesText): its last 1 KiB.
+const maxReplacedText = 1 << 10
+
+// NoticeChunk reads an agent message chunk that claude-agent-acp sends in
+// place of a notice to a client without session.notices (0.101.0): Claude
+// Code's informational message, marked _meta.claudeCode {kind:
+// "informational", level}, as text "**<Level>:** <message>" ("info" plain).
+// It becomes a provider_error of code notice, as the notice update reads
+// (air.NoticeEvent): severity warning for the level warning, else info;
+// the title and the message as the adapter splits a notice (the first
+// line, when at most 256 characters, and the rest; else "Claude reported
+// a warning" or "Claude reported a notice" and the whole text), each at
+// most air.MaxText bytes; and the chunk to hide (its text's last 1 KiB,
+// its messageId). A chunk whose content is not text gives nil.
+func NoticeChunk(c Chunk) *acpdialect.Event {
+	text := c.Text()
+	body := strings.TrimSpace(text)
+	if c.Level != "" && c.Level != "info" {
+		body = strings.TrimSpace(strings.TrimPrefix(body, "**"+sentenceCase(c.Level)+":**"))
+	}
+	if body == "" {
+		return nil
+	}
+	severity := acpdialect.SeverityInfo
+	fallback := "Claude reported a notice"
+	if c.Level == acpdialect.SeverityWarning {
+		severity, fallback = acpdialect.SeverityWarning, "Claude reported a warning"
+	}
+	title, message := splitNotice(body, fallback)
+	p := &acpdialect.ProviderError{Severity: severity, Code: air.CodeNotice,
+		Title: frame.Head(title, air.MaxText), Message: frame.Head(message, air.MaxText),
+		ReplacesMessageID: strings.Clone(c.MessageID)}
+	p.ReplacesText = strings.Clone(frame.TailView(text, maxReplacedText))
+	return &acpdialect.Event{Type: acpdialect.EventProviderError, Object: p}
+}
+
+// maxNoticeTitle is the longest first line the adapter takes as a
+// notice's title (MAX_NOTICE_TITLE_LENGTH).
+const maxNoticeTitle = 256
+
+// splitNotice splits a notice's text as claude-agent-acp does
+// (splitNoticeText): its first line is the title and the rest the
+// message, unless the first line is too long, when the title is fallback
+// and the whole text the message.
+func splitNotice(text, fallback string) (title, message string) {
+	first, rest, _ := strings.Cut(text, "\n")
+	first = strings.TrimRight(first, " \t\r")
+	if utf8.RuneCountInString(first) > maxNoticeTitle {
+		return fallback, text
+	}
+	return first, strings.TrimSpace(rest)
+}
+
+// sentenceCase upper-cases s's first letter, as the adapter writes a
+// level in its label ("warning" -> "Warning").
+func sentenceCase(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -91,6 +91,9 @@ func Dialect() *acpdialect.Dialect {
 			// Kinds of drafts the SDK does not know: it would misread them
 			// (one with content as a user chunk), so they are quarantined.
 			{Kind: UpdateCompaction, Event: CompactionEvent},
+			// Claude Code's informational messages, to a client that
+			// declares session.notices (chunk.go for the others).
+			{Kind: air.UpdateNotice, Event: air.NoticeEvent},
 			{Kind: UpdateCompactionSummary, Event: CompactionEvent},
 			// Native child sessions before the RFD's rework (native.go);
 			// a state that comes before its spawn waits for it.
@@ -172,6 +175,10 @@ func ignores() []string {
 		"_meta.permission",
 		// The auth methods' terminal login command, for the client to run.
 		"_meta.terminal-auth",
+		// Why a tool did not run (0.101.0: user-rejected, permission-rule,
+		// automode-*, interrupted, cancelled): the call's status and text
+		// say it failed; the card does not name the reason.
+		"_meta.claudeCode.nonExecutionKind",
 	}
 }
 
@@ -183,6 +190,8 @@ func reads() []string {
 		// permission.go, chunk.go).
 		"_meta.claudeCode.toolName", "_meta.claudeCode.parentToolUseId", "_meta.claudeCode.subagent",
 		"_meta.claudeCode.mcpServer.name",
+		// Claude Code's notices sent as text (chunk.go).
+		"_meta.claudeCode.kind", "_meta.claudeCode.level",
 		// AIR's split of an MCP tool's name (toolcall.go).
 		"_meta.jetbrains.air.mcp.server", "_meta.jetbrains.air.mcp.tool",
 		// The tool response: an Agent/Task run (subagent.go), a shell's

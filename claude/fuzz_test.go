@@ -104,7 +104,11 @@ func FuzzUpdates(f *testing.F) {
 		u := read(raw)
 		for _, h := range claude.Dialect().Updates {
 			if h.Event != nil {
-				h.Event(u)
+				if ev := h.Event(u); ev != nil {
+					if p := ev.ProviderError(); p != nil && (p.Title == "" || len(p.Title) > 1024 || len(p.Message) > 1024 || len(p.ReplacesText) > 1024) {
+						t.Fatalf("notice %+v from %s", p, raw)
+					}
+				}
 			}
 			var lates []acpdialect.Late
 			if h.Handle != nil {

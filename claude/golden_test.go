@@ -239,6 +239,23 @@ func TestGoldenSemantics(t *testing.T) {
 				`"subagent_task":{"description":"List files","prompt":"Subagent job: list the files in the project","subagent_type":"general-purpose","status":"completed","agent_id":"a328f3c017acb93c5","model":"claude-opus-5-5","duration_ms":362,"total_tokens":2242,"tool_use_count":0,"result_text":"Subagent result: main.go and README.md."}}}`,
 				`"status":"async_launched","agent_id":"aef742703ac0b21d4","model":"claude-opus-5-5","is_async":true,`},
 			[]string{`(Bash completed with no output)"`}},
+		// Live, 0.101.0, the session in its default (auto) mode: Claude
+		// Code's warning sent as text (a notice, the chunk to hide), and
+		// the Agent call auto mode refused (nonExecutionKind) failed with
+		// its text as the error.
+		{"live-0.101.0-stub-automode", nil,
+			[]string{`"provider_error":{"severity":"warning","code":"notice","title":"Claude reported a warning","message":"We're changing auto mode`,
+				`"replaces_text":"**Warning:** We're changing auto mode`,
+				`"tool_call_id":"toolu_001","payload":{"kind":"subagent_task","status":"failed","title":"List files"`,
+				`"error":"Auto mode could not evaluate this action and is blocking it for safety`},
+			nil},
+		// Notices to a client that declares session.notices, and one as
+		// text (hand-written in 0.101.0's shapes).
+		{"notices-0.101", nil,
+			[]string{`"provider_error":{"severity":"warning","code":"notice","title":"Claude reported a warning","message":"We're changing auto mode to no longer charge for classifier requests in Claude Code."}`,
+				`"provider_error":{"severity":"info","code":"notice","title":"Stop hook blocked continuation"}`,
+				`"provider_error":{"severity":"info","code":"notice","title":"Hook blocked the turn","message":"The Stop hook said no.","replaces_message_id":"m2","replaces_text":"**Notice:** Hook blocked the turn\nThe Stop hook said no."}`},
+			[]string{`no title: no event`, `"replaces_message_id":"m3"`}},
 		{"vendor-notifications",
 			[]string{`"ignored_notifications":1`, `"declined":1`},
 			[]string{`"auth_status":{"kind":"account","label":"Claude Max","email":"dev@example.com","organization":"Example","plan":"max"}`,

@@ -133,7 +133,7 @@ func dialect() *acpdialect.Dialect {
 			// 2.x to a client that declares session.compaction, and
 			// session.notices.
 			{Kind: UpdateCompaction, Event: CompactionUpdateEvent},
-			{Kind: UpdateNotice, Event: NoticeEvent},
+			{Kind: air.UpdateNotice, Event: air.NoticeEvent},
 			// 2.x to an AIR client that declares nativeSubagentSessions.
 			{Kind: UpdateSubagentSpawned, Handle: HandleSubagentSpawned},
 			{Kind: UpdateSubagentState, Handle: HandleSubagentState, Waits: true},

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/acpdialect/acpdialect"
+	"github.com/acpdialect/acpdialect/air"
 	"github.com/acpdialect/acpdialect/codex"
 	"github.com/acpdialect/acpdialect/frame"
 	"github.com/acpdialect/acpdialect/terminal"
@@ -229,7 +230,7 @@ func FuzzNativeUpdates(f *testing.F) {
 		if ev := codex.CompactionUpdateEvent(u); ev != nil && ev.Compaction().CompactionID == "" {
 			t.Fatal("a compaction without an id")
 		}
-		if ev := codex.NoticeEvent(u); ev != nil {
+		if ev := air.NoticeEvent(u); ev != nil {
 			if p := ev.ProviderError(); p == nil || p.Title == "" || len(p.Title) > 1024 || len(p.Message) > 1024 {
 				t.Fatalf("notice %+v", p)
 			}

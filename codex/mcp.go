@@ -2,7 +2,6 @@ package codex
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
@@ -205,14 +204,7 @@ func errorText(v gjson.Result) string {
 // frame (a first progress message: "" + d is d itself): the card never
 // keeps that view.
 func tail(s string, max int, cut bool) (string, bool) {
-	if len(s) <= max {
-		return strings.Clone(s), cut
-	}
-	i := len(s) - max
-	for i < len(s) && !utf8.RuneStart(s[i]) {
-		i++
-	}
-	return strings.Clone(s[i:]), true
+	return strings.Clone(frame.TailView(s, max)), cut || len(s) > max
 }
 
 func sameMCP(a, b acpdialect.MCPTool) bool {

@@ -72,3 +72,28 @@ func TestHead(t *testing.T) {
 		}
 	}
 }
+
+func TestTailView(t *testing.T) {
+	tests := []struct {
+		s    string
+		max  int
+		want string
+	}{
+		{"", 4, ""},
+		{"abc", 4, "abc"},
+		{"abcde", 4, "bcde"},
+		{"éab", 3, "ab"}, // é is 2 bytes: cut after it
+		{"x€é", 4, "é"},  // € ends at byte 4
+		{"€", 2, ""},     // nothing whole fits
+		{"abc", 0, ""},
+	}
+	for _, tc := range tests {
+		got := frame.TailView(tc.s, tc.max)
+		if got != tc.want {
+			t.Errorf("TailView(%q, %d) = %q, want %q", tc.s, tc.max, got, tc.want)
+		}
+		if len(got) > 0 && unsafe.StringData(got) != unsafe.StringData(tc.s[len(tc.s)-len(got):]) {
+			t.Errorf("TailView(%q, %d) copied its input", tc.s, tc.max)
+		}
+	}
+}

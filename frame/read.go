@@ -174,6 +174,19 @@ func Own(fields ...*string) {
 // that would cross max, so that a bounded text stays valid UTF-8.
 func Head(s string, max int) string { return strings.Clone(HeadView(s, max)) }
 
+// TailView returns s's last max bytes or fewer, cut after a rune that
+// would cross max, so that a bounded text stays valid UTF-8. It views s.
+func TailView(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	i := len(s) - max
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++ // s[i] is inside a rune: cut after that rune
+	}
+	return s[i:]
+}
+
 // HeadView is Head without the copy: it views s, for a caller that
 // compares before it keeps.
 func HeadView(s string, max int) string {

@@ -34,7 +34,6 @@ package terminal
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/acpdialect/acpdialect"
 	"github.com/acpdialect/acpdialect/frame"
@@ -228,14 +227,7 @@ func setOwned(dst *string, v string) {
 // (from a rune boundary), and whether it was cut: how a dialect keeps a
 // command's output that it reads itself.
 func Bounded(s string) (string, bool) {
-	if len(s) <= Limit {
-		return strings.Clone(s), false
-	}
-	i := len(s) - Limit
-	for i < len(s) && !utf8.RuneStart(s[i]) {
-		i++
-	}
-	return strings.Clone(s[i:]), true
+	return strings.Clone(frame.TailView(s, Limit)), len(s) > Limit
 }
 
 // Same reports whether two shells say the same, their exit codes compared
