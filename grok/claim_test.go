@@ -14,34 +14,16 @@ import (
 func claimConn(t *testing.T) *acpdialect.Conn {
 	t.Helper()
 	c := acpdialect.NewRegistry(grok.Dialect()).NewConn(acpdialect.Options{Agent: grok.ID})
-	for _, f := range []struct {
-		b   []byte
-		out bool
-	}{
-		{tw.Request(1, "session/new", map[string]any{"cwd": "/w", "mcpServers": []any{}}), true},
-		{tw.Response(1, map[string]any{"sessionId": "p"}), false},
-		{tw.Prompt(2, "p", "go"), true},
-	} {
-		run(t, c, f.b, f.out)
-	}
+	feed(t, c, ">"+string(tw.Request(1, "session/new", map[string]any{"cwd": "/w", "mcpServers": []any{}})),
+		"<"+string(tw.Response(1, map[string]any{"sessionId": "p"})), ">"+string(tw.Prompt(2, "p", "go")))
 	return c
 }
 
-// run feeds one frame and returns its events as JSON lines.
-func run(t *testing.T, c *acpdialect.Conn, f []byte, out bool) string {
+// run feeds one frame from the agent and returns its events as JSON lines.
+func run(t *testing.T, c *acpdialect.Conn, f []byte) string {
 	t.Helper()
-	var res acpdialect.Result
-	var err error
-	if out {
-		res, err = c.Outbound(f)
-	} else {
-		res, err = c.Inbound(f)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 	var b strings.Builder
-	for _, ev := range res.Events {
+	for _, ev := range feed(t, c, "<"+string(f)).Events {
 		j, _ := json.Marshal(ev)
 		b.Write(j)
 		b.WriteByte('\n')
@@ -79,65 +61,65 @@ func TestClaim(t *testing.T) {
 	}
 	t.Run("one open spawn: claimed at once", func(t *testing.T) {
 		c := claimConn(t)
-		run(t, c, spawnCall("c1"), false)
-		out := run(t, c, spawned("k1"), false)
+		run(t, c, spawnCall("c1"))
+		out := run(t, c, spawned("k1"))
 		if !strings.Contains(out, `"tool_call_id":"c1","payload":{"kind":"subagent_task","title":"spawn_subagent"`) ||
 			!strings.Contains(out, `"status":"running","agent_id":"k1","child_session_id":"k1"}`) {
 			t.Fatalf("spawned:\n%s", out)
 		}
-		if out := run(t, c, childSays("k1", "hi"), false); !strings.Contains(out, nested("k1", "c1", "hi")) {
+		if out := run(t, c, childSays("k1", "hi")); !strings.Contains(out, nested("k1", "c1", "hi")) {
 			t.Errorf("the child's text is not nested as it comes:\n%s", out)
 		}
 	})
 	t.Run("two open spawns: neither claimed, the result links", func(t *testing.T) {
 		c := claimConn(t)
-		run(t, c, spawnCall("c1"), false)
-		run(t, c, spawnCall("c2"), false)
-		if out := run(t, c, spawned("k2"), false); out != "" {
+		run(t, c, spawnCall("c1"))
+		run(t, c, spawnCall("c2"))
+		if out := run(t, c, spawned("k2")); out != "" {
 			t.Fatalf("spawned claimed a card of two:\n%s", out)
 		}
-		if out := run(t, c, childSays("k2", "held"), false); out != "" {
+		if out := run(t, c, childSays("k2", "held")); out != "" {
 			t.Fatalf("a held message went out:\n%s", out)
 		}
-		out := run(t, c, completed("c2", "k2"), false)
+		out := run(t, c, completed("c2", "k2"))
 		if !strings.Contains(out, nested("k2", "c2", "held")) || !strings.Contains(out, `"subagent_type":"general-purpose"`) {
 			t.Errorf("the result did not link the child, or the waiting half was lost:\n%s", out)
 		}
 	})
 	t.Run("an ended spawn or one with a child is no candidate", func(t *testing.T) {
 		c := claimConn(t)
-		run(t, c, spawnCall("done"), false)
+		run(t, c, spawnCall("done"))
 		run(t, c, tw.SessionUpdate("p", map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "done", "status": "failed",
-			"rawOutput": map[string]any{"error": "e", "message": "m"}}), false)
-		run(t, c, spawnCall("busy"), false)
-		run(t, c, spawned("k0"), false) // claims busy, the only open one
-		run(t, c, spawnCall("c3"), false)
-		out := run(t, c, spawned("k3"), false)
+			"rawOutput": map[string]any{"error": "e", "message": "m"}}))
+		run(t, c, spawnCall("busy"))
+		run(t, c, spawned("k0")) // claims busy, the only open one
+		run(t, c, spawnCall("c3"))
+		out := run(t, c, spawned("k3"))
 		if !strings.Contains(out, `"tool_call_id":"c3"`) || !strings.Contains(out, `"child_session_id":"k3"`) {
 			t.Fatalf("spawned did not claim the one open card without a child:\n%s", out)
 		}
 	})
 	t.Run("a card of another description is no candidate", func(t *testing.T) {
 		c := claimConn(t)
-		run(t, c, spawnCall("c5"), false)
+		run(t, c, spawnCall("c5"))
 		out := run(t, c, tw.Notify("_x.ai/session_notification", map[string]any{"sessionId": "p", "update": map[string]any{
-			"sessionUpdate": "subagent_spawned", "subagent_id": "k5", "parent_session_id": "p", "child_session_id": "k5", "description": "another"}}), false)
+			"sessionUpdate": "subagent_spawned", "subagent_id": "k5", "parent_session_id": "p", "child_session_id": "k5", "description": "another"}}))
 		if out != "" {
 			t.Fatalf("a start of another description claimed the card:\n%s", out)
 		}
 		out = run(t, c, tw.Notify("_x.ai/session_notification", map[string]any{"sessionId": "p", "update": map[string]any{
-			"sessionUpdate": "subagent_spawned", "subagent_id": "k6", "parent_session_id": "p", "child_session_id": "k6", "description": "D c5"}}), false)
+			"sessionUpdate": "subagent_spawned", "subagent_id": "k6", "parent_session_id": "p", "child_session_id": "k6", "description": "D c5"}}))
 		if !strings.Contains(out, `"child_session_id":"k6"`) {
 			t.Fatalf("a start of the card's description did not claim it:\n%s", out)
 		}
 	})
 	t.Run("no open spawn: the half waits", func(t *testing.T) {
 		c := claimConn(t)
-		if out := run(t, c, spawned("k4"), false); out != "" {
+		if out := run(t, c, spawned("k4")); out != "" {
 			t.Fatalf("spawned made an event:\n%s", out)
 		}
-		run(t, c, spawnCall("c4"), false)
-		out := run(t, c, completed("c4", "k4"), false)
+		run(t, c, spawnCall("c4"))
+		out := run(t, c, completed("c4", "k4"))
 		if !strings.Contains(out, `"subagent_type":"general-purpose","status":"completed","agent_id":"k4","child_session_id":"k4"`) {
 			t.Errorf("the waiting half was not merged at the link:\n%s", out)
 		}
