@@ -69,11 +69,12 @@ type Child struct {
 	// Claim lets a half whose child no card names yet link the child to
 	// the one card of its Parent session that can only be the child's: an
 	// open (not ended) subagent_task card naming no child session, with
-	// the half's description when both have one, the only such card of
-	// that session. The half merges into it as into a
-	// linked card, and the child's cards and held messages nest under it
-	// at once. With no such card, or several (subagents spawned side by
-	// side), the half waits as any other. Grok's subagent_spawned names no
+	// the half's description when the half has one, the only such card of
+	// that session, and one the child may nest under (no cycle, no other
+	// parent). The half merges into it as into a linked card, and the
+	// child's cards and held messages nest under it at once. With no such
+	// card, or several (subagents spawned side by side), the half waits as
+	// any other. Grok's subagent_spawned names no
 	// tool call but comes while the spawn's card is open, whose result
 	// names the child only when the subagent ends.
 	Claim bool
@@ -350,7 +351,7 @@ func (c *Conn) childHalves(kids []Child) []Event {
 			}
 		}
 		if kid.Claim && kid.Parent != "" {
-			if k, ok := c.claimable(kid.Parent, describe(kid.Payload)); ok {
+			if k, ok := c.claimable(kid.Parent, describe(kid.Payload)); ok && c.mayLink(k, kid.Session) {
 				out = append(out, c.claimChild(k, kid)...)
 				continue
 			}
@@ -376,13 +377,13 @@ func (c *Conn) childHalves(kids []Child) []Event {
 // claimable returns the card of session sid a claiming Child half that
 // describes its subagent as desc may link its child to (see Child.Claim):
 // the only open subagent_task card of the session that names no child
-// session and no other description.
+// session and, when desc is not empty, has that description.
 func (c *Conn) claimable(sid, desc string) (k correlate.Key, ok bool) {
 	n := 0
 	c.tools.Each(sid, func(ck correlate.Key, st *toolState) bool {
 		p := st.payload
 		if p.Kind == KindSubagentTask && !StatusEnded(p.Status) && childOfPayload(p) == "" && !st.native &&
-			(desc == "" || describe(p) == "" || describe(p) == desc) {
+			(desc == "" || describe(p) == desc) {
 			k, n = ck, n+1
 		}
 		return n < 2

@@ -21,11 +21,13 @@ import (
 // then a final one), and a tool_call for it merges instead of starting a
 // new card.
 //
-// A frame that describes the end of a run (Done) whose child has a card
-// under another tool call id, while the frame's own id has no card or one
-// of no run, reports on the child's latest card instead (as below), and
-// makes no card of its own: a run's end goes on its card (Codex sends a
-// child's completion as an item of its own).
+// A frame that describes the end of a run (Done: an activity or a report
+// that says the child ended) whose child has a card under another tool
+// call id, while the frame's own id has no card, reports on the child's
+// latest card instead (as below), and makes no card of its own: a run's
+// end goes on its card (Codex sends a child's completion as an item of
+// its own). A card whose id another tool call has taken since is no
+// longer the child's: no frame reports on it.
 //
 // A run the frame only reports on (Touch true) gets the frame read by
 // Dialect.ToolCall into the card of its child, when there is one, and no
@@ -209,17 +211,30 @@ func (c *Conn) ownRun(s *session, id, child string) bool {
 
 // runElsewhere reports whether a frame of tool call id that describes the
 // end of the run of child (Run.Done) should report on the card the child
-// already has under another id (its latest) instead of making one: the
-// frame's own id has no card yet, or a card of no run. A frame whose own
-// card is another child's run (an id reused across runs) describes its
-// child under RunID, as before; a frame that starts a child again under a
-// new id is a new run, with a card of its own.
+// already has under another id (its latest, still the child's) instead of
+// making one: the frame's own id has no card yet. A frame whose id has a
+// card (another child's run, an id reused across runs; or one the client
+// was shown before) describes its child there, as before; a frame that
+// starts a child again under a new id is a new run, with a card of its
+// own.
 func (c *Conn) runElsewhere(s *session, id, child string) bool {
-	if st := c.tools.Get(correlate.Key{Session: s.id, ID: id}); st != nil && st.child != "" {
+	if c.tools.Get(correlate.Key{Session: s.id, ID: id}) != nil {
 		return false
 	}
+	return c.runCardOf(s, child) != ""
+}
+
+// runCardOf returns the id of child's latest card when it is still the
+// child's (its id not reused since by another tool call), else "".
+func (c *Conn) runCardOf(s *session, child string) string {
 	l := c.runs.get(s.id, child)
-	return l != nil && l.card != id && c.tools.Get(correlate.Key{Session: s.id, ID: l.card}) != nil
+	if l == nil {
+		return ""
+	}
+	if st := c.tools.Get(correlate.Key{Session: s.id, ID: l.card}); st == nil || st.child != child {
+		return ""
+	}
+	return l.card
 }
 
 // touchRun reads a frame that reports on a run into the run's card, if
@@ -232,8 +247,8 @@ func (c *Conn) touchRun(s *session, u *frame.ToolUpdate, r Run) []Event {
 	l.done = r.Done
 	k := correlate.Key{Session: s.id, ID: l.card}
 	st := c.tools.Get(k)
-	if st == nil {
-		return nil
+	if st == nil || st.child != r.Child {
+		return nil // the card's id was reused by another tool call since
 	}
 	old := st.payload
 	// The frame is another tool call's: its standard name is not the

@@ -441,8 +441,8 @@ func (v *seqView) feed(fr []byte, out bool) {
 			}
 			v.cards[k] = e.Payload
 		}
-		if p := e.Payload; p != nil && p.Kind == "" {
-			t.Fatalf("event %s: a card with no kind", b)
+		if p := e.Payload; p != nil && (p.Kind == "" || !oneKind(p)) {
+			t.Fatalf("event %s: a card with no kind, or a kind object of another kind", b)
 		}
 	}
 	v.forgetEnded()
@@ -538,4 +538,13 @@ func (v *seqView) kept(cards [][2]string) bool {
 		}
 	}
 	return true
+}
+
+// oneKind reports whether a payload holds no kind object but the one its
+// Kind names (Payload: exactly one is set; a generic card may have none).
+func oneKind(p *acpdialect.Payload) bool {
+	ok := func(set bool, kind string) bool { return !set || p.Kind == kind }
+	return ok(p.SubagentTask != nil, acpdialect.KindSubagentTask) && ok(p.Shell != nil, acpdialect.KindShell) &&
+		ok(p.MCPTool != nil, acpdialect.KindMCPTool) && ok(p.Monitor != nil, acpdialect.KindMonitor) &&
+		ok(p.Wakeup != nil, acpdialect.KindWakeup) && ok(p.Generic != nil, acpdialect.KindGeneric)
 }

@@ -208,10 +208,7 @@ func waitingFor(p *Payload, child string) bool {
 // included. A second card of the same parent session (a task resumed in
 // its child session) may claim it.
 func (c *Conn) link(k correlate.Key, child string) bool {
-	if child == k.Session || c.ancestorOrSelf(k.Session, child) {
-		return false
-	}
-	if p := c.parentSession(child); p != "" && p != k.Session {
+	if !c.mayLink(k, child) {
 		return false
 	}
 	child = strings.Clone(child) // a store key: see vendorUpdate
@@ -221,6 +218,17 @@ func (c *Conn) link(k correlate.Key, child string) bool {
 		cs.parent = k
 	}
 	return true
+}
+
+// mayLink reports whether link(k, child) would link: child is not k's
+// session nor one it nests under, and nests under no card of another
+// session.
+func (c *Conn) mayLink(k correlate.Key, child string) bool {
+	if child == k.Session || c.ancestorOrSelf(k.Session, child) {
+		return false
+	}
+	p := c.parentSession(child)
+	return p == "" || p == k.Session
 }
 
 // parentSession returns the session of the card child nests under: the

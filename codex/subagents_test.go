@@ -131,6 +131,18 @@ func TestSubagentRules(t *testing.T) {
 		}, []string{`"tool_call_id":"call_0","payload":{"kind":"subagent_task","status":"completed","title":"Start subagent","subagent_task":{"description":"counter","subagent_type":"counter","status":"completed","child_session_id":"A"}}}`,
 			`"tool_call_id":"subagent-completed-2","payload":{"kind":"subagent_task","status":"failed"`},
 			[]string{`"tool_call_id":"subagent-completed-1"`}},
+		{"an end after the child's card id went to another call makes a card of its own", []string{
+			activity("w1", "A", "/root/a", "started"),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"w1","kind":"read","title":"Read f","status":"in_progress"}`),
+			activity("subagent-completed-1", "A", "/root/a", "completed"),
+		}, []string{`"tool_call_id":"w1","payload":{"kind":"generic","status":"in_progress","title":"Read f","generic":{"acp_kind":"read"}}}`,
+			`"tool_call_id":"subagent-completed-1","payload":{"kind":"subagent_task","status":"completed"`},
+			[]string{`"tool_call_id":"w1","payload":{"kind":"subagent_task","status":"in_progress","title":"Read f"`}},
+		{"an end for an id the client was shown takes that card, and the child's", []string{
+			activity("call_0", "A", "/root/a", "started"),
+			update(`{"sessionUpdate":"tool_call","toolCallId":"x1","kind":"other","title":"x","status":"in_progress"}`),
+			activity("x1", "A", "/root/a", "completed"),
+		}, []string{`"tool_call_id":"x1","payload":{"kind":"subagent_task","status":"completed"`}, nil},
 		{"reports and interactions make no card", []string{
 			collab("w5", codex.ToolSendInput, "running", "Z"),
 			activity("w6", "Z", "/root/z", "interacted"),

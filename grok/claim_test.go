@@ -113,6 +113,29 @@ func TestClaim(t *testing.T) {
 			t.Fatalf("a start of the card's description did not claim it:\n%s", out)
 		}
 	})
+	t.Run("a child the card may not take: no claim, the card untouched", func(t *testing.T) {
+		c := claimConn(t)
+		run(t, c, spawnCall("c7"))
+		out := run(t, c, tw.Notify("_x.ai/session_notification", map[string]any{"sessionId": "p", "update": map[string]any{
+			"sessionUpdate": "subagent_spawned", "subagent_id": "p", "parent_session_id": "p", "child_session_id": "p", "model": "m-wrong"}}))
+		if out != "" {
+			t.Fatalf("a start naming the parent's own session changed a card:\n%s", out)
+		}
+		out = run(t, c, completed("c7", "k7"))
+		if strings.Contains(out, "m-wrong") || !strings.Contains(out, `"child_session_id":"k7"`) {
+			t.Errorf("the refused start's values reached the card, or the result did not name its child:\n%s", out)
+		}
+	})
+	t.Run("a start names another description: the card without one is no candidate", func(t *testing.T) {
+		c := claimConn(t)
+		run(t, c, tw.SessionUpdate("p", map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c8", "title": "spawn_subagent",
+			"rawInput": map[string]any{"prompt": "P"}, "_meta": map[string]any{"x.ai/tool": map[string]any{"name": "spawn_subagent", "kind": "task"}}}))
+		out := run(t, c, tw.Notify("_x.ai/session_notification", map[string]any{"sessionId": "p", "update": map[string]any{
+			"sessionUpdate": "subagent_spawned", "subagent_id": "k9", "parent_session_id": "p", "child_session_id": "k9", "description": "other"}}))
+		if out != "" {
+			t.Fatalf("a start claimed a card without a description:\n%s", out)
+		}
+	})
 	t.Run("no open spawn: the half waits", func(t *testing.T) {
 		c := claimConn(t)
 		if out := run(t, c, spawned("k4")); out != "" {

@@ -371,14 +371,27 @@ func TestAnsweredWithoutQuestion(t *testing.T) {
 	}
 }
 
-// A card keeps the child session a start named (Child.Claim) when its
-// result reports another subagent id: the id is the subagent's, the
-// session the one its updates came from.
-func TestResultKeepsClaimedChild(t *testing.T) {
-	prev := acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{ChildSessionID: "sess", AgentID: "sess"}}
-	u := frame.ReadToolUpdate(gjson.Parse(`{"toolCallId":"c","status":"completed","rawOutput":{"type":"SubagentCompleted","subagent_id":"other","output":"o"}}`))
-	got := grok.ToolCall(u, prev).SubagentTask
-	if got.ChildSessionID != "sess" || got.AgentID != "other" || prev.SubagentTask.AgentID != "sess" {
-		t.Errorf("got %+v (card given %+v)", *got, *prev.SubagentTask)
+// A result's id names the card's child session unless a start named it
+// first (Child.Claim) for the same subagent: a start that claimed the
+// card for another subagent (a claim gone wrong) gives way to the
+// result, the subagent's own word.
+func TestResultAndClaimedChild(t *testing.T) {
+	u := frame.ReadToolUpdate(gjson.Parse(`{"toolCallId":"c","status":"completed","rawOutput":{"type":"SubagentCompleted","subagent_id":"k1","output":"o"}}`))
+	tests := []struct {
+		name      string
+		agent     string
+		child     string
+		wantChild string
+	}{
+		{"the same subagent: the start's session stays", "k1", "sess", "sess"},
+		{"another subagent's start: the result names the session", "k9", "k9", "k1"},
+		{"no start", "", "", "k1"},
+	}
+	for _, tt := range tests {
+		prev := acpdialect.Payload{Kind: acpdialect.KindSubagentTask, SubagentTask: &acpdialect.SubagentTask{ChildSessionID: tt.child, AgentID: tt.agent}}
+		got := grok.ToolCall(u, prev).SubagentTask
+		if got.ChildSessionID != tt.wantChild || got.AgentID != "k1" || prev.SubagentTask.AgentID != tt.agent {
+			t.Errorf("%s: got %+v (card given %+v)", tt.name, *got, *prev.SubagentTask)
+		}
 	}
 }

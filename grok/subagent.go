@@ -71,17 +71,20 @@ func fillText(dst *string, v gjson.Result) {
 }
 
 // setID sets the subagent's id, which names its child session too when
-// none is named yet, when it is one: not empty, with no space, at most 256 bytes (Grok's are
+// none is named yet or the one named came with another subagent's id (a
+// start's claim gone wrong), when it is one: not empty, with no space, at most 256 bytes (Grok's are
 // UUIDs). A longer one is not cut: a cut id would name another session.
 func setID(st *acpdialect.SubagentTask, id string) {
 	if !validID(id) {
 		return
 	}
-	if id != st.AgentID {
-		st.AgentID = strings.Clone(id) // id views the frame
+	if st.ChildSessionID == "" || (st.AgentID != "" && st.AgentID != id) {
+		// None yet, or a start's claim named another subagent's (the
+		// result is the subagent's own word): the id names the session.
+		st.ChildSessionID = strings.Clone(id) // id views the frame
 	}
-	if st.ChildSessionID == "" { // a start may have named it first
-		st.ChildSessionID = st.AgentID
+	if id != st.AgentID {
+		st.AgentID = strings.Clone(id)
 	}
 }
 
