@@ -74,7 +74,7 @@ func taskCard(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payload {
 		st.Status = acpdialect.StatusCompleted
 		fillText(&st.ResultText, text)
 	}
-	if prev.SubagentTask == nil || !(&acpdialect.Payload{SubagentTask: prev.SubagentTask}).Equal(acpdialect.Payload{SubagentTask: &st}) {
+	if prev.SubagentTask == nil || !prev.SubagentTask.Equal(st) {
 		prev.SubagentTask = &st
 	}
 	return prev

@@ -53,7 +53,7 @@ func subagentCard(u frame.ToolUpdate, prev acpdialect.Payload) acpdialect.Payloa
 	case typ == "Text" && st.IsAsync:
 		setID(&st, BackgroundID(out.Get("text").Str))
 	}
-	if prev.SubagentTask == nil || !subagentEqual(*prev.SubagentTask, st) {
+	if prev.SubagentTask == nil || !prev.SubagentTask.Equal(st) {
 		prev.SubagentTask = &st
 	}
 	return prev
@@ -99,10 +99,6 @@ func setCount(dst **int64, v gjson.Result) {
 	if n, ok := frame.Int64(v); ok && n >= 0 && (*dst == nil || **dst != n) {
 		*dst = &n
 	}
-}
-
-func subagentEqual(a, b acpdialect.SubagentTask) bool {
-	return (&acpdialect.Payload{SubagentTask: &a}).Equal(acpdialect.Payload{SubagentTask: &b})
 }
 
 // backgroundStart is how Grok's text for a subagent started in the
@@ -221,7 +217,7 @@ func MergeLate(cur, late acpdialect.Payload) (acpdialect.Payload, bool) {
 			*c.dst = *c.v
 		}
 	}
-	if cur.SubagentTask == nil || !subagentEqual(*cur.SubagentTask, st) {
+	if cur.SubagentTask == nil || !cur.SubagentTask.Equal(st) {
 		*in = st // the late half's object is the merge's to take over
 		cur.SubagentTask = in
 	}
